@@ -1,0 +1,128 @@
+// The cpu-simd scan kernels: one Highway-dispatched translation unit (scan_kernels.cc, kernels in
+// scan_kernels-inl.h), called through these plain functions. Each runs on one thread; scan.cc
+// splits the work.
+//
+//   ScanType t{ElemKind::kF32, ScanOp::kSum, /*exclusive=*/false};
+//   Carry carry = InitialCarry(t);
+//   ScanLine(t, /*reverse=*/false, in, out, n, &carry);  // carry now holds the line's total
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <type_traits>
+
+namespace opcts::cpu_simd {
+
+// Storage classes: signed integers share the unsigned kernels (two's complement arithmetic wraps
+// identically and unsigned types have no overflow UB); float16/bfloat16 differ only in conversion.
+enum class ElemKind : uint8_t { kF32, kF64, kF16, kBF16, kU8, kU16, kU32, kU64 };
+enum class ScanOp : uint8_t { kSum, kProduct };
+
+struct ScanType {
+  ElemKind kind;
+  ScanOp op;
+  bool exclusive;
+};
+
+// Storage and accumulation types. Halves accumulate in float32 and round once on store; 8-bit
+// integers accumulate in uint16 because SIMD has no 8-bit multiply (the low byte is exact).
+template <ElemKind K> struct KindTraits;
+template <> struct KindTraits<ElemKind::kF32> { using Storage = float; using Compute = float; };
+template <> struct KindTraits<ElemKind::kF64> { using Storage = double; using Compute = double; };
+template <> struct KindTraits<ElemKind::kF16> { using Storage = uint16_t; using Compute = float; };
+template <> struct KindTraits<ElemKind::kBF16> { using Storage = uint16_t; using Compute = float; };
+template <> struct KindTraits<ElemKind::kU8> { using Storage = uint8_t; using Compute = uint16_t; };
+template <> struct KindTraits<ElemKind::kU16> { using Storage = uint16_t; using Compute = uint16_t; };
+template <> struct KindTraits<ElemKind::kU32> { using Storage = uint32_t; using Compute = uint32_t; };
+template <> struct KindTraits<ElemKind::kU64> { using Storage = uint64_t; using Compute = uint64_t; };
+
+// The running value carried between pieces of one line, in the compute type.
+union Carry {
+  float f32;
+  double f64;
+  uint16_t u16;
+  uint32_t u32;
+  uint64_t u64;
+};
+
+template <class C>
+C& CarryAs(Carry& c) {
+  if constexpr (std::is_same_v<C, float>) return c.f32;
+  else if constexpr (std::is_same_v<C, double>) return c.f64;
+  else if constexpr (std::is_same_v<C, uint16_t>) return c.u16;
+  else if constexpr (std::is_same_v<C, uint32_t>) return c.u32;
+  else return c.u64;
+}
+
+// a op b in the compute type; small unsigned types are widened first so `*` cannot overflow int.
+template <ScanOp kOp, class C>
+C ApplyScalar(C a, C b) {
+  if constexpr (std::is_floating_point_v<C>) return kOp == ScanOp::kSum ? a + b : a * b;
+  else if constexpr (sizeof(C) < sizeof(unsigned))
+    return static_cast<C>(kOp == ScanOp::kSum ? unsigned{a} + b : unsigned{a} * b);
+  else return kOp == ScanOp::kSum ? a + b : a * b;
+}
+
+// The neutral element. A float sum uses -0.0 so that x + identity == x for x == -0.0 too (an
+// inclusive scan copies its first element as is).
+template <ScanOp kOp, class C>
+constexpr C Identity() {
+  if constexpr (kOp == ScanOp::kProduct) return C(1);
+  else if constexpr (std::is_floating_point_v<C>) return C(-0.0);
+  else return C(0);
+}
+
+// Calls f.template operator()<K, kOp>() for the runtime (kind, op).
+template <class F>
+void VisitKindOp(ElemKind kind, ScanOp op, F&& f) {
+  auto with_kind = [&]<ElemKind K>() {
+    if (op == ScanOp::kSum) f.template operator()<K, ScanOp::kSum>();
+    else f.template operator()<K, ScanOp::kProduct>();
+  };
+  switch (kind) {
+    case ElemKind::kF32: return with_kind.template operator()<ElemKind::kF32>();
+    case ElemKind::kF64: return with_kind.template operator()<ElemKind::kF64>();
+    case ElemKind::kF16: return with_kind.template operator()<ElemKind::kF16>();
+    case ElemKind::kBF16: return with_kind.template operator()<ElemKind::kBF16>();
+    case ElemKind::kU8: return with_kind.template operator()<ElemKind::kU8>();
+    case ElemKind::kU16: return with_kind.template operator()<ElemKind::kU16>();
+    case ElemKind::kU32: return with_kind.template operator()<ElemKind::kU32>();
+    case ElemKind::kU64: return with_kind.template operator()<ElemKind::kU64>();
+  }
+}
+
+// The carry a line starts from: the identity, except that an exclusive float sum starts at +0
+// as documented ("the first element in the output sequence is 0").
+Carry InitialCarry(const ScanType& t);
+// a op b.
+Carry Combine(const ScanType& t, Carry a, Carry b);
+
+// Rows of `width` contiguous elements, `rows` of them along the scan axis, each row combined
+// element-wise into a running row: out_row[r] = out_row[r-1] op in_row[r] (vectorized across the
+// row). Steps are in bytes and may be negative (decreasing direction) or 0 (broadcast input).
+struct RowsJob {
+  const unsigned char* in;
+  unsigned char* out;
+  ptrdiff_t in_row_step;
+  ptrdiff_t out_row_step;
+  size_t rows;
+  size_t width;
+  void* scratch;  // width compute-type elements (at most 8 bytes each), owned by the caller
+  Carry init;
+};
+void ScanRows(const ScanType& t, const RowsJob& job);
+
+// One contiguous line of n elements, scanned in registers; *carry comes in as the running value
+// before the line and goes out as the value after it. `reverse` walks from the end.
+void ScanLine(const ScanType& t, bool reverse, const void* in, void* out, size_t n, Carry* carry);
+
+// *total = *total op (combination of the n contiguous elements at `in`).
+void ReduceLine(const ScanType& t, const void* in, size_t n, Carry* total);
+
+// Highway's name for the target the dispatcher picked on this CPU ("AVX3", "AVX2", ...).
+const char* DispatchedTargetName();
+// The targets compiled into the plugin, best first, space-separated.
+std::string CompiledTargetNames();
+
+}  // namespace opcts::cpu_simd

@@ -1,0 +1,154 @@
+/* opcts backend plugin ABI.
+ *
+ * A backend is a shared library exporting one symbol, `opcts_backend_entry`, which returns a
+ * table of function pointers. Only C types cross this boundary; the harness owns every buffer
+ * (tensor memory and message buffers) and the plugin must not keep pointers into them after a
+ * call returns. A function must never let a C++ exception or a longjmp escape.
+ *
+ * Lifecycle:  entry() -> create(options) -> get_info -> { query -> execute }* -> destroy
+ *
+ * Operators mirror DirectML's DML_OPERATOR_DESC: `opcts_op_desc.type` says which struct
+ * `opcts_op_desc.desc` points to. Bindings passed to execute follow the order of the tensor
+ * pointers in that struct. The output binding may alias the input binding (same `data`) when
+ * the operator allows in-place execution.
+ */
+#ifndef OPCTS_BACKEND_H_
+#define OPCTS_BACKEND_H_
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Bumped on every incompatible change; the loader refuses a plugin built for another value. */
+#define OPCTS_ABI_VERSION 1u
+
+#if defined(_WIN32)
+#define OPCTS_EXPORT __declspec(dllexport)
+#else
+#define OPCTS_EXPORT __attribute__((visibility("default")))
+#endif
+
+/* Data types: the values of DML_TENSOR_DATA_TYPE, plus BFLOAT16 (OpenVINO). */
+#define OPCTS_DTYPE_FLOAT32 1u
+#define OPCTS_DTYPE_FLOAT16 2u
+#define OPCTS_DTYPE_UINT32 3u
+#define OPCTS_DTYPE_UINT16 4u
+#define OPCTS_DTYPE_UINT8 5u
+#define OPCTS_DTYPE_INT32 6u
+#define OPCTS_DTYPE_INT16 7u
+#define OPCTS_DTYPE_INT8 8u
+#define OPCTS_DTYPE_FLOAT64 9u
+#define OPCTS_DTYPE_UINT64 10u
+#define OPCTS_DTYPE_INT64 11u
+#define OPCTS_DTYPE_BFLOAT16 12u
+
+/* DirectML feature levels use DML_FEATURE_LEVEL's encoding: 0xMm00 for level M_m. */
+#define OPCTS_FEATURE_LEVEL(major, minor) ((uint32_t)(((major) << 12) | ((minor) << 8)))
+
+/* Status codes returned by create, query and execute. */
+#define OPCTS_STATUS_OK 0            /* supported / executed */
+#define OPCTS_STATUS_NOT_SUPPORTED 1 /* valid, but this backend does not implement it */
+#define OPCTS_STATUS_INVALID 2       /* the descriptor or data violates the operator's rules */
+#define OPCTS_STATUS_ERROR 3         /* the backend failed (device lost, out of memory, ...) */
+
+/* DML_BUFFER_TENSOR_DESC. Sizes and strides are in elements; strides == NULL means packed. */
+typedef struct opcts_tensor_desc {
+  uint32_t data_type;       /* OPCTS_DTYPE_* */
+  uint32_t flags;           /* DML_TENSOR_FLAGS; always 0 today */
+  uint32_t dimension_count; /* 0 only for an OpenVINO scalar */
+  const uint32_t* sizes;
+  const uint32_t* strides;
+  uint64_t total_tensor_size_in_bytes;
+  uint32_t guaranteed_base_offset_alignment;
+} opcts_tensor_desc;
+
+/* Operator types. */
+#define OPCTS_OP_DML_CUMULATIVE_SUMMATION 1u
+#define OPCTS_OP_DML_CUMULATIVE_PRODUCT 2u
+#define OPCTS_OP_DML_SCATTER_ND 3u
+#define OPCTS_OP_OPENVINO_CUMSUM_3 4u
+
+#define OPCTS_AXIS_DIRECTION_INCREASING 0u
+#define OPCTS_AXIS_DIRECTION_DECREASING 1u
+
+/* DML_CUMULATIVE_SUMMATION_OPERATOR_DESC and DML_CUMULATIVE_PRODUCT_OPERATOR_DESC (same shape;
+ * `has_exclusive` is HasExclusiveSum or HasExclusiveProduct). Bindings: input, output. */
+typedef struct opcts_dml_cumulative_desc {
+  const opcts_tensor_desc* input;
+  const opcts_tensor_desc* output;
+  uint32_t axis;
+  uint32_t axis_direction; /* OPCTS_AXIS_DIRECTION_* */
+  uint32_t has_exclusive;  /* BOOL */
+} opcts_dml_cumulative_desc;
+
+/* DML_SCATTER_ND_OPERATOR_DESC. Bindings: input, indices, updates, output. */
+typedef struct opcts_dml_scatter_nd_desc {
+  const opcts_tensor_desc* input;
+  const opcts_tensor_desc* indices;
+  const opcts_tensor_desc* updates;
+  const opcts_tensor_desc* output;
+  uint32_t input_dimension_count;
+  uint32_t indices_dimension_count;
+} opcts_dml_scatter_nd_desc;
+
+/* OpenVINO CumSum-3. The axis is the second input: a scalar (dimension_count 0) INT32 or INT64
+ * tensor whose value, negative allowed, is only known at execute. `axis` == NULL means the
+ * optional input is absent (axis 0). Bindings: data, axis (data NULL when absent), output. */
+typedef struct opcts_openvino_cumsum_desc {
+  const opcts_tensor_desc* data;
+  const opcts_tensor_desc* axis;
+  const opcts_tensor_desc* output;
+  uint32_t exclusive; /* bool */
+  uint32_t reverse;   /* bool */
+} opcts_openvino_cumsum_desc;
+
+typedef struct opcts_op_desc {
+  uint32_t type;    /* OPCTS_OP_* */
+  const void* desc; /* the struct named by type */
+} opcts_op_desc;
+
+/* One tensor's memory, owned by the harness. */
+typedef struct opcts_binding {
+  void* data;
+  uint64_t size_in_bytes; /* equals the desc's total_tensor_size_in_bytes */
+} opcts_binding;
+
+/* What a backend instance says about itself. Strings are owned by the instance and stay valid
+ * until destroy. */
+typedef struct opcts_backend_info {
+  const char* name;           /* "cpu-simd" */
+  const char* version;        /* the backend's own version */
+  const char* device;         /* "AMD EPYC (AVX2)", "llvmpipe (LLVM 15, 256 bits)" */
+  uint32_t feature_level;     /* the DirectML feature level claimed: OPCTS_FEATURE_LEVEL(5, 0) */
+  const char* extra_support;  /* space-separated extra claims, e.g. "openvino.opset3"; "" if none */
+  const char* details;        /* free text: features found, driver, SIMD target; "" if none */
+} opcts_backend_info;
+
+/* `message` buffers are harness-owned, `message_capacity` bytes, to be NUL-terminated. */
+typedef struct opcts_backend_api {
+  uint32_t abi_version; /* OPCTS_ABI_VERSION */
+  uint32_t struct_size; /* sizeof(opcts_backend_api) */
+  /* options: "key=value;key=value" or "" (e.g. "device=1"). */
+  int32_t (*create)(const char* options, void** instance, char* message, size_t message_capacity);
+  void (*destroy)(void* instance);
+  int32_t (*get_info)(void* instance, opcts_backend_info* info);
+  /* Supported (OK), NOT_SUPPORTED or INVALID, decided from descriptors alone. */
+  int32_t (*query)(void* instance, const opcts_op_desc* op, char* message, size_t message_capacity);
+  int32_t (*execute)(void* instance, const opcts_op_desc* op, const opcts_binding* bindings,
+                     uint32_t binding_count, char* message, size_t message_capacity);
+} opcts_backend_api;
+
+#define OPCTS_BACKEND_ENTRY_SYMBOL "opcts_backend_entry"
+typedef const opcts_backend_api* (*opcts_backend_entry_fn)(void);
+
+/* Every plugin defines this. */
+OPCTS_EXPORT const opcts_backend_api* opcts_backend_entry(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* OPCTS_BACKEND_H_ */

@@ -1,0 +1,36 @@
+// Evaluates a spec's rules on a concrete Operation: which constraints it violates, and which
+// support level (if any) admits it. Generators use this to prove a valid case is valid and an
+// invalid case breaks exactly the constraint it is named after.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "spec/operation.h"
+
+namespace opcts {
+
+struct Violation {
+  std::string constraint;  // a constraint id, or "tensor-desc", "param", "missing-tensor"
+  std::string message;     // "OutputTensor.Sizes [1,1,3,5] differ from InputTensor.Sizes [1,1,3,4]"
+};
+
+// Every violated rule. Rules on tensor data (scalar_value_range) are checked only when
+// `with_data` is set: backends see them at execute, not at query.
+std::vector<Violation> FindViolations(const Operation& op, bool with_data);
+
+// The lowest support level whose table admits every present tensor's dtype and rank, or nullopt.
+std::optional<std::string> LowestSupportingLevel(const Operation& op);
+
+// Evaluates a bound ({rank_of: T}, {param: P} or a constant) on `op`; nullopt if it names
+// something absent.
+std::optional<int64_t> EvaluateBound(const Bound& bound, const Operation& op);
+
+// The UpdatesTensor sizes the scatter_nd_updates_sizes rule demands, or nullopt when the
+// other tensors/params leave none (e.g. too many dims).
+std::optional<std::vector<uint32_t>> ScatterNDUpdatesSizes(const std::vector<uint32_t>& input,
+                                                           const std::vector<uint32_t>& indices,
+                                                           int64_t input_dims, int64_t indices_dims);
+
+}  // namespace opcts

@@ -1,0 +1,34 @@
+// The accuracy model applied: compares a backend's output tensor with the oracle's expectation.
+//
+//   Judgement j = JudgeTensor(expected.outputs[0], actual_output);
+//   if (j.verdict == Verdict::kFail) std::cout << j.message;
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "reference/reference.h"
+
+namespace opcts {
+
+enum class Verdict { kPass, kQualityWarning, kFail };
+
+struct Judgement {
+  Verdict verdict = Verdict::kPass;
+  uint64_t mismatches = 0;      // elements beyond even the QualityWarning bound
+  uint64_t first_mismatch = 0;  // logical index of the first of them
+  std::string message;          // empty on Pass
+  // Float outputs: the element with the largest error relative to its Pass bound.
+  std::optional<double> max_error, bound, ulp;
+};
+
+// `actual` is laid out as actual.desc says (strides honoured); only logical elements are read.
+Judgement JudgeTensor(const ExpectedTensor& expected, const TensorData& actual);
+
+// "[0,0,2,3]" for a logical index of `sizes`.
+std::string FormatCoordinates(const std::vector<uint32_t>& sizes, uint64_t logical);
+// An element for people: "18", "-0", "nan(0x7e01)", "1.5 (0x3e00)" for float16.
+std::string FormatElement(DType t, uint64_t bits);
+
+}  // namespace opcts

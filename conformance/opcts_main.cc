@@ -1,0 +1,49 @@
+// opcts: the conformance suite's command line. `opcts help` lists the subcommands.
+#include <cstdio>
+#include <exception>
+#include <iostream>
+
+#include "conformance/commands.h"
+
+namespace {
+
+struct Command {
+  const char* name;
+  int (*run)(const opcts::Args&);
+  const char* help;
+};
+
+const Command kCommands[] = {
+    {"spec", opcts::SpecCommand, "spec check [FILE...]      validate operator specs (default: all)"},
+    {"vectors", opcts::VectorsCommand, "vectors FILE|DIR...       check test vectors against the reference"},
+};
+
+int Usage(std::ostream& out) {
+  out << "usage: opcts COMMAND [ARGS]\n\ncommands:\n";
+  for (const Command& c : kCommands) out << "  " << c.help << "\n";
+  return 2;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::ios::sync_with_stdio(false);
+  if (argc < 2) return Usage(std::cerr);
+  const std::string name = argv[1];
+  if (name == "help" || name == "--help" || name == "-h") {
+    Usage(std::cout);
+    return 0;
+  }
+  for (const Command& c : kCommands) {
+    if (name != c.name) continue;
+    try {
+      return c.run(opcts::Args(argv + 2, argv + argc));
+    } catch (const std::exception& e) {
+      // Commands report bad input themselves; reaching here is a bug in opcts.
+      std::cerr << "opcts " << name << ": internal error: " << e.what() << "\n";
+      return 3;
+    }
+  }
+  std::cerr << "opcts: unknown command '" << name << "'\n";
+  return Usage(std::cerr);
+}

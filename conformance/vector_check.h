@@ -1,0 +1,24 @@
+// Checks a test vector against the reference: a vector expecting rejection must break a spec
+// rule (or lie outside every support table); any other must be valid and its expected outputs
+// must pass the accuracy model against the oracle.
+#pragma once
+
+#include <string>
+
+#include "conformance/vector_file.h"
+#include "reference/reference.h"
+
+namespace opcts {
+
+struct VectorCheck {
+  bool ok = false;
+  std::string message;  // why not ok, or what made a rejection expected
+};
+
+VectorCheck CheckVectorAgainstReference(const TestVector& vector);
+
+// The reference's expectation with the vector's tolerance override applied (every kNear bound
+// becomes abs + rel * |value|).
+void ApplyTolerance(const Tolerance& tolerance, ExpectedTensor& expected);
+
+}  // namespace opcts

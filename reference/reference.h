@@ -1,0 +1,68 @@
+// The reference oracle's interface: what a correct output must look like, element by element.
+//
+// A kernel per operator (one file each in reference/) registers itself under the spec's
+// `reference:` key. It returns, for each output tensor, one ExpectedElement per logical element
+// (row-major): an exact bit pattern, a set of permitted patterns, or a value with the error
+// bounds of the accuracy model (../shared/DESIGN.md).
+//
+//   const ReferenceKernel* kernel = FindReferenceKernel(spec.reference);
+//   ReferenceResult expected = (*kernel)(operation);
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "spec/operation.h"
+
+namespace opcts {
+
+enum class Expect : uint8_t {
+  kBits,   // exactly `bits` (integers, data movement, ±inf)
+  kAnyOf,  // any pattern in candidates[bits] (overlapping scatter indices)
+  kNear,   // a float within the bound of `value`
+  kNaN,    // any NaN
+  kAny,    // unconstrained (signed overflow, out-of-range indices): memory safety only
+};
+
+struct ExpectedElement {
+  Expect kind = Expect::kAny;
+  uint64_t bits = 0;
+  long double value = 0;  // kNear: the exact-as-possible result
+  // kNear: |actual - value| <= pass_bound is Pass (accumulation at >= float32 precision);
+  // <= warn_bound is QualityWarning (accumulation in the output type).
+  double pass_bound = 0;
+  double warn_bound = 0;
+  // kNear: an intermediate result may overflow the accumulator of that tier (in some summation
+  // order), so ±inf or NaN are also acceptable there.
+  bool pass_overflow_ok = false;
+  bool warn_overflow_ok = false;
+};
+
+struct ExpectedTensor {
+  std::string name;
+  TensorDesc desc;
+  std::vector<ExpectedElement> elements;          // logical row-major order
+  std::vector<std::vector<uint64_t>> candidates;  // kAnyOf sets
+};
+
+struct ReferenceResult {
+  std::vector<ExpectedTensor> outputs;
+  // Set when the operation is invalid in a way only the data shows (OpenVINO's axis value):
+  // a backend must reject it. The message says why.
+  std::optional<std::string> invalid;
+};
+
+using ReferenceKernel = ReferenceResult (*)(const Operation&);
+
+// Registration happens in each kernel's file through a static ReferenceRegistration object;
+// the reference library is linked as an object library so none is dropped.
+const ReferenceKernel* FindReferenceKernel(const std::string& key);
+std::vector<std::string> ReferenceKernelKeys();
+
+struct ReferenceRegistration {
+  ReferenceRegistration(const char* key, ReferenceKernel kernel);
+};
+
+}  // namespace opcts

@@ -1,0 +1,217 @@
+// Hand-checked tests of the oracle: every expected value here is written out by hand or comes
+// from a naive coordinate loop in this file, never from reference/ itself.
+#include <cmath>
+
+#include <gtest/gtest.h>
+
+#include "conformance/judge.h"
+#include "conformance/spec_set.h"
+#include "reference/reference.h"
+#include "spec/element.h"
+#include "spec/half.h"
+
+namespace opcts {
+namespace {
+
+class ReferenceTest : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() { specs_ = new SpecSet(LoadSpecSet(DefaultSpecDir())); }
+  static void TearDownTestSuite() { delete specs_; }
+
+  static Operation Cumulative(const char* op_name, DType t, std::vector<uint32_t> sizes,
+                              const std::vector<double>& values, unsigned axis, bool reverse,
+                              bool exclusive) {
+    Operation op{specs_->Find(op_name)};
+    op.params["Axis"] = axis;
+    op.params["AxisDirection"] = reverse;
+    op.params[std::string(op_name) == "DML_CUMULATIVE_SUMMATION" ? "HasExclusiveSum"
+                                                                  : "HasExclusiveProduct"] = exclusive;
+    TensorData input = MakeTensor(PackedDesc(t, sizes));
+    for (size_t i = 0; i < values.size(); ++i) StoreBits(t, input.Element(i), DoubleToBits(t, values[i]));
+    op.tensors["InputTensor"] = input;
+    op.tensors["OutputTensor"] = MakeTensor(PackedDesc(t, sizes));
+    return op;
+  }
+
+  static ExpectedTensor Run(const Operation& op) {
+    ReferenceResult r = (*FindReferenceKernel(op.spec->reference))(op);
+    EXPECT_FALSE(r.invalid.has_value());
+    return r.outputs.at(0);
+  }
+
+  static SpecSet* specs_;
+};
+SpecSet* ReferenceTest::specs_ = nullptr;
+
+TEST_F(ReferenceTest, DocumentExampleIntegersAreExact) {
+  // dml_cumulative_summation_current.md, Example 1, in INT32: exact bits expected.
+  const ExpectedTensor e = Run(Cumulative("DML_CUMULATIVE_SUMMATION", DType::kInt32, {1, 1, 3, 4},
+                                          {2, 1, 3, 5, 3, 8, 7, 3, 9, 6, 2, 4}, 3, false, false));
+  const std::vector<uint64_t> want = {2, 3, 6, 11, 3, 11, 18, 21, 9, 15, 17, 21};
+  for (size_t i = 0; i < want.size(); ++i) {
+    EXPECT_EQ(e.elements[i].kind, Expect::kBits);
+    EXPECT_EQ(e.elements[i].bits, want[i]) << i;
+  }
+}
+
+TEST_F(ReferenceTest, EveryAxisOfEveryRank) {
+  // Shape: 3 along the axis, 2 along one other dim, 1 elsewhere; values 1..6 in row-major order.
+  for (unsigned rank = 1; rank <= 8; ++rank) {
+    for (unsigned axis = 0; axis < rank; ++axis) {
+      std::vector<uint32_t> sizes(rank, 1);
+      sizes[axis] = 3;
+      const unsigned other = rank > 1 ? (axis + 1) % rank : axis;
+      if (other != axis) sizes[other] = 2;
+      const unsigned count = other != axis ? 6 : 3;
+      std::vector<double> values;
+      for (unsigned i = 0; i < count; ++i) values.push_back(i + 1);
+      const ExpectedTensor e = Run(Cumulative("DML_CUMULATIVE_SUMMATION", DType::kUInt32, sizes,
+                                              values, axis, false, false));
+      // Naive oracle: a line along `axis` is the elements sharing the `other` coordinate.
+      const uint32_t axis_stride = other > axis ? 2 : 1;  // row-major: later dims vary faster
+      const uint32_t other_stride = other > axis ? 1 : 3;
+      for (unsigned line = 0; line < count / 3; ++line) {
+        double running = 0;
+        for (unsigned k = 0; k < 3; ++k) {
+          const unsigned index = k * axis_stride + line * (other != axis ? other_stride : 0);
+          running += values[index];
+          EXPECT_EQ(e.elements[index].bits, static_cast<uint64_t>(running))
+              << "rank " << rank << " axis " << axis << " element " << index;
+        }
+      }
+    }
+  }
+}
+
+TEST_F(ReferenceTest, ExclusiveReverseOnSizeOneAxisIsIdentity) {
+  const ExpectedTensor sum = Run(Cumulative("DML_CUMULATIVE_SUMMATION", DType::kUInt32, {1, 1, 2, 1},
+                                            {7, 9}, 3, true, true));
+  EXPECT_EQ(sum.elements[0].bits, 0u);
+  EXPECT_EQ(sum.elements[1].bits, 0u);
+  const ExpectedTensor product = Run(Cumulative("DML_CUMULATIVE_PRODUCT", DType::kUInt32, {1, 1, 2, 1},
+                                                {7, 9}, 3, true, true));
+  EXPECT_EQ(product.elements[0].bits, 1u);
+  EXPECT_EQ(product.elements[1].bits, 1u);
+}
+
+TEST_F(ReferenceTest, UnsignedWrapsSignedOverflowIsUnconstrained) {
+  const ExpectedTensor u = Run(Cumulative("DML_CUMULATIVE_SUMMATION", DType::kUInt32, {1, 1, 1, 3},
+                                          {4294967295.0, 2, 5}, 3, false, false));
+  EXPECT_EQ(u.elements[1].bits, 1u);
+  EXPECT_EQ(u.elements[2].bits, 6u);
+  const ExpectedTensor s = Run(Cumulative("DML_CUMULATIVE_SUMMATION", DType::kInt32, {1, 1, 1, 3},
+                                          {2147483647.0, 1, -5}, 3, false, false));
+  EXPECT_EQ(s.elements[0].kind, Expect::kBits);
+  EXPECT_EQ(s.elements[1].kind, Expect::kAny);
+  EXPECT_EQ(s.elements[2].kind, Expect::kAny);
+}
+
+TEST_F(ReferenceTest, SignedProductWithZeroAfterOverflowIsZero) {
+  const ExpectedTensor p = Run(Cumulative("DML_CUMULATIVE_PRODUCT", DType::kInt32, {1, 1, 1, 3},
+                                          {65536, 65536, 0}, 3, false, false));
+  EXPECT_EQ(p.elements[1].kind, Expect::kAny);
+  EXPECT_EQ(p.elements[2].kind, Expect::kBits);
+  EXPECT_EQ(p.elements[2].bits, 0u);
+}
+
+TEST_F(ReferenceTest, NaNAndInfinities) {
+  const ExpectedTensor e = Run(Cumulative("DML_CUMULATIVE_SUMMATION", DType::kFloat32, {1, 1, 1, 4},
+                                          {INFINITY, 1, -INFINITY, NAN}, 3, false, false));
+  EXPECT_EQ(e.elements[0].kind, Expect::kBits);
+  EXPECT_EQ(e.elements[0].bits, 0x7f800000u);
+  EXPECT_EQ(e.elements[1].bits, 0x7f800000u);
+  EXPECT_EQ(e.elements[2].kind, Expect::kNaN);
+  EXPECT_EQ(e.elements[3].kind, Expect::kNaN);
+  const ExpectedTensor p = Run(Cumulative("DML_CUMULATIVE_PRODUCT", DType::kFloat32, {1, 1, 1, 3},
+                                          {-INFINITY, -2, 0}, 3, false, false));
+  EXPECT_EQ(p.elements[0].bits, 0xff800000u);
+  EXPECT_EQ(p.elements[1].bits, 0x7f800000u);  // -inf * -2 = +inf
+  EXPECT_EQ(p.elements[2].kind, Expect::kNaN);  // inf * 0
+}
+
+TEST_F(ReferenceTest, Float16OverflowMustBeInfinity) {
+  const ExpectedTensor e = Run(Cumulative("DML_CUMULATIVE_SUMMATION", DType::kFloat16, {1, 1, 1, 3},
+                                          {60000, 10000, -30000}, 3, false, false));
+  TensorData actual = MakeTensor(PackedDesc(DType::kFloat16, {1, 1, 1, 3}));
+  const uint16_t finite_max = 0x7bff, inf = 0x7c00;
+  StoreBits(DType::kFloat16, actual.Element(0), DoubleToHalfBits(60000));
+  StoreBits(DType::kFloat16, actual.Element(1), inf);
+  StoreBits(DType::kFloat16, actual.Element(2), DoubleToHalfBits(40000));
+  EXPECT_EQ(JudgeTensor(e, actual).verdict, Verdict::kPass);
+  // 70000 is beyond 65520 by far more than the bound: the largest finite value is wrong.
+  StoreBits(DType::kFloat16, actual.Element(1), finite_max);
+  EXPECT_EQ(JudgeTensor(e, actual).verdict, Verdict::kFail);
+}
+
+TEST_F(ReferenceTest, Float16AccumulatedInFloat16IsOnlyAQualityWarning) {
+  // 2048 + sixteen 1s: in float16 each +1 rounds back to 2048 (spacing 2, ties to even); the
+  // exact 2064 is representable.
+  std::vector<double> values = {2048};
+  values.resize(17, 1);
+  const ExpectedTensor e = Run(Cumulative("DML_CUMULATIVE_SUMMATION", DType::kFloat16, {1, 1, 1, 17},
+                                          values, 3, false, false));
+  TensorData actual = MakeTensor(PackedDesc(DType::kFloat16, {1, 1, 1, 17}));
+  for (int i = 0; i < 17; ++i) StoreBits(DType::kFloat16, actual.Element(i), DoubleToHalfBits(2048 + i));
+  EXPECT_EQ(JudgeTensor(e, actual).verdict, Verdict::kPass);
+  for (int i = 0; i < 17; ++i) StoreBits(DType::kFloat16, actual.Element(i), DoubleToHalfBits(2048));
+  const Judgement j = JudgeTensor(e, actual);
+  EXPECT_EQ(j.verdict, Verdict::kQualityWarning) << j.message;
+  StoreBits(DType::kFloat16, actual.Element(16), DoubleToHalfBits(2000));
+  EXPECT_EQ(JudgeTensor(e, actual).verdict, Verdict::kFail);
+}
+
+TEST_F(ReferenceTest, Float32BeyondTheBoundFails) {
+  const ExpectedTensor e = Run(Cumulative("DML_CUMULATIVE_SUMMATION", DType::kFloat32, {1, 1, 1, 2},
+                                          {1, 2}, 3, false, false));
+  TensorData actual = MakeTensor(PackedDesc(DType::kFloat32, {1, 1, 1, 2}));
+  StoreBits(DType::kFloat32, actual.Element(0), 0x3f800000);  // 1
+  // The bound for 1 + 2 is 2*u*3 + u*3 = 9 * 2^-24, 2.25 ULPs of 3: 2 ULPs pass, 3 fail.
+  StoreBits(DType::kFloat32, actual.Element(1), 0x40400002);
+  EXPECT_EQ(JudgeTensor(e, actual).verdict, Verdict::kPass);
+  StoreBits(DType::kFloat32, actual.Element(1), 0x40400003);
+  const Judgement j = JudgeTensor(e, actual);
+  EXPECT_EQ(j.verdict, Verdict::kFail);
+  EXPECT_NE(j.message.find("[0,0,0,1]"), std::string::npos) << j.message;
+}
+
+TEST_F(ReferenceTest, ScatterNegativeBoundaryAndDuplicateIndices) {
+  Operation op{specs_->Find("DML_SCATTER_ND")};
+  op.params["InputDimensionCount"] = 1;
+  op.params["IndicesDimensionCount"] = 2;
+  TensorData input = MakeTensor(PackedDesc(DType::kInt32, {1, 4}));
+  for (int i = 0; i < 4; ++i) StoreBits(DType::kInt32, input.Element(i), i + 1);
+  TensorData indices = MakeTensor(PackedDesc(DType::kInt64, {3, 1}));
+  StoreBits(DType::kInt64, indices.Element(0), static_cast<uint64_t>(-4));  // -dim: element 0
+  StoreBits(DType::kInt64, indices.Element(1), static_cast<uint64_t>(-1));  // element 3
+  StoreBits(DType::kInt64, indices.Element(2), 3);                          // element 3 again
+  TensorData updates = MakeTensor(PackedDesc(DType::kInt32, {1, 3}));
+  for (int i = 0; i < 3; ++i) StoreBits(DType::kInt32, updates.Element(i), 10 * (i + 1));
+  op.tensors = {{"InputTensor", input}, {"IndicesTensor", indices}, {"UpdatesTensor", updates},
+                {"OutputTensor", MakeTensor(PackedDesc(DType::kInt32, {1, 4}))}};
+  const ExpectedTensor e = Run(op);
+  EXPECT_EQ(e.elements[0].bits, 10u);
+  EXPECT_EQ(e.elements[1].bits, 2u);
+  EXPECT_EQ(e.elements[2].bits, 3u);
+  ASSERT_EQ(e.elements[3].kind, Expect::kAnyOf);
+  EXPECT_EQ(e.candidates[e.elements[3].bits], (std::vector<uint64_t>{20, 30}));
+
+  // -5 is beyond -dim: out of range, so every value is unconstrained (memory safety only).
+  StoreBits(DType::kInt64, op.tensors["IndicesTensor"].Element(0), static_cast<uint64_t>(-5));
+  const ExpectedTensor oob = Run(op);
+  for (const ExpectedElement& el : oob.elements) EXPECT_EQ(el.kind, Expect::kAny);
+}
+
+TEST_F(ReferenceTest, OpenVINORejectsAxisOutOfRange) {
+  Operation op{specs_->Find("OPENVINO_CUMSUM_3")};
+  op.tensors["data"] = MakeTensor(PackedDesc(DType::kFloat32, {2, 3}));
+  op.tensors["output"] = MakeTensor(PackedDesc(DType::kFloat32, {2, 3}));
+  TensorData axis = MakeTensor(TensorDesc{DType::kInt32, {}, {}, 4, 0});
+  StoreBits(DType::kInt32, axis.bytes.data(), static_cast<uint64_t>(-3));
+  op.tensors["axis"] = axis;
+  const ReferenceResult r = (*FindReferenceKernel("openvino_cumsum"))(op);
+  ASSERT_TRUE(r.invalid.has_value());
+  EXPECT_EQ(*r.invalid, "axis -3 is outside [-2, 1]");
+}
+
+}  // namespace
+}  // namespace opcts

@@ -1,0 +1,82 @@
+// DML_SCATTER_ND: output = input, then output[indices[t]] = updates[t] slice by slice.
+//
+// Data movement is bit-exact. Where index tuples overlap the spec promises no winner, so each
+// element may hold any of the values written to it. An out-of-range tuple leaves every value
+// unconstrained (the spec is silent) but the runner still checks memory safety.
+#include <algorithm>
+
+#include "spec/element.h"
+#include "reference/reference.h"
+
+namespace opcts {
+namespace {
+
+ReferenceResult ScatterND(const Operation& op) {
+  const TensorData& input = *op.Tensor("InputTensor");
+  const TensorData& indices = *op.Tensor("IndicesTensor");
+  const TensorData& updates = *op.Tensor("UpdatesTensor");
+  const TensorDesc& output_desc = op.Tensor("OutputTensor")->desc;
+  const DType dtype = input.desc.dtype;
+  const DType index_type = indices.desc.dtype;
+  const unsigned rank = input.desc.rank();
+  const unsigned input_dims = static_cast<unsigned>(op.Param("InputDimensionCount").value_or(rank));
+  const unsigned tuple_size = indices.desc.sizes[rank - 1];
+
+  // The meaningful input dims are the last `input_dims`; a tuple addresses the first
+  // `tuple_size` of them and the slice it writes spans the rest, contiguously in row-major order.
+  const std::vector<uint32_t> dims(input.desc.sizes.end() - input_dims, input.desc.sizes.end());
+  uint64_t slice = 1;
+  for (unsigned d = tuple_size; d < input_dims; ++d) slice *= dims[d];
+  const uint64_t tuples = ElementCount(indices.desc) / tuple_size;
+  const bool wrap_negative = IsSignedInt(index_type) &&
+                             !op.spec->semantics.negative_indices_from_level.empty();
+
+  std::vector<std::vector<uint64_t>> written(ElementCount(input.desc));
+  const StridedIndexer in_index(input.desc), idx_index(indices.desc), upd_index(updates.desc);
+  bool out_of_range = false;
+  for (uint64_t t = 0; t < tuples && !out_of_range; ++t) {
+    uint64_t base = 0;
+    for (unsigned c = 0; c < tuple_size; ++c) {
+      const uint64_t bits = LoadBits(index_type, indices.Element(idx_index.BufferIndex(t * tuple_size + c)));
+      // Signed index types exist only from the level that allows negatives (3_0), so the
+      // level needs no separate check here.
+      int64_t coordinate = IsSignedInt(index_type) ? BitsToInt64(index_type, bits) : 0;
+      const bool negative = IsSignedInt(index_type) && coordinate < 0;
+      if (negative && wrap_negative) coordinate += dims[c];
+      if (negative && coordinate < 0) { out_of_range = true; break; }
+      const uint64_t value = IsSignedInt(index_type) ? static_cast<uint64_t>(coordinate) : bits;
+      if (value >= dims[c]) { out_of_range = true; break; }
+      base = base * dims[c] + value;
+    }
+    for (unsigned d = tuple_size; d < input_dims; ++d) base *= dims[d];
+    for (uint64_t s = 0; s < slice && !out_of_range; ++s)
+      written[base + s].push_back(LoadBits(dtype, updates.Element(upd_index.BufferIndex(t * slice + s))));
+  }
+
+  ExpectedTensor result{"OutputTensor", output_desc, {}, {}};
+  result.elements.resize(written.size());
+  if (out_of_range) return {{result}, std::nullopt};  // every element kAny
+  for (uint64_t e = 0; e < written.size(); ++e) {
+    std::vector<uint64_t>& values = written[e];
+    std::sort(values.begin(), values.end());
+    values.erase(std::unique(values.begin(), values.end()), values.end());
+    ExpectedElement& out = result.elements[e];
+    if (values.empty()) {
+      out.kind = Expect::kBits;
+      out.bits = LoadBits(dtype, input.Element(in_index.BufferIndex(e)));
+    } else if (values.size() == 1) {
+      out.kind = Expect::kBits;
+      out.bits = values[0];
+    } else {
+      out.kind = Expect::kAnyOf;
+      out.bits = result.candidates.size();
+      result.candidates.push_back(std::move(values));
+    }
+  }
+  return {{result}, std::nullopt};
+}
+
+const ReferenceRegistration kScatterND("scatter_nd", ScatterND);
+
+}  // namespace
+}  // namespace opcts

@@ -1,0 +1,229 @@
+#include "reports/html_report.h"
+
+#include <map>
+#include <set>
+#include <tuple>
+#include <sstream>
+
+#include "reports/error_plot.h"
+#include "reports/text_escape.h"
+
+namespace opcts {
+namespace {
+
+// Enough to find a pattern; the JSON summary lists every case.
+constexpr size_t kMaxCasesPerGroup = 100;
+
+constexpr char kStyle[] = R"css(
+body { font: 14px/1.4 system-ui, sans-serif; margin: 24px; color: #222; }
+table { border-collapse: collapse; margin: 8px 0 16px; }
+th, td { border: 1px solid #ccc; padding: 3px 7px; text-align: left; vertical-align: top; }
+th { background: #f3f3f3; }
+td.num { text-align: right; }
+code, pre { font: 12px ui-monospace, monospace; white-space: pre-wrap; word-break: break-all; }
+.verdict { font-size: 20px; font-weight: bold; padding: 8px 12px; display: inline-block; }
+.verdict.pass { background: #c8e6c9; } .verdict.fail { background: #ef9a9a; }
+.matrix td { text-align: center; min-width: 70px; }
+.s-Pass, .s-InvalidRejected { background: #c8e6c9; fill: #2e7d32; }
+.s-NotSupported { background: #e0e0e0; fill: #757575; }
+.s-Waived { background: #bbdefb; fill: #1565c0; }
+.s-QualityWarning { background: #ffe082; fill: #ef8f00; }
+.s-Fail, .s-InvalidAccepted, .s-ClaimViolation { background: #ef9a9a; fill: #c62828; }
+.s-Crash, .s-Timeout, .s-InternalError { background: #e57373; fill: #6d0000; }
+td.empty { background: #fff; color: #bbb; }
+.legend span { display: inline-block; padding: 2px 8px; margin: 2px; border: 1px solid #ccc; }
+details { margin: 6px 0; } summary { cursor: pointer; }
+)css";
+
+std::string Td(const std::string& text, const std::string& css_class = "") {
+  return "<td" + (css_class.empty() ? "" : " class=\"" + css_class + "\"") + ">" + EscapeXml(text) +
+         "</td>";
+}
+
+std::string CountsTitle(const StatusCounts& counts) {
+  std::string title;
+  for (const auto& [status, count] : counts) {
+    title += (title.empty() ? "" : ", ") + status + " " + std::to_string(count);
+  }
+  return title;
+}
+
+void WriteVerdict(const Report& report, std::ostringstream& out) {
+  out << "<p class=\"verdict " << (report.Passed() ? "pass\">Gate: PASSED" : "fail\">Gate: FAILED")
+      << "</p>\n<p>" << report.cases.size() << " cases, " << report.gate_failures
+      << " failing the gate" << (report.strict ? " (strict: QualityWarning fails)" : "")
+      << ".</p>\n";
+  if (!report.gate_reasons.empty()) {
+    out << "<ul id=\"gate-reasons\">\n";
+    for (const auto& reason : report.gate_reasons) out << "<li>" << EscapeXml(reason) << "</li>\n";
+    out << "</ul>\n";
+  }
+}
+
+void WriteSources(const Report& report, std::ostringstream& out) {
+  out << "<h2>Journals</h2>\n<table id=\"sources\"><tr><th>journal</th><th>opcts</th>"
+         "<th>started</th><th>seed</th><th>shard</th><th>planned cases</th></tr>\n";
+  for (size_t i = 0; i < report.sources.size(); ++i) {
+    const JournalHeader& header = report.headers[i];
+    out << "<tr>" << Td(report.sources[i]) << Td(header.opcts_version) << Td(header.started)
+        << Td(std::to_string(header.seed)) << Td(std::to_string(header.shard_index) + "/" +
+                                                  std::to_string(header.shard_count))
+        << Td(std::to_string(header.planned_cases), "num") << "</tr>\n";
+  }
+  out << "</table>\n";
+}
+
+void WriteBackends(const Report& report, std::ostringstream& out) {
+  out << "<h2>Backends</h2>\n<table id=\"backends\"><tr><th>backend</th><th>version</th>"
+         "<th>device</th><th>claimed level</th><th>extra support</th><th>claim holds</th>"
+         "<th>cases</th><th>statuses</th></tr>\n";
+  for (const auto& backend : report.backends) {
+    const BackendRecord& info = backend.info;
+    std::string extra;
+    for (const auto& item : info.extra_support) extra += (extra.empty() ? "" : ", ") + item;
+    const auto violations =
+        backend.by_status.count("ClaimViolation") ? backend.by_status.at("ClaimViolation") : 0;
+    out << "<tr data-backend=\"" << EscapeXml(info.name) << "\">" << Td(info.name)
+        << Td(info.version) << Td(info.device) << Td(info.feature_level) << Td(extra)
+        << (backend.ClaimHolds()
+                ? Td("yes", "claim s-Pass")
+                : Td("no: " + std::to_string(violations) + " ClaimViolation", "claim s-ClaimViolation"))
+        << Td(std::to_string(backend.cases), "num") << Td(CountsTitle(backend.by_status))
+        << "</tr>\n";
+  }
+  out << "</table>\n";
+}
+
+void WriteLegend(std::ostringstream& out) {
+  out << "<p class=\"legend\">";
+  for (const auto status : KnownStatuses()) {
+    out << "<span class=\"s-" << status << "\">" << status << "</span>";
+  }
+  out << "</p>\n";
+}
+
+// One table per operator: a row per dtype, a column group per backend, a column per rank class.
+void WriteMatrix(const Report& report, std::ostringstream& out) {
+  out << "<h2>Conformance matrix</h2>\n<p>Each cell: the most severe status among its cases, "
+         "then passing/total. Rank classes: rank0 (scalar), rank1, rank2-4, rank5-8, rank9+.</p>\n";
+  WriteLegend(out);
+  std::set<std::string> ops;
+  std::vector<std::string> backends;
+  std::map<std::tuple<std::string, std::string, std::string, std::string>, const MatrixCell*> cells;
+  for (const auto& backend : report.backends) backends.push_back(backend.info.name);
+  for (const auto& cell : report.matrix) {
+    ops.insert(cell.op);
+    cells[{cell.backend, cell.op, cell.dtype, cell.rank_class}] = &cell;
+  }
+  for (const auto& op : ops) {
+    std::set<std::string> dtypes;
+    for (const auto& cell : report.matrix) {
+      if (cell.op == op) dtypes.insert(cell.dtype);
+    }
+    out << "<h3>" << EscapeXml(op) << "</h3>\n<table class=\"matrix\" data-op=\"" << EscapeXml(op)
+        << "\"><tr><th rowspan=\"2\">dtype</th>";
+    for (const auto& backend : backends) {
+      out << "<th colspan=\"" << report.rank_classes.size() << "\">" << EscapeXml(backend) << "</th>";
+    }
+    out << "</tr>\n<tr>";
+    for (size_t b = 0; b < backends.size(); ++b) {
+      for (const auto& rank_class : report.rank_classes) out << "<th>" << rank_class << "</th>";
+    }
+    out << "</tr>\n";
+    for (const auto& dtype : dtypes) {
+      out << "<tr><th>" << EscapeXml(dtype) << "</th>";
+      for (const auto& backend : backends) {
+        for (const auto& rank_class : report.rank_classes) {
+          const auto it = cells.find({backend, op, dtype, rank_class});
+          if (it == cells.end()) {
+            out << "<td class=\"empty\">-</td>";
+            continue;
+          }
+          const MatrixCell* found = it->second;
+          const auto passing = found->by_status.count("Pass") ? found->by_status.at("Pass") : 0;
+          out << "<td class=\"s-" << EscapeXml(found->worst) << "\" data-backend=\""
+              << EscapeXml(backend) << "\" data-op=\"" << EscapeXml(op) << "\" data-dtype=\""
+              << EscapeXml(dtype) << "\" data-rank=\"" << rank_class << "\" data-status=\""
+              << EscapeXml(found->worst) << "\" title=\"" << EscapeXml(CountsTitle(found->by_status))
+              << "\">" << EscapeXml(found->worst) << " " << passing << "/" << found->cases
+              << "</td>";
+        }
+      }
+      out << "</tr>\n";
+    }
+    out << "</table>\n";
+  }
+}
+
+void WriteCaseTable(const Report& report, const std::vector<size_t>& cases, size_t limit,
+                    std::ostringstream& out) {
+  out << "<table><tr><th>case</th><th>backend</th><th>dtype</th><th>message</th>"
+         "<th>max error</th><th>bound</th><th>ulp</th><th>repro</th></tr>\n";
+  for (size_t i = 0; i < cases.size() && i < limit; ++i) {
+    const ReportCase& item = report.cases[cases[i]];
+    const CaseRecord& record = item.record;
+    out << "<tr class=\"case\">" << Td(record.id) << Td(record.backend) << Td(record.dtype)
+        << "<td><pre>" << EscapeXml(record.message) << "</pre>"
+        << (item.waiver.empty() ? "" : "<p>waived by " + EscapeXml(item.waiver) + "</p>") << "</td>"
+        << Td(FormatNumber(record.max_error), "num") << Td(FormatNumber(record.bound), "num")
+        << Td(FormatNumber(record.ulp), "num") << "<td><code>" << EscapeXml(record.repro)
+        << "</code></td></tr>\n";
+  }
+  out << "</table>\n";
+  if (cases.size() > limit) {
+    out << "<p>" << cases.size() - limit << " more in the JSON summary.</p>\n";
+  }
+}
+
+void WriteFailures(const Report& report, std::ostringstream& out) {
+  out << "<h2>Failures by cause</h2>\n";
+  if (report.failure_groups.empty()) out << "<p>None.</p>\n";
+  for (const auto& group : report.failure_groups) {
+    out << "<details class=\"failure-group\" open><summary><span class=\"s-" << EscapeXml(group.status)
+        << "\">" << EscapeXml(group.status) << "</span> " << EscapeXml(group.op) << " &middot; "
+        << group.cases.size() << " case(s) &middot; <code>" << EscapeXml(group.cause)
+        << "</code></summary>\n";
+    WriteCaseTable(report, group.cases, kMaxCasesPerGroup, out);
+    out << "</details>\n";
+  }
+}
+
+void WriteWaivedAndWarnings(const Report& report, std::ostringstream& out) {
+  std::vector<size_t> waived;
+  for (size_t i = 0; i < report.cases.size(); ++i) {
+    if (report.cases[i].status == "Waived") waived.push_back(i);
+  }
+  if (!waived.empty()) {
+    out << "<h2>Waived</h2>\n";
+    WriteCaseTable(report, waived, kMaxCasesPerGroup, out);
+  }
+  if (!report.warnings.empty()) {
+    out << "<h2>Warnings</h2>\n<ul id=\"warnings\">\n";
+    for (const auto& warning : report.warnings) out << "<li>" << EscapeXml(warning) << "</li>\n";
+    out << "</ul>\n";
+  }
+}
+
+}  // namespace
+
+std::string RenderHtml(const Report& report) {
+  std::ostringstream out;
+  out << "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
+      << "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
+         "style-src 'unsafe-inline'\">\n"
+      << "<title>" << kHtmlTitle << "</title>\n<style>" << kStyle << "</style></head>\n<body>\n"
+      << "<h1>" << kHtmlTitle << "</h1>\n";
+  WriteVerdict(report, out);
+  WriteSources(report, out);
+  WriteBackends(report, out);
+  WriteMatrix(report, out);
+  out << "<h2>Error versus bound</h2>\n<p>Float cases with an accuracy bound; points above the "
+         "dashed line exceeded it. Exact results sit on the bottom edge.</p>\n"
+      << RenderErrorPlot(report);
+  WriteFailures(report, out);
+  WriteWaivedAndWarnings(report, out);
+  out << "</body></html>\n";
+  return out.str();
+}
+
+}  // namespace opcts

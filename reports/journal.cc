@@ -1,0 +1,332 @@
+#include "reports/journal.h"
+
+#include <cmath>
+#include <fstream>
+#include <limits>
+#include <sstream>
+
+namespace opcts {
+namespace {
+
+using nlohmann::json;
+using nlohmann::ordered_json;
+
+// Backend messages may hold any bytes; a journal line must still be written.
+std::string Dump(const ordered_json& value) {
+  return value.dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
+const char* TypeName(const json& value) { return value.type_name(); }
+
+// Reads typed fields of one JSON object, keeping the first error ("case field \"x\": ...").
+// Absent and null fields leave the output untouched unless the field is required.
+class FieldReader {
+ public:
+  FieldReader(const json& object, std::string what) : object_(object), what_(std::move(what)) {}
+
+  const std::string& error() const { return error_; }
+
+  void String(const char* key, std::string& out, bool required = false) {
+    const json* value = Find(key, required);
+    if (!value) return;
+    if (!value->is_string()) return WrongType(key, "a string", *value);
+    out = value->get<std::string>();
+  }
+
+  void Unsigned(const char* key, uint64_t& out, bool required = false,
+                uint64_t max = std::numeric_limits<uint64_t>::max()) {
+    const json* value = Find(key, required);
+    if (!value) return;
+    if (!value->is_number_unsigned() || value->get<uint64_t>() > max) {
+      return WrongType(key, "an unsigned integer up to " + std::to_string(max), *value);
+    }
+    out = value->get<uint64_t>();
+  }
+
+  void Number(const char* key, std::optional<double>& out) {
+    const json* value = Find(key, false);
+    if (!value) return;
+    if (value->is_number()) {
+      out = value->get<double>();
+      return;
+    }
+    if (value->is_string()) {
+      const auto& text = value->get_ref<const std::string&>();
+      if (text == "NaN") return void(out = std::numeric_limits<double>::quiet_NaN());
+      if (text == "Infinity") return void(out = std::numeric_limits<double>::infinity());
+      if (text == "-Infinity") return void(out = -std::numeric_limits<double>::infinity());
+    }
+    WrongType(key, "a number, null, \"NaN\", \"Infinity\" or \"-Infinity\"", *value);
+  }
+
+  void StringList(const char* key, std::vector<std::string>& out) {
+    const json* value = Find(key, false);
+    if (!value) return;
+    if (!value->is_array()) return WrongType(key, "an array of strings", *value);
+    for (const auto& item : *value) {
+      if (!item.is_string()) return WrongType(key, "an array of strings", item);
+      out.push_back(item.get<std::string>());
+    }
+  }
+
+  void Shape(const char* key, std::vector<uint32_t>& out) {
+    const json* value = Find(key, false);
+    if (!value) return;
+    if (!value->is_array()) return WrongType(key, "an array of unsigned integers", *value);
+    for (const auto& item : *value) {
+      if (!item.is_number_unsigned() ||
+          item.get<uint64_t>() > std::numeric_limits<uint32_t>::max()) {
+        return WrongType(key, "an array of 32-bit unsigned integers", item);
+      }
+      out.push_back(static_cast<uint32_t>(item.get<uint64_t>()));
+    }
+  }
+
+  // The raw value of an object-typed field, or nullptr.
+  const json* Object(const char* key) {
+    const json* value = Find(key, false);
+    if (value && !value->is_object()) {
+      WrongType(key, "an object", *value);
+      return nullptr;
+    }
+    return value;
+  }
+
+  void Fail(const std::string& key, const std::string& text) {
+    if (error_.empty()) error_ = what_ + " field \"" + key + "\": " + text;
+  }
+
+ private:
+  const json* Find(const char* key, bool required) {
+    if (!error_.empty()) return nullptr;
+    auto it = object_.find(key);
+    if (it == object_.end() || it->is_null()) {
+      if (required) Fail(key, "missing");
+      return nullptr;
+    }
+    return &*it;
+  }
+
+  void WrongType(const std::string& key, const std::string& expected, const json& got) {
+    Fail(key, "expected " + expected + ", got " + TypeName(got) + " " +
+                  got.dump(-1, ' ', false, json::error_handler_t::replace));
+  }
+
+  const json& object_;
+  std::string what_;
+  std::string error_;
+};
+
+std::string ParseHeader(const json& object, JournalHeader& header) {
+  FieldReader fields(object, "header");
+  fields.String("format", header.format, true);
+  if (fields.error().empty() && header.format != kJournalFormat) {
+    fields.Fail("format", "\"" + header.format + "\" is not supported (this reader reads " +
+                              std::string(kJournalFormat) + ")");
+  }
+  fields.String("opcts_version", header.opcts_version);
+  fields.String("started", header.started);
+  fields.Unsigned("seed", header.seed, true);
+  fields.Unsigned("planned_cases", header.planned_cases);
+  if (const json* shard = fields.Object("shard")) {
+    FieldReader shard_fields(*shard, "header.shard");
+    uint64_t index = 0, count = 1;
+    shard_fields.Unsigned("index", index, true, std::numeric_limits<uint32_t>::max());
+    shard_fields.Unsigned("count", count, true, std::numeric_limits<uint32_t>::max());
+    if (shard_fields.error().empty() && (count == 0 || index >= count)) {
+      shard_fields.Fail("index", "shard " + std::to_string(index) + " of " +
+                                     std::to_string(count) + " is out of range");
+    }
+    if (!shard_fields.error().empty()) return shard_fields.error();
+    header.shard_index = static_cast<uint32_t>(index);
+    header.shard_count = static_cast<uint32_t>(count);
+  }
+  if (const json* filters = fields.Object("filters")) {
+    FieldReader filter_fields(*filters, "header.filters");
+    for (const auto& [key, value] : filters->items()) {
+      filter_fields.String(key.c_str(), header.filters[key], true);
+    }
+    if (!filter_fields.error().empty()) return filter_fields.error();
+  }
+  if (fields.error().empty() && object.contains("backends")) {
+    const json& backends = object["backends"];
+    if (!backends.is_array()) {
+      fields.Fail("backends", std::string("expected an array, got ") + TypeName(backends));
+    } else {
+      for (size_t i = 0; i < backends.size(); ++i) {
+        const std::string what = "header.backends[" + std::to_string(i) + "]";
+        if (!backends[i].is_object()) return what + ": expected an object";
+        FieldReader backend_fields(backends[i], what);
+        BackendRecord backend;
+        backend_fields.String("name", backend.name, true);
+        backend_fields.String("version", backend.version);
+        backend_fields.String("device", backend.device);
+        backend_fields.String("feature_level", backend.feature_level);
+        backend_fields.StringList("extra_support", backend.extra_support);
+        backend_fields.String("details", backend.details);
+        if (!backend_fields.error().empty()) return backend_fields.error();
+        header.backends.push_back(std::move(backend));
+      }
+    }
+  }
+  return fields.error();
+}
+
+std::string ParseCase(const json& object, CaseRecord& record) {
+  FieldReader fields(object, "case");
+  fields.String("id", record.id, true);
+  fields.String("backend", record.backend, true);
+  fields.String("status", record.status, true);
+  if (fields.error().empty() && !IsKnownStatus(record.status)) {
+    fields.Fail("status", "unknown status \"" + record.status + "\"");
+  }
+  fields.String("op", record.op);
+  fields.String("dtype", record.dtype);
+  fields.String("level", record.level);
+  fields.String("group", record.group);
+  fields.String("layout", record.layout);
+  fields.String("values", record.values);
+  fields.Shape("shape", record.shape);
+  if (const json* attributes = fields.Object("attributes")) record.attributes = *attributes;
+  fields.String("message", record.message);
+  fields.String("repro", record.repro);
+  fields.Number("max_error", record.max_error);
+  fields.Number("bound", record.bound);
+  fields.Number("ulp", record.ulp);
+  fields.Unsigned("duration_us", record.duration_us);
+  return fields.error();
+}
+
+bool IsBlank(std::string_view line) {
+  return line.find_first_not_of(" \t\r") == std::string_view::npos;
+}
+
+}  // namespace
+
+ordered_json JsonNumber(const std::optional<double>& value) {
+  if (!value) return nullptr;
+  if (std::isnan(*value)) return "NaN";
+  if (std::isinf(*value)) return *value > 0 ? "Infinity" : "-Infinity";
+  return *value;
+}
+
+std::string ToJsonLine(const JournalHeader& header) {
+  ordered_json line;
+  line["type"] = "header";
+  line["format"] = header.format;
+  line["opcts_version"] = header.opcts_version;
+  line["started"] = header.started;
+  line["seed"] = header.seed;
+  line["shard"] = {{"index", header.shard_index}, {"count", header.shard_count}};
+  line["filters"] = ordered_json::object();
+  for (const auto& [key, value] : header.filters) line["filters"][key] = value;
+  line["backends"] = ordered_json::array();
+  for (const auto& backend : header.backends) {
+    line["backends"].push_back({{"name", backend.name},
+                                {"version", backend.version},
+                                {"device", backend.device},
+                                {"feature_level", backend.feature_level},
+                                {"extra_support", backend.extra_support},
+                                {"details", backend.details}});
+  }
+  line["planned_cases"] = header.planned_cases;
+  return Dump(line);
+}
+
+std::string ToJsonLine(const CaseRecord& record) {
+  ordered_json line;
+  line["type"] = "case";
+  line["id"] = record.id;
+  line["backend"] = record.backend;
+  line["op"] = record.op;
+  line["dtype"] = record.dtype;
+  line["level"] = record.level;
+  line["group"] = record.group;
+  line["shape"] = record.shape;
+  line["attributes"] = record.attributes.is_null() ? ordered_json::object()
+                                                   : ordered_json(record.attributes);
+  line["layout"] = record.layout;
+  line["values"] = record.values;
+  line["status"] = record.status;
+  line["max_error"] = JsonNumber(record.max_error);
+  line["bound"] = JsonNumber(record.bound);
+  line["ulp"] = JsonNumber(record.ulp);
+  line["message"] = record.message;
+  line["duration_us"] = record.duration_us;
+  line["repro"] = record.repro;
+  return Dump(line);
+}
+
+JournalResult<Journal> ParseJournal(std::string_view text, const std::string& source) {
+  JournalResult<Journal> result;
+  Journal journal;
+  bool have_header = false;
+  size_t line_number = 0;
+  size_t start = 0;
+  while (start < text.size()) {
+    ++line_number;
+    const size_t newline = text.find('\n', start);
+    const bool terminated = newline != std::string_view::npos;
+    const std::string_view line =
+        text.substr(start, terminated ? newline - start : std::string_view::npos);
+    start = terminated ? newline + 1 : text.size();
+    if (IsBlank(line)) continue;
+
+    const std::string where = source + ":" + std::to_string(line_number) + ": ";
+    const json object = json::parse(line, nullptr, /*allow_exceptions=*/false);
+    if (object.is_discarded() || !object.is_object()) {
+      if (!terminated) {
+        journal.warnings.push_back(where + "dropped an incomplete last line (run killed mid-write?)");
+        break;
+      }
+      result.error = where + (object.is_discarded() ? "not valid JSON" : "not a JSON object");
+      return result;
+    }
+    const auto type = object.find("type");
+    if (type == object.end() || !type->is_string()) {
+      result.error = where + "field \"type\": missing or not a string";
+      return result;
+    }
+    const auto& type_name = type->get_ref<const std::string&>();
+    if (!have_header && type_name != "header") {
+      result.error = where + "expected the header line first, got type \"" + type_name + "\"";
+      return result;
+    }
+    std::string error;
+    if (type_name == "header") {
+      if (have_header) {
+        result.error = where + "a second header line";
+        return result;
+      }
+      error = ParseHeader(object, journal.header);
+      have_header = true;
+    } else if (type_name == "case") {
+      CaseRecord record;
+      error = ParseCase(object, record);
+      journal.cases.push_back(std::move(record));
+    } else {
+      journal.warnings.push_back(where + "ignored a line of unknown type \"" + type_name + "\"");
+    }
+    if (!error.empty()) {
+      result.error = where + error;
+      return result;
+    }
+  }
+  if (!have_header) {
+    result.error = source + ": no header line (an empty or torn journal)";
+    return result;
+  }
+  result.value = std::move(journal);
+  return result;
+}
+
+JournalResult<Journal> ReadJournal(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return {std::nullopt, path + ": cannot open for reading"};
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (in.bad()) return {std::nullopt, path + ": read error"};
+  return ParseJournal(text.str(), path);
+}
+
+}  // namespace opcts

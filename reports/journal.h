@@ -1,0 +1,111 @@
+// Reads and writes opcts-journal/1 files (reports/JOURNAL.md): one JSON object per line, a
+// header first, then one line per case. The runner appends; reports, resume, merge and diff read.
+//
+//   auto writer = opcts::JournalWriter::Open("run.jsonl", header, /*append=*/false);
+//   if (!writer.value) return Fail(writer.error);
+//   writer.value->Append(record);                 // one line, handed to the OS at once
+//   auto journal = opcts::ReadJournal("run.jsonl");
+//   if (!journal.value) return Fail(journal.error);  // "run.jsonl:7: case field \"status\": ..."
+#pragma once
+
+#include <cstdint>
+#include <cstdio>
+#include <map>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "reports/status.h"
+
+namespace opcts {
+
+inline constexpr std::string_view kJournalFormat = "opcts-journal/1";
+
+// A value or the reason there is none; the journal API never throws.
+template <typename T>
+struct JournalResult {
+  std::optional<T> value;
+  std::string error;  // set exactly when value is empty
+};
+
+struct BackendRecord {
+  std::string name, version, device, feature_level;
+  std::vector<std::string> extra_support;
+  std::string details;
+};
+
+struct JournalHeader {
+  std::string format = std::string(kJournalFormat), opcts_version, started;
+  uint64_t seed = 0;
+  uint32_t shard_index = 0, shard_count = 1;
+  std::map<std::string, std::string> filters;
+  std::vector<BackendRecord> backends;
+  uint64_t planned_cases = 0;
+};
+
+struct CaseRecord {
+  std::string id, backend, op, dtype, level, group, layout, values;
+  std::vector<uint32_t> shape;
+  nlohmann::json attributes = nlohmann::json::object();
+  std::string status, message, repro;
+  // NaN and infinities are written as the strings "NaN", "Infinity", "-Infinity" (JSON has no
+  // such numbers) and read back as the same doubles.
+  std::optional<double> max_error, bound, ulp;
+  uint64_t duration_us = 0;
+};
+
+struct Journal {
+  JournalHeader header;
+  std::vector<CaseRecord> cases;
+  std::vector<std::string> warnings;  // "file:line: ..." for things skipped, e.g. a torn last line
+};
+
+struct SourcedJournal {
+  std::string source;  // the path it was read from, for messages
+  Journal journal;
+};
+
+// How journals (and the JSON summary) write an optional double: null, a number, or one of the
+// strings "NaN", "Infinity", "-Infinity".
+nlohmann::ordered_json JsonNumber(const std::optional<double>& value);
+
+// One journal line as JSON, without the trailing newline. Invalid UTF-8 in strings (a backend's
+// message) is replaced by U+FFFD rather than failing.
+std::string ToJsonLine(const JournalHeader& header);
+std::string ToJsonLine(const CaseRecord& record);
+
+// Parses journal text; `source` names it in errors and warnings ("source:line: ...").
+// A last line without its newline that does not parse (a run killed mid-write) is dropped with a
+// warning; any other line that does not parse or has a field of the wrong type is an error.
+// Blank lines are skipped; unknown fields and unknown line types are ignored (the latter warned).
+JournalResult<Journal> ParseJournal(std::string_view text, const std::string& source);
+JournalResult<Journal> ReadJournal(const std::string& path);
+
+// Appends lines to a journal file, flushing each to the OS before Append returns, so a crash
+// of the process loses at most the line being written.
+class JournalWriter {
+ public:
+  // append=false: creates or truncates `path` and writes the header line.
+  // append=true: continues an existing journal (the caller checked its header with ReadJournal);
+  // a torn last line is cut off first so the next line starts clean. Writes the header only if
+  // the file is missing or empty.
+  static JournalResult<JournalWriter> Open(const std::string& path, const JournalHeader& header,
+                                           bool append);
+
+  // Returns false (errno set by the C library) when the line could not be written.
+  bool Append(const CaseRecord& record);
+
+ private:
+  struct FileCloser {
+    void operator()(std::FILE* file) const { std::fclose(file); }
+  };
+  explicit JournalWriter(std::FILE* file) : file_(file) {}
+  bool WriteLine(const std::string& line);
+
+  std::unique_ptr<std::FILE, FileCloser> file_;
+};
+
+}  // namespace opcts

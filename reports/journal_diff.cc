@@ -1,0 +1,106 @@
+#include "reports/journal_diff.h"
+
+#include <map>
+#include <sstream>
+#include <utility>
+
+namespace opcts {
+namespace {
+
+using CaseKey = std::pair<std::string, std::string>;  // backend, id
+
+std::map<CaseKey, const ReportCase*> Index(const Report& report) {
+  std::map<CaseKey, const ReportCase*> index;
+  for (const auto& item : report.cases) index[{item.record.backend, item.record.id}] = &item;
+  return index;
+}
+
+DiffEntry Entry(const CaseKey& key, const ReportCase* base, const ReportCase* next) {
+  const ReportCase* latest = next ? next : base;
+  return {key.first,
+          key.second,
+          base ? base->status : "",
+          next ? next->status : "",
+          latest->record.message,
+          latest->record.repro};
+}
+
+// Seeds and filters decide which cases exist; if they differ, "missing" and "added" mostly
+// reflect that, not the backend.
+void CompareHeaders(const Report& base, const Report& next, JournalDiff& diff) {
+  if (base.headers.empty() || next.headers.empty()) return;
+  const JournalHeader& a = base.headers.front();
+  const JournalHeader& b = next.headers.front();
+  if (a.seed != b.seed) {
+    diff.warnings.push_back("the runs used different seeds (" + std::to_string(a.seed) + " and " +
+                            std::to_string(b.seed) + "); case ids will not line up");
+  }
+  if (a.filters != b.filters) diff.warnings.push_back("the runs used different filters");
+}
+
+void Section(const char* title, const std::vector<DiffEntry>& entries, std::ostringstream& out) {
+  if (entries.empty()) return;
+  out << title << " (" << entries.size() << "):\n";
+  for (const auto& entry : entries) {
+    out << "  " << entry.backend << " " << entry.id << ": "
+        << (entry.base_status.empty() ? "(absent)" : entry.base_status) << " -> "
+        << (entry.new_status.empty() ? "(absent)" : entry.new_status) << "\n";
+    if (!entry.new_status.empty() && !entry.message.empty()) {
+      std::string message = entry.message;
+      for (char& c : message) c = c == '\n' ? ' ' : c;
+      out << "    " << message << "\n";
+    }
+    if (!entry.repro.empty()) out << "    repro: " << entry.repro << "\n";
+  }
+}
+
+}  // namespace
+
+bool JournalDiff::Regressed(bool allow_missing) const {
+  return !regressions.empty() || (!allow_missing && !missing.empty());
+}
+
+JournalDiff DiffReports(const Report& base, const Report& next) {
+  JournalDiff diff;
+  CompareHeaders(base, next, diff);
+  const auto base_index = Index(base);
+  const auto next_index = Index(next);
+  for (const auto& [key, was] : base_index) {
+    const auto it = next_index.find(key);
+    if (it == next_index.end()) {
+      diff.missing.push_back(Entry(key, was, nullptr));
+      continue;
+    }
+    const ReportCase* now = it->second;
+    if (now->gate_failure && !was->gate_failure) {
+      diff.regressions.push_back(Entry(key, was, now));
+    } else if (was->gate_failure && !now->gate_failure) {
+      diff.fixed.push_back(Entry(key, was, now));
+    } else if (was->status != now->status) {
+      diff.changed.push_back(Entry(key, was, now));
+    }
+  }
+  for (const auto& [key, now] : next_index) {
+    if (base_index.count(key)) continue;
+    (now->gate_failure ? diff.regressions : diff.added).push_back(Entry(key, nullptr, now));
+  }
+  return diff;
+}
+
+std::string RenderDiff(const JournalDiff& diff, bool allow_missing) {
+  std::ostringstream out;
+  for (const auto& warning : diff.warnings) out << "warning: " << warning << "\n";
+  Section("Regressions", diff.regressions, out);
+  Section(allow_missing ? "Missing from NEW (allowed)" : "Missing from NEW (fails the diff)",
+          diff.missing, out);
+  Section("Fixed", diff.fixed, out);
+  Section("Changed", diff.changed, out);
+  Section("New cases", diff.added, out);
+  out << "diff: " << diff.regressions.size() << " regression(s), " << diff.missing.size()
+      << " missing, " << diff.fixed.size() << " fixed, " << diff.changed.size() << " changed, "
+      << diff.added.size() << " new: "
+      << (diff.Regressed(allow_missing) ? "REGRESSED" : "no regression") << "\n";
+  return out.str();
+}
+
+}  // namespace opcts

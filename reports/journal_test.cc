@@ -1,0 +1,313 @@
+#include "reports/journal.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <unistd.h>
+
+namespace opcts {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr char kHeaderLine[] =
+    R"({"type":"header","format":"opcts-journal/1","opcts_version":"0.1.0",)"
+    R"("started":"2026-11-22T17:00:00Z","seed":7,"shard":{"index":1,"count":4},)"
+    R"("filters":{"op":"*"},"backends":[{"name":"cpu-simd","feature_level":"5_0"}],)"
+    R"("planned_cases":3})";
+constexpr char kCaseLine[] =
+    R"({"type":"case","id":"a.f32.rank1.s1","backend":"cpu-simd","op":"DML_CUMULATIVE_SUMMATION",)"
+    R"("dtype":"FLOAT32","status":"Fail","shape":[4],"max_error":0.5,"bound":1e-6,"ulp":12})";
+
+std::string TempPath(const std::string& name) {
+  return (fs::temp_directory_path() / (name + "-" + std::to_string(::getpid()))).string();
+}
+
+std::string ReadAll(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+JournalHeader SampleHeader() {
+  JournalHeader header;
+  header.opcts_version = "0.1.0";
+  header.started = "2026-11-22T17:00:00Z";
+  header.seed = 18446744073709551615ull;  // the full uint64 range survives
+  header.shard_index = 2;
+  header.shard_count = 3;
+  header.filters = {{"op", "dml_*"}, {"dtype", "*"}};
+  header.backends.push_back({"cpu-simd", "1.0", "x86-64 AVX2", "5_0", {"openvino.opset3"}, "d"});
+  header.planned_cases = 12345;
+  return header;
+}
+
+CaseRecord SampleCase() {
+  CaseRecord record;
+  record.id = "dml_cumulative_summation.f32.rank4.axis3.s1";
+  record.backend = "cpu-simd";
+  record.op = "DML_CUMULATIVE_SUMMATION";
+  record.dtype = "FLOAT32";
+  record.level = "2_1";
+  record.group = "valid";
+  record.layout = "packed";
+  record.values = "random";
+  record.shape = {1, 1, 3, 4};
+  record.attributes = {{"Axis", 3}, {"HasExclusiveSum", false}};
+  record.status = "Fail";
+  record.message = "index 5: got 1 \"expected\" 2 <script>\n";
+  record.repro = "opcts repro --backend cpu-simd dml_cumulative_summation.f32.rank4.axis3.s1";
+  record.max_error = 0.25;
+  record.bound = 1.5e-7;
+  record.ulp = 3;
+  record.duration_us = 42;
+  return record;
+}
+
+TEST(Journal, WriterAndReaderRoundTrip) {
+  const std::string path = TempPath("journal-roundtrip");
+  CaseRecord special = SampleCase();
+  special.id = "special";
+  special.status = "Pass";
+  special.max_error = std::numeric_limits<double>::infinity();
+  special.bound = std::numeric_limits<double>::quiet_NaN();
+  special.ulp.reset();
+  {
+    auto writer = JournalWriter::Open(path, SampleHeader(), /*append=*/false);
+    ASSERT_TRUE(writer.value) << writer.error;
+    ASSERT_TRUE(writer.value->Append(SampleCase()));
+    ASSERT_TRUE(writer.value->Append(special));
+    // Each line reaches the file before Append returns, while the writer is still open.
+    const std::string text = ReadAll(path);
+    EXPECT_EQ(std::count(text.begin(), text.end(), '\n'), 3);
+  }
+  const auto journal = ReadJournal(path);
+  fs::remove(path);
+  ASSERT_TRUE(journal.value) << journal.error;
+  EXPECT_TRUE(journal.value->warnings.empty());
+
+  const JournalHeader& header = journal.value->header;
+  EXPECT_EQ(header.format, "opcts-journal/1");
+  EXPECT_EQ(header.opcts_version, "0.1.0");
+  EXPECT_EQ(header.started, "2026-11-22T17:00:00Z");
+  EXPECT_EQ(header.seed, 18446744073709551615ull);
+  EXPECT_EQ(header.shard_index, 2u);
+  EXPECT_EQ(header.shard_count, 3u);
+  EXPECT_EQ(header.filters, (std::map<std::string, std::string>{{"op", "dml_*"}, {"dtype", "*"}}));
+  ASSERT_EQ(header.backends.size(), 1u);
+  EXPECT_EQ(header.backends[0].name, "cpu-simd");
+  EXPECT_EQ(header.backends[0].version, "1.0");
+  EXPECT_EQ(header.backends[0].device, "x86-64 AVX2");
+  EXPECT_EQ(header.backends[0].feature_level, "5_0");
+  EXPECT_EQ(header.backends[0].extra_support, std::vector<std::string>{"openvino.opset3"});
+  EXPECT_EQ(header.backends[0].details, "d");
+  EXPECT_EQ(header.planned_cases, 12345u);
+
+  ASSERT_EQ(journal.value->cases.size(), 2u);
+  const CaseRecord& got = journal.value->cases[0];
+  EXPECT_EQ(got.id, "dml_cumulative_summation.f32.rank4.axis3.s1");
+  EXPECT_EQ(got.backend, "cpu-simd");
+  EXPECT_EQ(got.op, "DML_CUMULATIVE_SUMMATION");
+  EXPECT_EQ(got.dtype, "FLOAT32");
+  EXPECT_EQ(got.level, "2_1");
+  EXPECT_EQ(got.group, "valid");
+  EXPECT_EQ(got.layout, "packed");
+  EXPECT_EQ(got.values, "random");
+  EXPECT_EQ(got.shape, (std::vector<uint32_t>{1, 1, 3, 4}));
+  EXPECT_EQ(got.attributes, nlohmann::json::parse(R"({"Axis":3,"HasExclusiveSum":false})"));
+  EXPECT_EQ(got.status, "Fail");
+  EXPECT_EQ(got.message, "index 5: got 1 \"expected\" 2 <script>\n");
+  EXPECT_EQ(got.repro,
+            "opcts repro --backend cpu-simd dml_cumulative_summation.f32.rank4.axis3.s1");
+  EXPECT_EQ(got.max_error, 0.25);
+  EXPECT_EQ(got.bound, 1.5e-7);
+  EXPECT_EQ(got.ulp, 3.0);
+  EXPECT_EQ(got.duration_us, 42u);
+
+  const CaseRecord& got_special = journal.value->cases[1];
+  ASSERT_TRUE(got_special.max_error);
+  EXPECT_EQ(*got_special.max_error, std::numeric_limits<double>::infinity());
+  ASSERT_TRUE(got_special.bound);
+  EXPECT_TRUE(std::isnan(*got_special.bound));
+  EXPECT_FALSE(got_special.ulp);
+}
+
+TEST(Journal, LinesAreSingleLineJsonWithTypeFirst) {
+  const std::string line = ToJsonLine(SampleCase());
+  EXPECT_EQ(line.find('\n'), std::string::npos);
+  EXPECT_EQ(line.rfind(R"({"type":"case","id":)", 0), 0u) << line;
+  EXPECT_EQ(ToJsonLine(SampleHeader()).rfind(R"({"type":"header","format":"opcts-journal/1")", 0),
+            0u);
+}
+
+TEST(Journal, InvalidUtf8InMessageIsReplacedNotFatal) {
+  CaseRecord record = SampleCase();
+  record.message = "bad \xff byte";
+  const std::string text = std::string(kHeaderLine) + "\n" + ToJsonLine(record) + "\n";
+  const auto journal = ParseJournal(text, "utf8.jsonl");
+  ASSERT_TRUE(journal.value) << journal.error;
+  EXPECT_EQ(journal.value->cases[0].message, "bad \xEF\xBF\xBD byte");
+}
+
+TEST(Journal, TruncatedLastLineIsDroppedWithWarning) {
+  const std::string line = kCaseLine;
+  const std::string text =
+      std::string(kHeaderLine) + "\n" + line + "\n" + line.substr(0, line.size() / 2);
+  const auto journal = ParseJournal(text, "torn.jsonl");
+  ASSERT_TRUE(journal.value) << journal.error;
+  EXPECT_EQ(journal.value->cases.size(), 1u);
+  ASSERT_EQ(journal.value->warnings.size(), 1u);
+  EXPECT_EQ(journal.value->warnings[0].rfind("torn.jsonl:3: ", 0), 0u)
+      << journal.value->warnings[0];
+}
+
+TEST(Journal, GarbageLineIsAnErrorWithItsLineNumber) {
+  const std::string text =
+      std::string(kHeaderLine) + "\n" + kCaseLine + "\nnot json at all\n" + kCaseLine + "\n";
+  const auto journal = ParseJournal(text, "bad.jsonl");
+  EXPECT_FALSE(journal.value);
+  EXPECT_EQ(journal.error, "bad.jsonl:3: not valid JSON");
+}
+
+TEST(Journal, TornLineFollowedByNewlineIsAnError) {
+  // Only an unterminated LAST line can come from a killed writer.
+  const std::string line = kCaseLine;
+  const std::string text = std::string(kHeaderLine) + "\n" + line.substr(0, 20) + "\n";
+  const auto journal = ParseJournal(text, "t.jsonl");
+  EXPECT_FALSE(journal.value);
+  EXPECT_EQ(journal.error, "t.jsonl:2: not valid JSON");
+}
+
+TEST(Journal, WrongFieldTypeNamesLineAndField) {
+  const std::string text = std::string(kHeaderLine) + "\n" +
+                           R"({"type":"case","id":"x","backend":"b","status":"Pass","shape":[1,-2]})" +
+                           "\n";
+  const auto journal = ParseJournal(text, "f.jsonl");
+  EXPECT_FALSE(journal.value);
+  EXPECT_EQ(journal.error.rfind("f.jsonl:2: case field \"shape\": expected", 0), 0u)
+      << journal.error;
+}
+
+TEST(Journal, UnknownStatusIsAnError) {
+  const std::string text = std::string(kHeaderLine) + "\n" +
+                           R"({"type":"case","id":"x","backend":"b","status":"Passed"})" + "\n";
+  const auto journal = ParseJournal(text, "s.jsonl");
+  EXPECT_FALSE(journal.value);
+  EXPECT_EQ(journal.error, "s.jsonl:2: case field \"status\": unknown status \"Passed\"");
+}
+
+TEST(Journal, MissingRequiredFieldIsAnError) {
+  const std::string text =
+      std::string(kHeaderLine) + "\n" + R"({"type":"case","backend":"b","status":"Pass"})" + "\n";
+  const auto journal = ParseJournal(text, "m.jsonl");
+  EXPECT_FALSE(journal.value);
+  EXPECT_EQ(journal.error, "m.jsonl:2: case field \"id\": missing");
+}
+
+TEST(Journal, UnknownFieldsAndLineTypesAreIgnored) {
+  std::string header = kHeaderLine;
+  header.insert(header.size() - 1, R"(,"future":{"x":[1,2]})");
+  std::string line = kCaseLine;
+  line.insert(line.size() - 1, R"(,"new_field":"ignored")");
+  const std::string text =
+      header + "\n\n" + line + "\n" + R"({"type":"checkpoint","at":3})" + "\n";
+  const auto journal = ParseJournal(text, "u.jsonl");
+  ASSERT_TRUE(journal.value) << journal.error;
+  EXPECT_EQ(journal.value->header.seed, 7u);
+  EXPECT_EQ(journal.value->header.shard_index, 1u);
+  EXPECT_EQ(journal.value->header.shard_count, 4u);
+  ASSERT_EQ(journal.value->cases.size(), 1u);
+  EXPECT_EQ(journal.value->cases[0].id, "a.f32.rank1.s1");
+  EXPECT_EQ(journal.value->cases[0].max_error, 0.5);
+  ASSERT_EQ(journal.value->warnings.size(), 1u);
+  EXPECT_NE(journal.value->warnings[0].find("u.jsonl:4:"), std::string::npos);
+}
+
+TEST(Journal, HeaderMustComeFirstAndOnce) {
+  EXPECT_EQ(ParseJournal(std::string(kCaseLine) + "\n", "h.jsonl").error,
+            "h.jsonl:1: expected the header line first, got type \"case\"");
+  EXPECT_EQ(ParseJournal(std::string(kHeaderLine) + "\n" + kHeaderLine + "\n", "h.jsonl").error,
+            "h.jsonl:2: a second header line");
+  EXPECT_EQ(ParseJournal("", "empty.jsonl").error,
+            "empty.jsonl: no header line (an empty or torn journal)");
+}
+
+TEST(Journal, UnsupportedFormatAndBadShardAreErrors) {
+  std::string v2 = kHeaderLine;
+  v2.replace(v2.find("opcts-journal/1"), 15, "opcts-journal/2");
+  EXPECT_EQ(ParseJournal(v2 + "\n", "v.jsonl").error,
+            "v.jsonl:1: header field \"format\": \"opcts-journal/2\" is not supported (this reader "
+            "reads opcts-journal/1)");
+  std::string shard = kHeaderLine;
+  shard.replace(shard.find(R"("index":1)"), 9, R"("index":4)");
+  EXPECT_EQ(ParseJournal(shard + "\n", "s.jsonl").error,
+            "s.jsonl:1: header.shard field \"index\": shard 4 of 4 is out of range");
+}
+
+TEST(Journal, ReadMissingFileIsAnError) {
+  const auto journal = ReadJournal("/nonexistent/dir/j.jsonl");
+  EXPECT_FALSE(journal.value);
+  EXPECT_EQ(journal.error, "/nonexistent/dir/j.jsonl: cannot open for reading");
+}
+
+TEST(Journal, AppendCutsTornLineAndKeepsHeader) {
+  const std::string path = TempPath("journal-append");
+  const std::string line = kCaseLine;
+  {
+    std::ofstream out(path, std::ios::binary);
+    out << kHeaderLine << "\n" << line << "\n" << line.substr(0, 30);
+  }
+  {
+    auto writer = JournalWriter::Open(path, SampleHeader(), /*append=*/true);
+    ASSERT_TRUE(writer.value) << writer.error;
+    ASSERT_TRUE(writer.value->Append(SampleCase()));
+  }
+  const auto journal = ReadJournal(path);
+  fs::remove(path);
+  ASSERT_TRUE(journal.value) << journal.error;
+  EXPECT_TRUE(journal.value->warnings.empty());
+  EXPECT_EQ(journal.value->header.seed, 7u);  // the original header, not SampleHeader()
+  ASSERT_EQ(journal.value->cases.size(), 2u);
+  EXPECT_EQ(journal.value->cases[0].id, "a.f32.rank1.s1");
+  EXPECT_EQ(journal.value->cases[1].id, "dml_cumulative_summation.f32.rank4.axis3.s1");
+}
+
+TEST(Journal, AppendToMissingFileWritesHeader) {
+  const std::string path = TempPath("journal-append-new");
+  fs::remove(path);
+  {
+    auto writer = JournalWriter::Open(path, SampleHeader(), /*append=*/true);
+    ASSERT_TRUE(writer.value) << writer.error;
+  }
+  const auto journal = ReadJournal(path);
+  fs::remove(path);
+  ASSERT_TRUE(journal.value) << journal.error;
+  EXPECT_EQ(journal.value->header.planned_cases, 12345u);
+}
+
+TEST(Journal, OpenInMissingDirectoryIsAnError) {
+  const auto writer = JournalWriter::Open("/nonexistent/dir/j.jsonl", SampleHeader(), false);
+  EXPECT_FALSE(writer.value);
+  EXPECT_EQ(writer.error.rfind("/nonexistent/dir/j.jsonl: cannot open for writing: ", 0), 0u);
+}
+
+TEST(Status, GateFailuresFollowJournalMd) {
+  for (const char* status :
+       {"Fail", "InvalidAccepted", "ClaimViolation", "Crash", "Timeout", "InternalError"}) {
+    EXPECT_TRUE(IsGateFailure(status, false)) << status;
+    EXPECT_TRUE(IsGateFailure(status, true)) << status;
+  }
+  for (const char* status : {"Pass", "NotSupported", "InvalidRejected", "Waived"}) {
+    EXPECT_FALSE(IsGateFailure(status, false)) << status;
+    EXPECT_FALSE(IsGateFailure(status, true)) << status;
+  }
+  EXPECT_FALSE(IsGateFailure("QualityWarning", false));
+  EXPECT_TRUE(IsGateFailure("QualityWarning", true));
+}
+
+}  // namespace
+}  // namespace opcts

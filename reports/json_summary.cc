@@ -1,0 +1,85 @@
+#include "reports/json_summary.h"
+
+#include <nlohmann/json.hpp>
+
+namespace opcts {
+namespace {
+
+using nlohmann::ordered_json;
+
+ordered_json Counts(const StatusCounts& counts) {
+  ordered_json out = ordered_json::object();
+  for (const auto& [status, count] : counts) out[status] = count;
+  return out;
+}
+
+ordered_json CaseSummary(const ReportCase& item) {
+  const CaseRecord& record = item.record;
+  ordered_json out = {{"id", record.id},           {"backend", record.backend},
+                      {"op", record.op},           {"dtype", record.dtype},
+                      {"status", item.status},     {"journal_status", record.status},
+                      {"message", record.message}, {"max_error", JsonNumber(record.max_error)},
+                      {"bound", JsonNumber(record.bound)}, {"ulp", JsonNumber(record.ulp)},
+                      {"repro", record.repro}};
+  if (!item.waiver.empty()) out["waiver"] = item.waiver;
+  return out;
+}
+
+}  // namespace
+
+std::string RenderJsonSummary(const Report& report) {
+  ordered_json out;
+  out["format"] = kReportFormat;
+  out["sources"] = ordered_json::array();
+  for (size_t i = 0; i < report.sources.size(); ++i) {
+    const JournalHeader& header = report.headers[i];
+    out["sources"].push_back({{"path", report.sources[i]},
+                              {"opcts_version", header.opcts_version},
+                              {"started", header.started},
+                              {"seed", header.seed},
+                              {"shard", {{"index", header.shard_index}, {"count", header.shard_count}}},
+                              {"planned_cases", header.planned_cases}});
+  }
+  out["strict"] = report.strict;
+  out["today"] = report.today;
+  out["gate"] = {{"passed", report.Passed()},
+                 {"failing_cases", report.gate_failures},
+                 {"reasons", report.gate_reasons}};
+  out["totals"] = {{"cases", report.cases.size()}, {"by_status", Counts(report.by_status)}};
+  out["backends"] = ordered_json::array();
+  for (const auto& backend : report.backends) {
+    out["backends"].push_back({{"name", backend.info.name},
+                               {"version", backend.info.version},
+                               {"device", backend.info.device},
+                               {"feature_level", backend.info.feature_level},
+                               {"extra_support", backend.info.extra_support},
+                               {"claim_holds", backend.ClaimHolds()},
+                               {"cases", backend.cases},
+                               {"by_status", Counts(backend.by_status)}});
+  }
+  out["matrix"] = ordered_json::array();
+  for (const auto& cell : report.matrix) {
+    out["matrix"].push_back({{"backend", cell.backend},
+                             {"op", cell.op},
+                             {"dtype", cell.dtype},
+                             {"rank_class", cell.rank_class},
+                             {"worst", cell.worst},
+                             {"cases", cell.cases},
+                             {"by_status", Counts(cell.by_status)}});
+  }
+  out["failure_groups"] = ordered_json::array();
+  for (const auto& group : report.failure_groups) {
+    ordered_json cases = ordered_json::array();
+    for (const size_t index : group.cases) cases.push_back(CaseSummary(report.cases[index]));
+    out["failure_groups"].push_back(
+        {{"status", group.status}, {"op", group.op}, {"cause", group.cause}, {"cases", cases}});
+  }
+  out["waived"] = ordered_json::array();
+  for (const auto& item : report.cases) {
+    if (item.status == "Waived") out["waived"].push_back(CaseSummary(item));
+  }
+  out["warnings"] = report.warnings;
+  return out.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+}
+
+}  // namespace opcts

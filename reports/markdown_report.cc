@@ -1,0 +1,139 @@
+#include "reports/markdown_report.h"
+
+#include <sstream>
+
+#include "reports/text_escape.h"
+
+namespace opcts {
+namespace {
+
+// GitHub rejects comments over 65536 characters; these caps keep a summary well below that.
+constexpr size_t kMaxGroups = 15;
+constexpr size_t kMaxReprosPerGroup = 5;
+constexpr size_t kMaxListed = 20;
+
+std::vector<std::string> PresentStatuses(const Report& report) {
+  std::vector<std::string> present;
+  for (const auto status : KnownStatuses()) {
+    if (report.by_status.count(std::string(status))) present.emplace_back(status);
+  }
+  return present;
+}
+
+std::string Count(const StatusCounts& counts, const std::string& status) {
+  const auto it = counts.find(status);
+  return it == counts.end() ? "0" : std::to_string(it->second);
+}
+
+void WriteVerdict(const Report& report, std::ostringstream& out) {
+  out << "## opcts conformance: " << (report.Passed() ? "✅ passed" : "❌ failed") << "\n\n";
+  out << report.cases.size() << " cases from";
+  for (const auto& source : report.sources) out << " `" << EscapeMarkdownCode(source) << "`";
+  out << (report.strict ? " (strict: QualityWarning fails)" : "") << ".\n\n";
+  for (const auto& reason : report.gate_reasons) out << "- ❌ " << EscapeMarkdown(reason) << "\n";
+  if (!report.gate_reasons.empty()) out << "\n";
+}
+
+void WriteBackendTable(const Report& report, std::ostringstream& out) {
+  const auto statuses = PresentStatuses(report);
+  out << "| Backend | Version | Device | Claimed level | Claim holds | Cases |";
+  for (const auto& status : statuses) out << " " << status << " |";
+  out << "\n|---|---|---|---|---|---:|";
+  for (size_t i = 0; i < statuses.size(); ++i) out << "---:|";
+  out << "\n";
+  for (const auto& backend : report.backends) {
+    const BackendRecord& info = backend.info;
+    out << "| " << EscapeMarkdown(info.name) << " | " << EscapeMarkdown(info.version) << " | "
+        << EscapeMarkdown(info.device) << " | " << EscapeMarkdown(info.feature_level) << " | "
+        << (backend.ClaimHolds() ? "yes" : "**no**") << " | " << backend.cases << " |";
+    for (const auto& status : statuses) out << " " << Count(backend.by_status, status) << " |";
+    out << "\n";
+  }
+  out << "| **total** | | | | | " << report.cases.size() << " |";
+  for (const auto& status : statuses) out << " " << Count(report.by_status, status) << " |";
+  out << "\n\n";
+}
+
+void WriteMatrix(const Report& report, std::ostringstream& out) {
+  if (report.matrix.empty()) return;
+  out << "<details><summary>Matrix: operator × dtype × rank class per backend (worst status, "
+         "passing/total)</summary>\n\n| Backend | Operator | Dtype |";
+  for (const auto& rank_class : report.rank_classes) out << " " << rank_class << " |";
+  out << "\n|---|---|---|";
+  for (size_t i = 0; i < report.rank_classes.size(); ++i) out << "---|";
+  out << "\n";
+  for (size_t i = 0; i < report.matrix.size();) {
+    const MatrixCell& first = report.matrix[i];
+    out << "| " << EscapeMarkdown(first.backend) << " | " << EscapeMarkdown(first.op) << " | "
+        << EscapeMarkdown(first.dtype) << " |";
+    for (const auto& rank_class : report.rank_classes) {
+      out << " ";
+      if (i < report.matrix.size() && report.matrix[i].backend == first.backend &&
+          report.matrix[i].op == first.op && report.matrix[i].dtype == first.dtype &&
+          report.matrix[i].rank_class == rank_class) {
+        const MatrixCell& cell = report.matrix[i++];
+        const auto passing = cell.by_status.count("Pass") ? cell.by_status.at("Pass") : 0;
+        out << cell.worst << " " << passing << "/" << cell.cases;
+      }
+      out << " |";
+    }
+    out << "\n";
+  }
+  out << "\n</details>\n\n";
+}
+
+void WriteFailures(const Report& report, std::ostringstream& out) {
+  if (report.failure_groups.empty()) return;
+  out << "### Failures by cause\n\n";
+  for (size_t g = 0; g < report.failure_groups.size() && g < kMaxGroups; ++g) {
+    const FailureGroup& group = report.failure_groups[g];
+    out << "- **" << group.status << "** · " << EscapeMarkdown(group.op) << " · "
+        << group.cases.size() << " case(s): " << EscapeMarkdown(group.cause) << "\n\n  ```\n";
+    for (size_t c = 0; c < group.cases.size() && c < kMaxReprosPerGroup; ++c) {
+      const CaseRecord& record = report.cases[group.cases[c]].record;
+      out << "  " << EscapeMarkdownCode(record.repro.empty() ? record.id : record.repro) << "\n";
+    }
+    if (group.cases.size() > kMaxReprosPerGroup) {
+      out << "  # ... " << group.cases.size() - kMaxReprosPerGroup << " more\n";
+    }
+    out << "  ```\n";
+  }
+  if (report.failure_groups.size() > kMaxGroups) {
+    out << "\n" << report.failure_groups.size() - kMaxGroups
+        << " more failure group(s) in the HTML and JSON reports.\n";
+  }
+  out << "\n";
+}
+
+void WriteList(const std::string& title, const std::vector<std::string>& items,
+               std::ostringstream& out) {
+  if (items.empty()) return;
+  out << "### " << title << "\n\n";
+  for (size_t i = 0; i < items.size() && i < kMaxListed; ++i) {
+    out << "- " << EscapeMarkdown(items[i]) << "\n";
+  }
+  if (items.size() > kMaxListed) out << "- ... " << items.size() - kMaxListed << " more\n";
+  out << "\n";
+}
+
+}  // namespace
+
+std::string RenderMarkdown(const Report& report) {
+  std::ostringstream out;
+  WriteVerdict(report, out);
+  WriteBackendTable(report, out);
+  WriteMatrix(report, out);
+  WriteFailures(report, out);
+  std::vector<std::string> waived;
+  for (const auto& item : report.cases) {
+    if (item.status == "Waived") {
+      waived.push_back(item.record.backend + " " + item.record.id + " (" + item.record.status +
+                       "): " + item.waiver);
+    }
+  }
+  WriteList("Waived", waived, out);
+  WriteList("Warnings", report.warnings, out);
+  return out.str();
+}
+
+}  // namespace opcts

@@ -1,0 +1,14 @@
+// A Markdown summary for a pull-request comment or a CI step summary ($GITHUB_STEP_SUMMARY):
+// the verdict, a backend table with status counts, the matrix (collapsed), and the largest
+// failure groups with repro commands. Long lists are cut; the HTML and JSON reports hold all.
+#pragma once
+
+#include <string>
+
+#include "reports/report_model.h"
+
+namespace opcts {
+
+std::string RenderMarkdown(const Report& report);
+
+}  // namespace opcts

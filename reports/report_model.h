@@ -1,0 +1,89 @@
+// What every report format shows, computed once from journals and waivers: effective statuses,
+// per-backend claims, the operator x dtype x rank class x backend matrix, failures grouped by
+// cause, and the gate verdict.
+//
+//   auto report = opcts::BuildReport(journals, waivers, {.strict = false, .today = TodayUtc()});
+//   if (!report.value) return Usage(report.error);
+//   return report.value->Passed() ? 0 : 1;
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "reports/journal.h"
+#include "reports/waivers.h"
+
+namespace opcts {
+
+struct ReportOptions {
+  bool strict = false;  // QualityWarning fails the gate too
+  std::string today;    // YYYY-MM-DD, decides which waivers have expired
+};
+
+using StatusCounts = std::map<std::string, uint64_t>;
+
+struct ReportCase {
+  CaseRecord record;
+  std::string status;        // record.status, or "Waived" when an active waiver covers it
+  std::string waiver;        // "file:line: reason" of that waiver
+  bool gate_failure = false;
+};
+
+struct BackendSummary {
+  BackendRecord info;
+  StatusCounts by_status;
+  uint64_t cases = 0;
+  bool ClaimHolds() const;  // no ClaimViolation among its cases
+};
+
+struct MatrixCell {
+  std::string backend, op, dtype, rank_class;
+  StatusCounts by_status;
+  uint64_t cases = 0;
+  std::string worst;  // the most severe status in the cell (SeverityRank)
+};
+
+struct FailureGroup {
+  std::string status, op, cause;  // cause: the message with its numbers blanked (CauseOf)
+  std::vector<size_t> cases;      // indices into Report::cases
+};
+
+struct Report {
+  std::vector<std::string> sources;
+  std::vector<JournalHeader> headers;  // parallel to sources
+  bool strict = false;
+  std::string today;
+  std::vector<BackendSummary> backends;  // in order of first appearance
+  std::vector<ReportCase> cases;         // journal order
+  StatusCounts by_status;                // effective statuses
+  std::vector<MatrixCell> matrix;        // sorted by backend, op, dtype, rank class
+  std::vector<std::string> rank_classes; // those present, in RankClass order
+  std::vector<FailureGroup> failure_groups;  // gate failures, largest group first
+  std::vector<std::string> gate_reasons;     // why the gate failed; empty when it passed
+  std::vector<std::string> gate_problems;    // the reasons that are no case: expired waivers,
+                                             // incomplete runs (also in gate_reasons)
+  std::vector<std::string> warnings;         // journal warnings, unused or stale waivers
+  uint64_t gate_failures = 0;                // cases that fail the gate
+
+  bool Passed() const { return gate_reasons.empty(); }
+};
+
+// "rank0", "rank1", "rank2-4", "rank5-8" or "rank9+" (only invalid cases exceed DirectML's 8).
+std::string RankClass(size_t rank);
+const std::vector<std::string>& RankClasses();
+
+// 0 for the most severe status (Crash) up to Pass; decides a matrix cell's colour.
+int SeverityRank(std::string_view status);
+
+// A failure message with every number replaced by '#', so "index 3: got 1.5" and
+// "index 7: got 2" group together.
+std::string CauseOf(std::string_view message);
+
+// Fails (error set) on a case id seen twice for the same backend.
+JournalResult<Report> BuildReport(const std::vector<SourcedJournal>& journals,
+                                  const std::vector<Waiver>& waivers, const ReportOptions& options);
+
+}  // namespace opcts

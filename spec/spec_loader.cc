@@ -1,0 +1,89 @@
+#include "spec/spec_loader.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "spec/spec_parser.h"
+#include "spec/yaml_reader.h"
+
+namespace opcts {
+
+std::string FormatSpecError(const SpecError& e) {
+  std::string s = e.file;
+  if (e.line > 0) s += ":" + std::to_string(e.line);
+  if (!e.field.empty()) s += ": " + e.field;
+  return s + ": " + e.message;
+}
+
+SpecLoadResult LoadSpecText(const std::string& text, const std::string& file_name) {
+  YamlReader reader(file_name);
+  OperatorSpec spec;
+  spec.file = file_name;
+  try {
+    const std::vector<YAML::Node> documents = YAML::LoadAll(text);
+    if (documents.empty() || documents[0].IsNull()) {
+      reader.Error(0, "", "the file is empty (expected a spec map, see spec/README.md)");
+    } else {
+      if (documents.size() > 1)
+        reader.Error(documents[1].Mark().is_null() ? 0 : documents[1].Mark().line + 1, "",
+                     "a spec file holds one YAML document, found " +
+                         std::to_string(documents.size()));
+      const YAML::Node& root = documents[0];
+      ParseSpec(reader, YamlField{root, "", root.Mark().is_null() ? 1 : root.Mark().line + 1},
+                spec);
+    }
+  } catch (const YAML::Exception& e) {
+    // Bad YAML: the parser stops at the first problem, so this is the only error.
+    reader.Error(e.mark.is_null() ? 0 : e.mark.line + 1, "", "invalid YAML: " + e.msg);
+  } catch (const std::exception& e) {
+    reader.Error(0, "", std::string("could not load: ") + e.what());
+  }
+  SpecLoadResult result;
+  result.errors = reader.TakeErrors();
+  if (result.errors.empty()) result.spec = std::move(spec);
+  return result;
+}
+
+SpecLoadResult LoadSpecFile(const std::string& path) {
+  SpecLoadResult failed;
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec) || !std::filesystem::is_regular_file(path, ec)) {
+    const std::string why = std::filesystem::exists(path, ec) ? "not a regular file"
+                                                               : "no such file";
+    failed.errors.push_back(SpecError{path, 0, "", "cannot read spec: " + why});
+    return failed;
+  }
+  std::ifstream in(path, std::ios::binary);
+  if (!in.is_open()) {
+    failed.errors.push_back(
+        SpecError{path, 0, "", std::string("cannot read spec: ") + std::strerror(errno)});
+    return failed;
+  }
+  std::ostringstream text;
+  text << in.rdbuf();
+  return LoadSpecText(text.str(), path);
+}
+
+namespace {
+const std::vector<std::string>& OpenVINOLevels() {
+  static const std::vector<std::string> kLevels = [] {
+    std::vector<std::string> levels;
+    for (int i = 1; i <= 15; ++i) levels.push_back("opset" + std::to_string(i));
+    return levels;
+  }();
+  return kLevels;
+}
+}  // namespace
+
+int LevelIndex(LevelScheme scheme, const std::string& level) {
+  if (scheme == LevelScheme::kDirectML) return DirectMLLevelIndex(level);
+  const auto& levels = OpenVINOLevels();
+  const auto it = std::find(levels.begin(), levels.end(), level);
+  return it == levels.end() ? -1 : static_cast<int>(it - levels.begin());
+}
+
+}  // namespace opcts

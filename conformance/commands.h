@@ -11,6 +11,10 @@ using Args = std::vector<std::string>;
 
 int SpecCommand(const Args& args);
 int VectorsCommand(const Args& args);
+int RunCommand(const Args& args);
+int ListCommand(const Args& args);
+int ReproCommand(const Args& args);
+int ReportCommand(const Args& args);
 
 // Expands directories to the files with `extension` inside them (recursively, sorted); plain
 // files are kept as given.

@@ -167,14 +167,22 @@ std::vector<Violation> FindViolations(const Operation& op, bool with_data) {
 }
 
 std::optional<std::string> LowestSupportingLevel(const Operation& op) {
-  for (const SupportLevel& level : op.spec->support) {
+  std::map<std::string, TensorDesc> descs;
+  for (const auto& [name, t] : op.tensors) descs[name] = t.desc;
+  return LowestSupportingLevel(*op.spec, descs);
+}
+
+std::optional<std::string> LowestSupportingLevel(const OperatorSpec& spec,
+                                                 const std::map<std::string, TensorDesc>& tensors) {
+  for (const SupportLevel& level : spec.support) {
     bool admitted = true;
     for (const auto& [name, support] : level.tensors) {
-      const TensorData* t = op.Tensor(name);
-      if (!t) continue;
+      auto t = tensors.find(name);
+      if (t == tensors.end()) continue;
       const bool dtype_ok = std::find(support.dtypes.begin(), support.dtypes.end(),
-                                      t->desc.dtype) != support.dtypes.end();
-      if (!dtype_ok || t->desc.rank() < support.min_rank || t->desc.rank() > support.max_rank) {
+                                      t->second.dtype) != support.dtypes.end();
+      const unsigned rank = t->second.rank();
+      if (!dtype_ok || rank < support.min_rank || rank > support.max_rank) {
         admitted = false;
         break;
       }

@@ -3,6 +3,7 @@
 // invalid case breaks exactly the constraint it is named after.
 #pragma once
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -22,6 +23,8 @@ std::vector<Violation> FindViolations(const Operation& op, bool with_data);
 
 // The lowest support level whose table admits every present tensor's dtype and rank, or nullopt.
 std::optional<std::string> LowestSupportingLevel(const Operation& op);
+std::optional<std::string> LowestSupportingLevel(const OperatorSpec& spec,
+                                                 const std::map<std::string, TensorDesc>& tensors);
 
 // Evaluates a bound ({rank_of: T}, {param: P} or a constant) on `op`; nullopt if it names
 // something absent.

@@ -22,6 +22,30 @@ bool WithinTier(DType t, long double actual, const ExpectedElement& e, double bo
   return std::fabs(actual - e.value) <= bound;
 }
 
+struct ElementResult {
+  bool pass = false, warn = false;
+};
+
+ElementResult JudgeElement(DType t, const ExpectedTensor& expected, const ExpectedElement& e, uint64_t bits) {
+  switch (e.kind) {
+    case Expect::kAny: return {true};
+    case Expect::kBits: return {bits == e.bits};
+    case Expect::kNaN: return {IsNaNBits(t, bits)};
+    case Expect::kAnyOf: {
+      const auto& set = expected.candidates[e.bits];
+      return {std::find(set.begin(), set.end(), bits) != set.end()};
+    }
+    case Expect::kNear: {
+      const long double a = BitsToLongDouble(t, bits);
+      const bool pass = WithinTier(t, a, e, e.pass_bound, e.pass_overflow_ok);
+      return {pass, !pass && WithinTier(t, a, e, e.warn_bound, e.warn_overflow_ok)};
+    }
+  }
+  return {};
+}
+
+}  // namespace
+
 std::string FormatExpected(DType t, const ExpectedTensor& expected, const ExpectedElement& e) {
   char buffer[128];
   switch (e.kind) {
@@ -41,7 +65,18 @@ std::string FormatExpected(DType t, const ExpectedTensor& expected, const Expect
   return "?";
 }
 
-}  // namespace
+
+std::vector<uint64_t> MismatchingElements(const ExpectedTensor& expected, const TensorData& actual,
+                                          size_t limit) {
+  std::vector<uint64_t> bad;
+  const StridedIndexer indexer(actual.desc);
+  for (uint64_t i = 0; i < expected.elements.size() && bad.size() < limit; ++i) {
+    const uint64_t bits = LoadBits(actual.desc.dtype, actual.Element(indexer.BufferIndex(i)));
+    const ElementResult r = JudgeElement(actual.desc.dtype, expected, expected.elements[i], bits);
+    if (!r.pass && !r.warn) bad.push_back(i);
+  }
+  return bad;
+}
 
 std::string FormatCoordinates(const std::vector<uint32_t>& sizes, uint64_t logical) {
   std::vector<uint64_t> coords(sizes.size());
@@ -78,32 +113,18 @@ Judgement JudgeTensor(const ExpectedTensor& expected, const TensorData& actual) 
   for (uint64_t i = 0; i < expected.elements.size(); ++i) {
     const ExpectedElement& e = expected.elements[i];
     const uint64_t bits = LoadBits(t, actual.Element(indexer.BufferIndex(i)));
-    bool pass = false, warn = false;
-    switch (e.kind) {
-      case Expect::kAny: pass = true; break;
-      case Expect::kBits: pass = bits == e.bits; break;
-      case Expect::kNaN: pass = IsNaNBits(t, bits); break;
-      case Expect::kAnyOf: {
-        const auto& set = expected.candidates[e.bits];
-        pass = std::find(set.begin(), set.end(), bits) != set.end();
-        break;
-      }
-      case Expect::kNear: {
-        const long double a = BitsToLongDouble(t, bits);
-        pass = WithinTier(t, a, e, e.pass_bound, e.pass_overflow_ok);
-        warn = !pass && WithinTier(t, a, e, e.warn_bound, e.warn_overflow_ok);
-        if (std::isfinite(a)) {
-          const long double error = std::fabs(a - e.value);
-          const long double ratio = e.pass_bound > 0 ? error / e.pass_bound
-                                                      : (error > 0 ? INFINITY : 0);
-          if (ratio > worst_ratio) {
-            worst_ratio = ratio;
-            j.max_error = static_cast<double>(error);
-            j.bound = e.pass_bound;
-            j.ulp = static_cast<double>(error / UlpAt(t, e.value));
-          }
+    const auto [pass, warn] = JudgeElement(t, expected, e, bits);
+    if (e.kind == Expect::kNear) {
+      const long double a = BitsToLongDouble(t, bits);
+      if (std::isfinite(a)) {
+        const long double error = std::fabs(a - e.value);
+        const long double ratio = e.pass_bound > 0 ? error / e.pass_bound : (error > 0 ? INFINITY : 0);
+        if (ratio > worst_ratio) {
+          worst_ratio = ratio;
+          j.max_error = static_cast<double>(error);
+          j.bound = e.pass_bound;
+          j.ulp = static_cast<double>(error / UlpAt(t, e.value));
         }
-        break;
       }
     }
     if (warn) any_warning = true;

@@ -26,6 +26,12 @@ struct Judgement {
 // `actual` is laid out as actual.desc says (strides honoured); only logical elements are read.
 Judgement JudgeTensor(const ExpectedTensor& expected, const TensorData& actual);
 
+// Logical indices of the elements beyond even the QualityWarning bound, at most `limit`.
+std::vector<uint64_t> MismatchingElements(const ExpectedTensor& expected, const TensorData& actual,
+                                          size_t limit);
+// The expectation of one element for people: "18 ± 2.1e-06", "NaN", "one of {7,9}".
+std::string FormatExpected(DType t, const ExpectedTensor& expected, const ExpectedElement& e);
+
 // "[0,0,2,3]" for a logical index of `sizes`.
 std::string FormatCoordinates(const std::vector<uint32_t>& sizes, uint64_t logical);
 // An element for people: "18", "-0", "nan(0x7e01)", "1.5 (0x3e00)" for float16.

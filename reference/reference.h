@@ -23,7 +23,8 @@ enum class Expect : uint8_t {
   kAnyOf,  // any pattern in candidates[bits] (overlapping scatter indices)
   kNear,   // a float within the bound of `value`
   kNaN,    // any NaN
-  kAny,    // unconstrained (signed overflow, out-of-range indices): memory safety only
+  kAny,    // unconstrained (signed overflow, out-of-range indices): memory safety only; `bits`
+           // still holds a plausible value (the wrapped result, the input) for a backend to emit
 };
 
 struct ExpectedElement {

@@ -130,9 +130,8 @@ struct IntTally {
 
 ExpectedElement IntExpectation(const IntTally& t, DType out) {
   ExpectedElement e;
-  if (IsSignedInt(out) && t.overflowed && !t.zero) return e;  // kAny
-  e.kind = Expect::kBits;
   e.bits = t.zero ? 0 : t.wrapped & BitsMask(out);
+  e.kind = IsSignedInt(out) && t.overflowed && !t.zero ? Expect::kAny : Expect::kBits;
   return e;
 }
 

@@ -55,7 +55,11 @@ ReferenceResult ScatterND(const Operation& op) {
 
   ExpectedTensor result{"OutputTensor", output_desc, {}, {}};
   result.elements.resize(written.size());
-  if (out_of_range) return {{result}, std::nullopt};  // every element kAny
+  if (out_of_range) {  // every element kAny; suggest the input's value
+    for (uint64_t e = 0; e < written.size(); ++e)
+      result.elements[e].bits = LoadBits(dtype, input.Element(in_index.BufferIndex(e)));
+    return {{result}, std::nullopt};
+  }
   for (uint64_t e = 0; e < written.size(); ++e) {
     std::vector<uint64_t>& values = written[e];
     std::sort(values.begin(), values.end());

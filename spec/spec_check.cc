@@ -9,13 +9,12 @@ namespace opcts {
 std::vector<SpecError> CheckSpecSet(const std::vector<OperatorSpec>& specs) {
   std::vector<SpecError> errors;
   for (size_t i = 0; i < specs.size(); ++i) {
-    const auto first = std::find_if(specs.begin(), specs.begin() + i, [&](const OperatorSpec& s) {
-      return s.name == specs[i].name;
-    });
+    const auto first = std::find_if(specs.begin(), specs.begin() + i,
+                                    [&](const OperatorSpec& s) { return s.name == specs[i].name; });
     if (first != specs.begin() + i)
-      errors.push_back(SpecError{specs[i].file, 0, "operator",
-                                 "operator '" + specs[i].name + "' is already defined in " +
-                                     first->file});
+      errors.push_back(
+          SpecError{specs[i].file, 0, "operator",
+                    "operator '" + specs[i].name + "' is already defined in " + first->file});
   }
   return errors;
 }

@@ -1,5 +1,7 @@
 #include "spec/spec_loader.h"
 
+#include <yaml-cpp/depthguard.h>
+
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
@@ -29,13 +31,16 @@ SpecLoadResult LoadSpecText(const std::string& text, const std::string& file_nam
       reader.Error(0, "", "the file is empty (expected a spec map, see spec/README.md)");
     } else {
       if (documents.size() > 1)
-        reader.Error(documents[1].Mark().is_null() ? 0 : documents[1].Mark().line + 1, "",
-                     "a spec file holds one YAML document, found " +
-                         std::to_string(documents.size()));
+        reader.Error(
+            documents[1].Mark().is_null() ? 0 : documents[1].Mark().line + 1, "",
+            "a spec file holds one YAML document, found " + std::to_string(documents.size()));
       const YAML::Node& root = documents[0];
       ParseSpec(reader, YamlField{root, "", root.Mark().is_null() ? 1 : root.Mark().line + 1},
                 spec);
     }
+  } catch (const YAML::DeepRecursion& e) {
+    reader.Error(e.mark.is_null() ? 0 : e.mark.line + 1, "",
+                 "invalid YAML: nested too deeply (" + std::to_string(e.depth()) + " levels)");
   } catch (const YAML::Exception& e) {
     // Bad YAML: the parser stops at the first problem, so this is the only error.
     reader.Error(e.mark.is_null() ? 0 : e.mark.line + 1, "", "invalid YAML: " + e.msg);
@@ -52,8 +57,8 @@ SpecLoadResult LoadSpecFile(const std::string& path) {
   SpecLoadResult failed;
   std::error_code ec;
   if (!std::filesystem::exists(path, ec) || !std::filesystem::is_regular_file(path, ec)) {
-    const std::string why = std::filesystem::exists(path, ec) ? "not a regular file"
-                                                               : "no such file";
+    const std::string why =
+        std::filesystem::exists(path, ec) ? "not a regular file" : "no such file";
     failed.errors.push_back(SpecError{path, 0, "", "cannot read spec: " + why});
     return failed;
   }

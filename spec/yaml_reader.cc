@@ -35,7 +35,10 @@ std::string_view ClosestKey(std::string_view key, const std::vector<std::string_
   size_t best_distance = 3;  // more than two edits away is not a typo
   for (std::string_view candidate : allowed) {
     const size_t d = EditDistance(key, candidate);
-    if (d < best_distance && d < key.size()) best = candidate, best_distance = d;
+    if (d < best_distance && d < key.size()) {
+      best = candidate;
+      best_distance = d;
+    }
   }
   return best;
 }
@@ -131,8 +134,10 @@ std::optional<std::vector<std::string>> YamlReader::StringList(const YamlField& 
   std::vector<std::string> strings;
   bool ok = true;
   for (const YamlField& item : *items) {
-    if (std::optional<std::string> s = String(item)) strings.push_back(*s);
-    else ok = false;
+    if (std::optional<std::string> s = String(item))
+      strings.push_back(*s);
+    else
+      ok = false;
   }
   if (!ok) return std::nullopt;
   return strings;
@@ -147,7 +152,8 @@ YamlMap::YamlMap(YamlReader& reader, const YamlField& field) : reader_(reader), 
   for (auto it = field.node.begin(); it != field.node.end(); ++it) {
     const int key_line = LineOf(it->first, field.line);
     if (!it->first.IsScalar()) {
-      reader_.Error(key_line, field.path, "map keys must be strings, got " + DescribeNode(it->first));
+      reader_.Error(key_line, field.path,
+                    "map keys must be strings, got " + DescribeNode(it->first));
       continue;
     }
     const std::string& key = it->first.Scalar();
@@ -157,8 +163,8 @@ YamlMap::YamlMap(YamlReader& reader, const YamlField& field) : reader_(reader), 
       continue;
     }
     // A value is reported at its key's line: "provenance:" rather than its first child.
-    entries_.push_back(Entry{YamlField{it->first, path, key_line},
-                             YamlField{it->second, path, key_line}});
+    entries_.push_back(
+        Entry{YamlField{it->first, path, key_line}, YamlField{it->second, path, key_line}});
   }
 }
 

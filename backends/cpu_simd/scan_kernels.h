@@ -92,11 +92,35 @@ void VisitKindOp(ElemKind kind, ScanOp op, F&& f) {
   }
 }
 
+inline Carry IdentityCarry(const ScanType& t) {
+  Carry c{};
+  VisitKindOp(t.kind, t.op, [&]<ElemKind K, ScanOp kOp>() {
+    using C = typename KindTraits<K>::Compute;
+    CarryAs<C>(c) = Identity<kOp, C>();
+  });
+  return c;
+}
+
 // The carry a line starts from: the identity, except that an exclusive float sum starts at +0
 // as documented ("the first element in the output sequence is 0").
-Carry InitialCarry(const ScanType& t);
+inline Carry InitialCarry(const ScanType& t) {
+  Carry c = IdentityCarry(t);
+  if (t.exclusive && t.op == ScanOp::kSum) {
+    if (t.kind == ElemKind::kF64) c.f64 = 0.0;
+    else if (t.kind == ElemKind::kF32 || t.kind == ElemKind::kF16 || t.kind == ElemKind::kBF16)
+      c.f32 = 0.0f;
+  }
+  return c;
+}
+
 // a op b.
-Carry Combine(const ScanType& t, Carry a, Carry b);
+inline Carry Combine(const ScanType& t, Carry a, Carry b) {
+  VisitKindOp(t.kind, t.op, [&]<ElemKind K, ScanOp kOp>() {
+    using C = typename KindTraits<K>::Compute;
+    CarryAs<C>(a) = ApplyScalar<kOp>(CarryAs<C>(a), CarryAs<C>(b));
+  });
+  return a;
+}
 
 // Rows of `width` contiguous elements, `rows` of them along the scan axis, each row combined
 // element-wise into a running row: out_row[r] = out_row[r-1] op in_row[r] (vectorized across the
@@ -120,9 +144,14 @@ void ScanLine(const ScanType& t, bool reverse, const void* in, void* out, size_t
 // *total = *total op (combination of the n contiguous elements at `in`).
 void ReduceLine(const ScanType& t, const void* in, size_t n, Carry* total);
 
+// "1.0.3": the Highway the plugin was compiled against.
+std::string HighwayVersion();
 // Highway's name for the target the dispatcher picked on this CPU ("AVX3", "AVX2", ...).
 const char* DispatchedTargetName();
 // The targets compiled into the plugin, best first, space-separated.
 std::string CompiledTargetNames();
+// Restricts dispatch, process-wide, to the named compiled target; "" restores the best one.
+// False when that target is not compiled in or this CPU lacks it. For tests and diagnosis.
+bool PinTarget(const std::string& name);
 
 }  // namespace opcts::cpu_simd

@@ -1,0 +1,136 @@
+// The cpu-reference backend: the oracle behind the C ABI. It answers every valid descriptor by
+// running the reference kernel and writing one permitted value per element, so a harness run
+// against it must come out all Pass; anything else is a harness bug.
+#include <cstdio>
+#include <exception>
+#include <string>
+
+#include "common/plugin_support.h"
+#include "cpu_reference/output_writer.h"
+#include "cpu_reference/translate.h"
+#include "opcts/backend.h"
+#include "reference/reference.h"
+
+namespace opcts::cpu_reference {
+namespace {
+
+using plugin::WriteMessage;
+
+// Stateless; a distinct object only so create hands out a non-null instance.
+struct Instance {};
+
+int32_t CreateChecked(const char* options, void** instance, std::string* message) {
+  if (instance == nullptr) {
+    *message = "instance is null";
+    return OPCTS_STATUS_INVALID;
+  }
+  if (options != nullptr && options[0] != '\0') {
+    *message = std::string("cpu-reference takes no options, got \"") + options + "\"";
+    return OPCTS_STATUS_INVALID;
+  }
+  *instance = new Instance;
+  return OPCTS_STATUS_OK;
+}
+
+void Destroy(void* instance) { delete static_cast<Instance*>(instance); }
+
+int32_t GetInfo(void*, opcts_backend_info* info) {
+  if (info == nullptr) return OPCTS_STATUS_INVALID;
+  *info = {.name = "cpu-reference",
+           .version = "1.0",
+           .device = "scalar CPU (the opcts oracle)",
+           .feature_level = OPCTS_FEATURE_LEVEL(5, 0),
+           .extra_support = "openvino.opset3",
+           .details = ""};
+  return OPCTS_STATUS_OK;
+}
+
+// Every valid descriptor is supported: all twelve dtypes, ranks 1..8, any integer index type.
+int32_t QueryChecked(const opcts_op_desc* op, std::string* message) {
+  if (op == nullptr) {
+    *message = "op is null";
+    return OPCTS_STATUS_INVALID;
+  }
+  return plugin::CheckDescriptor(*op, message);
+}
+
+int32_t ExecuteChecked(const opcts_op_desc* op, const opcts_binding* bindings, uint32_t count,
+                       std::string* message) {
+  if (int32_t status = QueryChecked(op, message); status != OPCTS_STATUS_OK) return status;
+  if (int32_t status = plugin::CheckBindings(*op, bindings, count, message);
+      status != OPCTS_STATUS_OK)
+    return status;
+  if (op->type == OPCTS_OP_OPENVINO_CUMSUM_3) {
+    const auto& desc = *static_cast<const opcts_openvino_cumsum_desc*>(op->desc);
+    if (int32_t status = plugin::CheckOpenVINOAxis(desc, bindings[1], nullptr, message);
+        status != OPCTS_STATUS_OK)
+      return status;
+  }
+  const Translation t = Translate(*op, bindings);
+  const ReferenceKernel* kernel = FindReferenceKernel(t.operation.spec->reference);
+  if (kernel == nullptr) {
+    *message = "no reference kernel \"" + t.operation.spec->reference + "\" is linked in";
+    return OPCTS_STATUS_ERROR;
+  }
+  const ReferenceResult result = (*kernel)(t.operation);
+  if (result.invalid) {
+    *message = *result.invalid;
+    return OPCTS_STATUS_INVALID;
+  }
+  if (result.outputs.size() != 1 || result.outputs[0].name != t.output_name) {
+    *message = "the reference kernel did not produce exactly the output " + t.output_name;
+    return OPCTS_STATUS_ERROR;
+  }
+  return WriteExpected(result.outputs[0], t.output, message) ? OPCTS_STATUS_OK
+                                                             : OPCTS_STATUS_ERROR;
+}
+
+// No exception may cross the ABI: each becomes OPCTS_STATUS_ERROR with its text, written with
+// snprintf because building a std::string could throw again (bad_alloc).
+template <typename Body>
+int32_t Guarded(char* message, size_t capacity, Body body) {
+  const char* what = "unknown exception";
+  try {
+    std::string text;
+    const int32_t status = body(&text);
+    WriteMessage(text, message, capacity);
+    return status;
+  } catch (const std::exception& e) {
+    what = e.what();
+  } catch (...) {
+  }
+  if (message != nullptr && capacity > 0) std::snprintf(message, capacity, "cpu-reference: %s", what);
+  return OPCTS_STATUS_ERROR;
+}
+
+int32_t Create(const char* options, void** instance, char* message, size_t capacity) {
+  return Guarded(message, capacity,
+                 [&](std::string* text) { return CreateChecked(options, instance, text); });
+}
+
+int32_t Query(void*, const opcts_op_desc* op, char* message, size_t capacity) {
+  return Guarded(message, capacity, [&](std::string* text) { return QueryChecked(op, text); });
+}
+
+int32_t Execute(void*, const opcts_op_desc* op, const opcts_binding* bindings, uint32_t count,
+                char* message, size_t capacity) {
+  return Guarded(message, capacity,
+                 [&](std::string* text) { return ExecuteChecked(op, bindings, count, text); });
+}
+
+constexpr opcts_backend_api kApi = {
+    .abi_version = OPCTS_ABI_VERSION,
+    .struct_size = sizeof(opcts_backend_api),
+    .create = Create,
+    .destroy = Destroy,
+    .get_info = GetInfo,
+    .query = Query,
+    .execute = Execute,
+};
+
+}  // namespace
+}  // namespace opcts::cpu_reference
+
+extern "C" OPCTS_EXPORT const opcts_backend_api* opcts_backend_entry(void) {
+  return &opcts::cpu_reference::kApi;
+}

@@ -1,0 +1,210 @@
+// The cpu-simd backend's C ABI surface (backends/include/opcts/backend.h): options, info, query,
+// execute. Nothing here throws across the ABI: every entry point catches and reports.
+#include <algorithm>
+#include <cstring>
+#include <exception>
+#include <fstream>
+#include <memory>
+#include <new>
+#include <string>
+
+#include "common/plugin_support.h"
+#include "cpu_simd/scan.h"
+#include "cpu_simd/scatter_nd.h"
+#include "opcts/backend.h"
+
+namespace opcts::cpu_simd {
+namespace {
+
+constexpr unsigned kDefaultThreads = 2;  // the development machine's cores; `threads=` overrides
+constexpr unsigned kMaxThreads = 256;
+
+struct Instance {
+  unsigned threads = kDefaultThreads;
+  std::string device, details;
+  opcts_backend_info info{};
+};
+
+std::string CpuModel() {
+  std::ifstream cpuinfo("/proc/cpuinfo");
+  for (std::string line; std::getline(cpuinfo, line);) {
+    if (line.rfind("model name", 0) != 0) continue;
+    const size_t colon = line.find(':');
+    if (colon != std::string::npos && colon + 2 <= line.size()) return line.substr(colon + 2);
+  }
+  return "CPU";
+}
+
+// "key=value;key=value". Keys: threads=N (worker threads, default 2), target=NAME (pin Highway's
+// dispatch to one compiled target, process-wide: for testing each target).
+int32_t ParseOptions(const std::string& options, Instance* instance, std::string* message) {
+  size_t begin = 0;
+  while (begin < options.size()) {
+    size_t end = options.find(';', begin);
+    if (end == std::string::npos) end = options.size();
+    const std::string item = options.substr(begin, end - begin);
+    begin = end + 1;
+    if (item.empty()) continue;
+    const size_t eq = item.find('=');
+    const std::string key = item.substr(0, eq);
+    const std::string value = eq == std::string::npos ? "" : item.substr(eq + 1);
+    if (key == "threads") {
+      const unsigned long n = std::strtoul(value.c_str(), nullptr, 10);
+      if (value.empty() || value.find_first_not_of("0123456789") != std::string::npos || n < 1 ||
+          n > kMaxThreads) {
+        *message = "option threads=" + value + " is not a number in [1, 256]";
+        return OPCTS_STATUS_INVALID;
+      }
+      instance->threads = static_cast<unsigned>(n);
+    } else if (key == "target") {
+      if (!PinTarget(value)) {
+        *message = "option target=" + value + " is not one of the targets compiled (" +
+                   CompiledTargetNames() + ") that this CPU supports";
+        return OPCTS_STATUS_NOT_SUPPORTED;
+      }
+    } else {
+      *message = "unknown option '" + key + "' (known: threads, target)";
+      return OPCTS_STATUS_INVALID;
+    }
+  }
+  return OPCTS_STATUS_OK;
+}
+
+// Runs `body` returning a status; turns any exception into OPCTS_STATUS_ERROR + message.
+template <class F>
+int32_t Guarded(char* message, size_t capacity, F&& body) noexcept {
+  try {
+    std::string text;
+    const int32_t status = body(&text);
+    plugin::WriteMessage(text, message, capacity);
+    return status;
+  } catch (const std::bad_alloc&) {
+    plugin::WriteMessage("cpu-simd: out of memory", message, capacity);
+  } catch (const std::exception& e) {
+    plugin::WriteMessage(std::string("cpu-simd: ") + e.what(), message, capacity);
+  } catch (...) {
+    plugin::WriteMessage("cpu-simd: unknown exception", message, capacity);
+  }
+  return OPCTS_STATUS_ERROR;
+}
+
+int32_t Create(const char* options, void** instance, char* message, size_t capacity) {
+  return Guarded(message, capacity, [&](std::string* text) {
+    if (instance == nullptr) {
+      *text = "instance is null";
+      return OPCTS_STATUS_INVALID;
+    }
+    *instance = nullptr;
+    auto created = std::make_unique<Instance>();
+    const int32_t status = ParseOptions(options ? options : "", created.get(), text);
+    if (status != OPCTS_STATUS_OK) return status;
+    const char* target = DispatchedTargetName();
+    created->device = CpuModel() + " (" + target + ")";
+    created->details = "Highway " + HighwayVersion() + "; dispatched target " + target +
+                       "; compiled targets " + CompiledTargetNames() + "; threads " +
+                       std::to_string(created->threads);
+    created->info = {"cpu-simd",
+                     "0.1.0",
+                     created->device.c_str(),
+                     OPCTS_FEATURE_LEVEL(5, 0),
+                     "openvino.opset3",
+                     created->details.c_str()};
+    *instance = created.release();
+    return OPCTS_STATUS_OK;
+  });
+}
+
+void Destroy(void* instance) { delete static_cast<Instance*>(instance); }
+
+int32_t GetInfo(void* instance, opcts_backend_info* info) {
+  if (instance == nullptr || info == nullptr) return OPCTS_STATUS_INVALID;
+  *info = static_cast<Instance*>(instance)->info;
+  return OPCTS_STATUS_OK;
+}
+
+// Valid descriptors this backend cannot run. Scans take every dtype and rank the ABI allows.
+int32_t CheckSupported(const opcts_op_desc& op, std::string* message) {
+  if (op.type != OPCTS_OP_DML_SCATTER_ND) return OPCTS_STATUS_OK;
+  const auto& d = *static_cast<const opcts_dml_scatter_nd_desc*>(op.desc);
+  if (IsSupportedIndexType(d.indices->data_type)) return OPCTS_STATUS_OK;
+  *message = "IndicesTensor.DataType " + std::to_string(d.indices->data_type) +
+             " is not supported (INT32, INT64, UINT32, UINT64 are)";
+  return OPCTS_STATUS_NOT_SUPPORTED;
+}
+
+int32_t CheckOp(const opcts_op_desc* op, std::string* message) {
+  if (op == nullptr) {
+    *message = "op is null";
+    return OPCTS_STATUS_INVALID;
+  }
+  const int32_t status = plugin::CheckDescriptor(*op, message);
+  return status != OPCTS_STATUS_OK ? status : CheckSupported(*op, message);
+}
+
+int32_t Query(void* instance, const opcts_op_desc* op, char* message, size_t capacity) {
+  return Guarded(message, capacity, [&](std::string* text) {
+    if (instance == nullptr) {
+      *text = "instance is null";
+      return OPCTS_STATUS_INVALID;
+    }
+    return CheckOp(op, text);
+  });
+}
+
+void Scan(const Instance& self, const opcts_tensor_desc& in_desc, const opcts_binding& in,
+          const opcts_tensor_desc& out_desc, const opcts_binding& out, uint32_t axis, bool reverse,
+          ScanOp op, bool exclusive) {
+  const plugin::TensorLayout in_layout = plugin::MakeLayout(in_desc);
+  const plugin::TensorLayout out_layout = plugin::MakeLayout(out_desc);
+  RunScan({&in_layout, &out_layout, in.data, out.data, axis, reverse,
+           ScanType{KindOf(in_desc.data_type), op, exclusive}, self.threads});
+}
+
+int32_t Execute(void* instance, const opcts_op_desc* op, const opcts_binding* bindings,
+                uint32_t binding_count, char* message, size_t capacity) {
+  return Guarded(message, capacity, [&](std::string* text) {
+    if (instance == nullptr) {
+      *text = "instance is null";
+      return OPCTS_STATUS_INVALID;
+    }
+    const Instance& self = *static_cast<Instance*>(instance);
+    // A harness may execute without querying first: check everything again.
+    int32_t status = CheckOp(op, text);
+    if (status == OPCTS_STATUS_OK) status = plugin::CheckBindings(*op, bindings, binding_count, text);
+    if (status != OPCTS_STATUS_OK) return status;
+    switch (op->type) {
+      case OPCTS_OP_DML_CUMULATIVE_SUMMATION:
+      case OPCTS_OP_DML_CUMULATIVE_PRODUCT: {
+        const auto& d = *static_cast<const opcts_dml_cumulative_desc*>(op->desc);
+        Scan(self, *d.input, bindings[0], *d.output, bindings[1], d.axis,
+             d.axis_direction == OPCTS_AXIS_DIRECTION_DECREASING,
+             op->type == OPCTS_OP_DML_CUMULATIVE_SUMMATION ? ScanOp::kSum : ScanOp::kProduct,
+             d.has_exclusive != 0);
+        break;
+      }
+      case OPCTS_OP_DML_SCATTER_ND:
+        RunScatterND(*static_cast<const opcts_dml_scatter_nd_desc*>(op->desc), bindings);
+        break;
+      case OPCTS_OP_OPENVINO_CUMSUM_3: {
+        const auto& d = *static_cast<const opcts_openvino_cumsum_desc*>(op->desc);
+        uint32_t axis = 0;
+        status = plugin::CheckOpenVINOAxis(d, bindings[1], &axis, text);
+        if (status != OPCTS_STATUS_OK) return status;
+        Scan(self, *d.data, bindings[0], *d.output, bindings[2], axis, d.reverse != 0,
+             ScanOp::kSum, d.exclusive != 0);
+        break;
+      }
+    }
+    return OPCTS_STATUS_OK;
+  });
+}
+
+const opcts_backend_api kApi = {OPCTS_ABI_VERSION, sizeof(opcts_backend_api), Create, Destroy,
+                                GetInfo, Query, Execute};
+
+}  // namespace
+}  // namespace opcts::cpu_simd
+
+extern "C" OPCTS_EXPORT const opcts_backend_api* opcts_backend_entry(void) {
+  return &opcts::cpu_simd::kApi;
+}

@@ -1,0 +1,213 @@
+#include "cpu_simd/scan.h"
+
+#include <algorithm>
+#include <atomic>
+#include <cstring>
+#include <stdexcept>
+#include <vector>
+
+#include "cpu_simd/parallel.h"
+#include "cpu_simd/strided.h"
+
+namespace opcts::cpu_simd {
+namespace {
+
+// Below this many elements, starting a thread costs more than it saves.
+constexpr uint64_t kParallelMinElements = uint64_t{1} << 16;
+// Columns per row job: the running row (8 bytes per column at most) stays in L1.
+constexpr size_t kRowChunk = 2048;
+// Row jobs split a row at multiples of this many columns (whole vectors on every target).
+constexpr size_t kRowChunkAlign = 64;
+// Innermost lines at least this long are scanned by all threads together when there are too
+// few lines to share out.
+constexpr size_t kLongLine = size_t{1} << 16;
+// A piece of such a line: small enough to stay in L2 between its reduce and its scan.
+constexpr size_t kLinePieceBytes = size_t{128} << 10;
+
+size_t CeilDiv(size_t a, size_t b) { return (a + b - 1) / b; }
+
+// How a scan walks memory: `lines` independent lines (every index of the line dims); along
+// each, `rows` steps on the axis; each step is `width` elements contiguous in both tensors.
+struct Plan {
+  std::vector<uint32_t> line_sizes, line_in_strides, line_out_strides;
+  uint64_t lines = 1;
+  size_t rows = 1;
+  size_t in_axis_stride = 0, out_axis_stride = 0;
+  size_t width = 1;
+};
+
+Plan MakePlan(const plugin::TensorLayout& in, const plugin::TensorLayout& out, uint32_t axis) {
+  Plan p;
+  // Trailing dims that are contiguous in both tensors merge into the row width.
+  size_t end = in.sizes.size();
+  for (; end > axis + 1; --end) {
+    const size_t d = end - 1;
+    if (in.sizes[d] == 1) continue;
+    if (in.strides[d] != p.width || out.strides[d] != p.width) break;
+    p.width *= in.sizes[d];
+  }
+  for (size_t d = 0; d < end; ++d) {
+    if (d == axis || in.sizes[d] == 1) continue;
+    p.line_sizes.push_back(in.sizes[d]);
+    p.line_in_strides.push_back(in.strides[d]);
+    p.line_out_strides.push_back(out.strides[d]);
+    p.lines *= in.sizes[d];
+  }
+  p.rows = in.sizes[axis];
+  p.in_axis_stride = in.strides[axis];
+  p.out_axis_stride = out.strides[axis];
+  return p;
+}
+
+OffsetWalker LineWalker(const Plan& p, uint64_t first_line) {
+  return OffsetWalker(p.line_sizes, p.line_in_strides, p.line_out_strides, first_line);
+}
+
+struct Buffers {
+  const unsigned char* in;
+  unsigned char* out;
+  size_t element_size;
+};
+
+// Row recurrence: each line's rows combined element-wise, vectorized across `width`. Work items
+// are (line, column chunk) pairs, shared out evenly.
+void RunRows(const ScanArgs& a, const Plan& p, const Buffers& b, unsigned threads) {
+  size_t chunks = CeilDiv(p.width, kRowChunk);
+  if (p.lines * chunks < threads)  // e.g. axis 0: split the row so every thread has columns
+    chunks = std::max(chunks, std::min<size_t>(CeilDiv(threads, p.lines),
+                                               CeilDiv(p.width, kRowChunkAlign)));
+  const size_t chunk_width = CeilDiv(CeilDiv(p.width, chunks), kRowChunkAlign) * kRowChunkAlign;
+  chunks = CeilDiv(p.width, chunk_width);
+  const uint64_t items = p.lines * chunks;
+  threads = static_cast<unsigned>(std::min<uint64_t>(threads, items));
+
+  // One running row per thread, 8 bytes per column (the widest compute type).
+  std::vector<std::vector<uint64_t>> scratch(threads,
+                                             std::vector<uint64_t>(std::min(chunk_width, p.width)));
+  const Carry init = InitialCarry(a.type);
+  const size_t es = b.element_size;
+  const size_t first_row = a.reverse ? p.rows - 1 : 0;
+  const ptrdiff_t direction = a.reverse ? -1 : 1;
+  RunParallel(threads, [&](unsigned t) {
+    const uint64_t begin = items * t / threads, end = items * (t + 1) / threads;
+    uint64_t line = begin / chunks;
+    OffsetWalker walker = LineWalker(p, line);
+    for (uint64_t item = begin; item < end; ++item) {
+      if (item / chunks != line) {
+        walker.Next();
+        ++line;
+      }
+      const size_t column = (item % chunks) * chunk_width;
+      RowsJob job;
+      job.in = b.in + (walker.a() + column + first_row * p.in_axis_stride) * es;
+      job.out = b.out + (walker.b() + column + first_row * p.out_axis_stride) * es;
+      job.in_row_step = direction * static_cast<ptrdiff_t>(p.in_axis_stride * es);
+      job.out_row_step = direction * static_cast<ptrdiff_t>(p.out_axis_stride * es);
+      job.rows = p.rows;
+      job.width = std::min(chunk_width, p.width - column);
+      job.scratch = scratch[t].data();
+      job.init = init;
+      ScanRows(a.type, job);
+    }
+  });
+}
+
+// One long contiguous line scanned by all threads: pieces go round-robin to the threads; the
+// owner of a piece whose incoming carry is not known yet first reduces the piece (reading it
+// into cache), waits for the carry, passes carry op total on, and only then scans. Each piece is
+// read before it is written by its owner alone, so this is safe in place.
+void ScanSplitLine(const ScanArgs& a, const unsigned char* in, unsigned char* out, size_t n,
+                   size_t es, unsigned threads) {
+  const size_t piece = std::max<size_t>(kLinePieceBytes / es, 1024);
+  const size_t pieces = CeilDiv(n, piece);
+  std::vector<Carry> carries(pieces + 1);
+  carries[0] = InitialCarry(a.type);
+  std::atomic<size_t> known{1};  // carries[0, known) are final
+  auto publish = [&](size_t i, Carry c) {
+    carries[i] = c;
+    known.store(i + 1, std::memory_order_release);
+    known.notify_all();
+  };
+  RunParallel(threads, [&](unsigned t) {
+    for (size_t k = t; k < pieces; k += threads) {
+      const size_t walked = k * piece, length = std::min(piece, n - walked);
+      const size_t begin = a.reverse ? n - walked - length : walked;
+      const unsigned char* src = in + begin * es;
+      unsigned char* dst = out + begin * es;
+      if (known.load(std::memory_order_acquire) > k) {
+        Carry carry = carries[k];
+        ScanLine(a.type, a.reverse, src, dst, length, &carry);
+        publish(k + 1, carry);
+        continue;
+      }
+      Carry total = IdentityCarry(a.type);
+      ReduceLine(a.type, src, length, &total);
+      for (size_t seen; (seen = known.load(std::memory_order_acquire)) <= k;)
+        known.wait(seen, std::memory_order_acquire);
+      Carry carry = carries[k];
+      publish(k + 1, total);
+      ScanLine(a.type, a.reverse, src, dst, length, &carry);
+    }
+  });
+}
+
+// In-register scan of contiguous innermost lines: lines shared out, or a few long lines each
+// split across the threads.
+void RunLines(const ScanArgs& a, const Plan& p, const Buffers& b, unsigned threads) {
+  const size_t n = p.rows, es = b.element_size;
+  if (threads > 1 && n >= kLongLine && p.lines < 2 * uint64_t{threads}) {
+    OffsetWalker walker = LineWalker(p, 0);
+    for (uint64_t line = 0; line < p.lines; ++line, walker.Next())
+      ScanSplitLine(a, b.in + walker.a() * es, b.out + walker.b() * es, n, es, threads);
+    return;
+  }
+  threads = static_cast<unsigned>(std::min<uint64_t>(threads, p.lines));
+  RunParallel(threads, [&](unsigned t) {
+    const uint64_t begin = p.lines * t / threads, end = p.lines * (t + 1) / threads;
+    OffsetWalker walker = LineWalker(p, begin);
+    for (uint64_t line = begin; line < end; ++line, walker.Next()) {
+      Carry carry = InitialCarry(a.type);
+      ScanLine(a.type, a.reverse, b.in + walker.a() * es, b.out + walker.b() * es, n, &carry);
+    }
+  });
+}
+
+}  // namespace
+
+ElemKind KindOf(uint32_t data_type) {
+  switch (data_type) {
+    case OPCTS_DTYPE_FLOAT32: return ElemKind::kF32;
+    case OPCTS_DTYPE_FLOAT64: return ElemKind::kF64;
+    case OPCTS_DTYPE_FLOAT16: return ElemKind::kF16;
+    case OPCTS_DTYPE_BFLOAT16: return ElemKind::kBF16;
+    case OPCTS_DTYPE_INT8: case OPCTS_DTYPE_UINT8: return ElemKind::kU8;
+    case OPCTS_DTYPE_INT16: case OPCTS_DTYPE_UINT16: return ElemKind::kU16;
+    case OPCTS_DTYPE_INT32: case OPCTS_DTYPE_UINT32: return ElemKind::kU32;
+    case OPCTS_DTYPE_INT64: case OPCTS_DTYPE_UINT64: return ElemKind::kU64;
+  }
+  throw std::invalid_argument("unknown data type " + std::to_string(data_type));
+}
+
+void RunScan(const ScanArgs& a) {
+  const size_t es = plugin::DTypeSize(a.in->data_type);
+  const uint64_t in_span = SpanElements(a.in->sizes, a.in->strides) * es;
+  const uint64_t out_span = SpanElements(a.out->sizes, a.out->strides) * es;
+  Buffers b{static_cast<const unsigned char*>(a.in_data), static_cast<unsigned char*>(a.out_data),
+            es};
+  // Element-for-element aliasing (the documented in-place case) is safe: every kernel reads an
+  // element before writing it and never reads it again. Any other overlap reads a copy.
+  std::vector<unsigned char> input_copy;
+  const bool overlap = b.in < b.out + out_span && b.out < b.in + in_span;
+  if (overlap && !(b.in == b.out && a.in->strides == a.out->strides)) {
+    input_copy.assign(b.in, b.in + in_span);
+    b.in = input_copy.data();
+  }
+  const Plan plan = MakePlan(*a.in, *a.out, a.axis);
+  const unsigned threads = a.in->element_count >= kParallelMinElements ? a.threads : 1;
+  if (plan.width == 1 && plan.in_axis_stride == 1 && plan.out_axis_stride == 1)
+    RunLines(a, plan, b, threads);
+  else
+    RunRows(a, plan, b, threads);
+}
+
+}  // namespace opcts::cpu_simd

@@ -1,0 +1,18 @@
+// DML SCATTER_ND on strided tensors: output = input, then each index tuple's slice of the output
+// is overwritten by the matching slice of updates. Element copies are bit-exact (memcpy).
+// Negative indices of signed index types count from the end of their dimension; tuples still out
+// of range are skipped, so nothing outside the output is ever written.
+#pragma once
+
+#include "opcts/backend.h"
+
+namespace opcts::cpu_simd {
+
+// Whether this backend reads the index type (INT32, INT64, UINT32, UINT64).
+bool IsSupportedIndexType(uint32_t data_type);
+
+// `desc` passed plugin::CheckDescriptor and `bindings` (input, indices, updates, output) passed
+// plugin::CheckBindings. Throws std::bad_alloc when memory runs out.
+void RunScatterND(const opcts_dml_scatter_nd_desc& desc, const opcts_binding* bindings);
+
+}  // namespace opcts::cpu_simd

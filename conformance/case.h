@@ -1,0 +1,64 @@
+// A conformance case: a recipe that builds one Operation deterministically from its seed.
+// Generators produce recipes (cheap, backend-independent); the runner materializes one at a time.
+//
+//   for (const CaseRecipe& c : GenerateCases(specs, options)) {
+//     Operation op = Materialize(c);   // same bytes every time for the same recipe
+//   }
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "spec/operation.h"
+
+namespace opcts {
+
+// How a tensor's elements are filled.
+enum class Values : uint8_t {
+  kNone,            // outputs: nothing to fill
+  kRandomSum,       // moderate values whose sums stay in range (signed integers never overflow)
+  kRandomProduct,   // values whose running products stay in range
+  kExtremes,        // integers: min, max, 0, ±1 (unsigned sums wrap); floats: subnormals, ±0,
+                    // ±inf, NaN, max finite and pairs that overflow
+  kRandomBits,      // any bit pattern (data movement: NaN payloads, -0, signalling NaNs)
+  kOnes,            // all 1
+  kIndexUnique,     // in-range index tuples, no two the same
+  kIndexBoundary,   // coordinates 0 and dim-1 (and -dim, -1 for signed types)
+  kIndexNegative,   // negative coordinates in [-dim, -1] (signed types)
+  kIndexDuplicates, // in-range tuples, some repeated
+  kIndexOutOfRange, // at least one coordinate outside [-dim, dim) (or huge unsigned)
+  kScalar,          // one value: `scalar`
+};
+
+struct TensorRecipe {
+  TensorDesc desc;
+  Values values = Values::kNone;
+  std::vector<uint32_t> index_dims;  // index tensors: the dim each tuple coordinate addresses
+  uint64_t line_length = 1;          // scans: terms per running result (keeps values in range)
+  int64_t scalar = 0;                // kScalar
+};
+
+struct CaseRecipe {
+  const OperatorSpec* spec = nullptr;
+  std::string id;         // "dml_cumulative_summation.f32.rank4.1x1x3x4.axis3-inc-incl.packed.random.s1"
+  std::string group;      // "valid" or "invalid"
+  std::string level;      // lowest support level admitting it; "" if none (or invalid)
+  std::string violates;   // invalid: the constraint id it breaks
+  std::string layout;     // "packed", "padded", "transposed", "broadcast", "in-place", ...
+  std::string value_tag;  // "random", "extremes", ...
+  DType dtype = DType::kFloat32;  // the data type the case is about
+  std::vector<uint32_t> shape;    // the main tensor's sizes
+  std::map<std::string, int64_t> params;
+  std::map<std::string, TensorRecipe> tensors;  // absent optional inputs are missing
+  bool in_place = false;
+  uint64_t seed = 0;
+};
+
+Operation Materialize(const CaseRecipe& recipe);
+
+// FNV-1a: a stable 64-bit hash for seeds derived from ids.
+uint64_t StableHash(const std::string& text);
+
+}  // namespace opcts

@@ -1,0 +1,185 @@
+#include "conformance/case_executor.h"
+
+#include <chrono>
+#include <cstring>
+
+#include "conformance/abi_operation.h"
+#include "spec/element.h"
+
+namespace opcts {
+namespace {
+
+constexpr uint8_t kGuard = 0xA5;
+constexpr size_t kMessageCapacity = 1024;
+
+// A never-written output element shows up as this: a quiet NaN with a recognisable payload for
+// floats, 0xCD bytes for integers.
+uint64_t Prefill(DType t) {
+  switch (t) {
+    case DType::kFloat64: return 0x7FF8DEADDEADDEADull;
+    case DType::kFloat32: return 0x7FC0DEADu;
+    case DType::kFloat16: return 0x7EADu;
+    case DType::kBFloat16: return 0x7FCDu;
+    default: return 0xCDCDCDCDCDCDCDCDull & BitsMask(t);
+  }
+}
+
+// One harness-owned buffer: [guard][tensor bytes][guard], the tensor 64-byte aligned.
+struct GuardedBuffer {
+  std::vector<uint8_t> storage;
+  size_t offset = 0;
+  uint64_t size = 0;
+
+  explicit GuardedBuffer(uint64_t bytes) : storage(bytes + 2 * kGuardBytes + 64, kGuard), size(bytes) {
+    const auto base = reinterpret_cast<uintptr_t>(storage.data()) + kGuardBytes;
+    offset = kGuardBytes + (64 - base % 64) % 64;
+  }
+  uint8_t* data() { return storage.data() + offset; }
+  // "3 bytes before" / "at byte 12 after the end" for the first changed guard byte, or "".
+  std::string GuardDamage() const {
+    for (size_t i = 0; i < offset; ++i)
+      if (storage[i] != kGuard) return "wrote " + std::to_string(offset - i) + " bytes before the start";
+    for (size_t i = offset + size; i < storage.size(); ++i)
+      if (storage[i] != kGuard) return "wrote at byte " + std::to_string(i - offset - size) + " past the end";
+    return "";
+  }
+};
+
+CaseOutcome Outcome(std::string status, std::string message) {
+  CaseOutcome o;
+  o.status = std::move(status);
+  o.message = std::move(message);
+  return o;
+}
+
+std::string Message(const char* text) { return text[0] ? text : "(no message)"; }
+
+std::string StatusName(int32_t s) {
+  switch (s) {
+    case OPCTS_STATUS_OK: return "OK";
+    case OPCTS_STATUS_NOT_SUPPORTED: return "NOT_SUPPORTED";
+    case OPCTS_STATUS_INVALID: return "INVALID";
+    case OPCTS_STATUS_ERROR: return "ERROR";
+  }
+  return "unknown status " + std::to_string(s);
+}
+
+// The verdict when query or execute did not return OK.
+CaseOutcome Refused(CaseGroup group, const char* stage, int32_t status, const char* text) {
+  const std::string what = std::string(stage) + " answered " + StatusName(status) + ": " + Message(text);
+  switch (group) {
+    case CaseGroup::kInvalid: return Outcome("InvalidRejected", what);
+    case CaseGroup::kUnclaimed: return Outcome("NotSupported", what);
+    case CaseGroup::kValid:
+      if (status == OPCTS_STATUS_NOT_SUPPORTED || status == OPCTS_STATUS_INVALID)
+        return Outcome("ClaimViolation", "within the claimed level, but " + what);
+      return Outcome("Fail", what);
+  }
+  return Outcome("InternalError", what);
+}
+
+}  // namespace
+
+CaseOutcome ExecuteCase(const Plugin& plugin, const Operation& op, CaseGroup group,
+                        const ReferenceResult* expected, bool keep_outputs) {
+  std::string error;
+  const auto abi = AbiOperation::Build(op, &error);
+  if (!abi) return Outcome("InternalError", error);
+  char message[kMessageCapacity] = "";
+  const int32_t query = plugin.api().query(plugin.instance(), &abi->desc(), message, sizeof message);
+  message[sizeof message - 1] = '\0';
+  if (query != OPCTS_STATUS_OK) return Refused(group, "query", query, message);
+
+  // Bind: inputs copied in, outputs prefilled, the in-place output sharing its input's buffer.
+  std::map<std::string, GuardedBuffer> buffers;
+  std::vector<opcts_binding> bindings;
+  std::string aliased_input;
+  for (const std::string& name : abi->binding_order()) {
+    const TensorData* t = op.Tensor(name);
+    const TensorSpec* spec = op.spec->FindTensor(name);
+    if (t == nullptr) {
+      bindings.push_back({nullptr, 0});
+      continue;
+    }
+    if (spec->role == TensorRole::kOutput && op.in_place && !spec->may_alias.empty()) {
+      aliased_input = spec->may_alias;
+      GuardedBuffer& shared = buffers.at(aliased_input);
+      bindings.push_back({shared.data(), shared.size});
+      continue;
+    }
+    GuardedBuffer& b = buffers.emplace(name, GuardedBuffer(t->desc.total_bytes)).first->second;
+    if (spec->role == TensorRole::kOutput) {
+      const uint64_t fill = Prefill(t->desc.dtype);
+      const size_t element = DTypeSize(t->desc.dtype);
+      for (uint64_t i = 0; i + element <= b.size; i += element) StoreBits(t->desc.dtype, b.data() + i, fill);
+    } else {
+      std::memcpy(b.data(), t->bytes.data(), t->bytes.size());
+    }
+    bindings.push_back({b.data(), b.size});
+  }
+
+  message[0] = '\0';
+  const auto start = std::chrono::steady_clock::now();
+  const int32_t execute = plugin.api().execute(plugin.instance(), &abi->desc(), bindings.data(),
+                                               static_cast<uint32_t>(bindings.size()), message, sizeof message);
+  const auto duration = std::chrono::steady_clock::now() - start;
+  message[sizeof message - 1] = '\0';
+  CaseOutcome outcome;
+  if (execute != OPCTS_STATUS_OK) outcome = Refused(group, "execute", execute, message);
+  outcome.duration_us = static_cast<uint64_t>(
+      std::chrono::duration_cast<std::chrono::microseconds>(duration).count());
+  if (execute != OPCTS_STATUS_OK) return outcome;
+
+  // Memory safety first: it fails a case whatever the values are.
+  for (auto& [name, b] : buffers) {
+    if (std::string damage = b.GuardDamage(); !damage.empty()) {
+      outcome.status = "Fail";
+      outcome.message = name + ": " + damage + " (outside TotalTensorSizeInBytes)";
+      return outcome;
+    }
+    const TensorData* t = op.Tensor(name);
+    if (op.spec->FindTensor(name)->role == TensorRole::kOutput || name == aliased_input) continue;
+    for (size_t i = 0; i < t->bytes.size(); ++i)
+      if (b.data()[i] != t->bytes[i]) {
+        outcome.status = "Fail";
+        outcome.message = "modified input " + name + " at byte " + std::to_string(i) + " (not in place)";
+        return outcome;
+      }
+  }
+  if (group == CaseGroup::kInvalid) {
+    outcome.status = "InvalidAccepted";
+    outcome.message = "executed an invalid descriptor instead of rejecting it";
+    return outcome;
+  }
+
+  outcome.status = "Pass";
+  bool warning = false;
+  for (const ExpectedTensor& e : expected->outputs) {
+    // An in-place output lives in its input's buffer.
+    const std::string& alias = op.spec->FindTensor(e.name)->may_alias;
+    const GuardedBuffer& b = buffers.at(op.in_place && !alias.empty() ? alias : e.name);
+    TensorData actual{op.Tensor(e.name)->desc, {}};
+    actual.bytes.assign(b.storage.begin() + static_cast<ptrdiff_t>(b.offset),
+                        b.storage.begin() + static_cast<ptrdiff_t>(b.offset + b.size));
+    const Judgement j = JudgeTensor(e, actual);
+    if (j.max_error && (!outcome.max_error || *j.max_error / *j.bound > *outcome.max_error / *outcome.bound)) {
+      outcome.max_error = j.max_error;
+      outcome.bound = j.bound;
+      outcome.ulp = j.ulp;
+    }
+    if (j.verdict == Verdict::kFail) {
+      outcome.status = "Fail";
+      outcome.message = j.message;
+    } else if (j.verdict == Verdict::kQualityWarning && outcome.status == "Pass") {
+      warning = true;
+      outcome.message = j.message;
+    }
+    if (keep_outputs) outcome.outputs[e.name] = std::move(actual);
+  }
+  if (warning && outcome.status == "Pass") outcome.status = "QualityWarning";
+  if (outcome.status == "Pass" && group == CaseGroup::kUnclaimed)
+    outcome.message = "beyond the claimed support, and correct";
+  return outcome;
+}
+
+}  // namespace opcts

@@ -1,0 +1,42 @@
+// Runs one materialized case through one backend and judges it: query, execute into
+// harness-owned buffers with guard bytes, NaN/pattern-prefilled outputs, inputs compared after
+// execute, outputs judged by the accuracy model.
+//
+//   CaseOutcome o = ExecuteCase(plugin, op, CaseGroup::kValid, expected);
+//   o.status == "Pass"
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+
+#include "conformance/judge.h"
+#include "conformance/plugin_loader.h"
+#include "reference/reference.h"
+
+namespace opcts {
+
+enum class CaseGroup {
+  kValid,      // within the backend's claim: it must compute it
+  kUnclaimed,  // beyond the claim: NotSupported or a correct answer
+  kInvalid,    // breaks a rule: it must be rejected
+};
+
+struct CaseOutcome {
+  std::string status;  // a journal status (reports/JOURNAL.md)
+  std::string message;
+  std::optional<double> max_error, bound, ulp;
+  uint64_t duration_us = 0;
+  // The output tensors as the backend left them (only when ExecuteCase was asked to keep them).
+  std::map<std::string, TensorData> outputs;
+};
+
+// `expected` may be null for kInvalid cases (nothing is judged). `keep_outputs` fills
+// CaseOutcome::outputs (for repro).
+CaseOutcome ExecuteCase(const Plugin& plugin, const Operation& op, CaseGroup group,
+                        const ReferenceResult* expected, bool keep_outputs = false);
+
+// Guard bytes on each side of every buffer.
+inline constexpr size_t kGuardBytes = 64;
+
+}  // namespace opcts

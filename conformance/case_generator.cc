@@ -1,0 +1,81 @@
+#include "conformance/case_generator.h"
+
+#include <cctype>
+#include <map>
+
+#include "conformance/constraints.h"
+
+namespace opcts {
+namespace {
+
+using Hook = void (*)(const OperatorSpec&, const GenerateOptions&, std::vector<CaseRecipe>&);
+
+// Operator families by reference kernel: adding an operator of a known family needs nothing here.
+const std::map<std::string, Hook>& Hooks() {
+  static const std::map<std::string, Hook> hooks = {
+      {"cumulative_summation", GenerateScanCases},
+      {"cumulative_product", GenerateScanCases},
+      {"openvino_cumsum", GenerateScanCases},
+      {"scatter_nd", GenerateScatterNDCases},
+  };
+  return hooks;
+}
+
+}  // namespace
+
+std::string OperatorKey(const OperatorSpec& spec) {
+  std::string key = spec.name;
+  for (char& c : key) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return key;
+}
+
+const SupportLevel& TopSupport(const OperatorSpec& spec) { return spec.support.back(); }
+
+void FinishRecipe(CaseRecipe& recipe, const std::string& id_without_seed, uint64_t run_seed) {
+  recipe.id = id_without_seed + ".s" + std::to_string(run_seed);
+  recipe.seed = StableHash(id_without_seed) ^ (run_seed * 0x9e3779b97f4a7c15ull);
+  std::map<std::string, TensorDesc> descs;
+  for (const auto& [name, t] : recipe.tensors) descs[name] = t.desc;
+  recipe.level = recipe.group == "valid" ? LowestSupportingLevel(*recipe.spec, descs).value_or("") : "";
+}
+
+TensorDesc LayoutDesc(DType dtype, const std::vector<uint32_t>& sizes, const std::string& layout,
+                      unsigned dim) {
+  TensorDesc desc = PackedDesc(dtype, sizes);
+  const size_t rank = sizes.size();
+  if (layout == "padded") {
+    desc.strides.assign(rank, 1);
+    for (size_t d = rank - 1; d-- > 0;) desc.strides[d] = desc.strides[d + 1] * sizes[d + 1] + 1 + d % 3;
+    desc.alignment = 16;
+    desc.total_bytes = ImpliedMinimumBytes(desc) + 16;  // TotalTensorSizeInBytes above the minimum
+  } else if (layout == "transposed") {
+    desc.strides.assign(rank, 1);
+    for (size_t d = 1; d < rank; ++d) desc.strides[d] = desc.strides[d - 1] * sizes[d - 1];
+    desc.total_bytes = ImpliedMinimumBytes(desc);
+  } else if (layout == "broadcast") {
+    std::vector<uint32_t> folded = sizes;
+    folded[dim] = 1;
+    desc.strides = PackedStrides(folded);
+    desc.strides[dim] = 0;
+    desc.total_bytes = ImpliedMinimumBytes(desc);
+  }
+  return desc;
+}
+
+std::vector<CaseRecipe> GenerateCases(const SpecSet& specs, const GenerateOptions& options) {
+  std::vector<CaseRecipe> all;
+  for (const OperatorSpec& spec : specs.specs) {
+    auto hook = Hooks().find(spec.reference);
+    if (hook == Hooks().end()) continue;  // the spec checker reports unknown reference keys
+    std::vector<CaseRecipe> valid;
+    hook->second(spec, options, valid);
+    std::vector<CaseRecipe> invalid;
+    GenerateInvalidCases(spec, valid, invalid);
+    for (CaseRecipe& c : invalid) FinishRecipe(c, c.id, options.seed);
+    all.insert(all.end(), std::make_move_iterator(valid.begin()), std::make_move_iterator(valid.end()));
+    all.insert(all.end(), std::make_move_iterator(invalid.begin()), std::make_move_iterator(invalid.end()));
+  }
+  return all;
+}
+
+}  // namespace opcts

@@ -1,0 +1,31 @@
+// A small argument reader shared by the subcommands: `--flag`, `--key value`, positionals.
+// Errors are sentences; a command prints them with its usage and exits 2.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace opcts {
+
+class CliArgs {
+ public:
+  // `flags` take no value; `options` take one (and may repeat).
+  CliArgs(const std::vector<std::string>& args, std::set<std::string> flags, std::set<std::string> options);
+
+  bool Has(const std::string& flag) const;
+  std::optional<std::string> Get(const std::string& option) const;  // the last one given
+  std::vector<std::string> GetAll(const std::string& option) const;
+  std::optional<uint64_t> GetNumber(const std::string& option);      // sets error() when malformed
+  const std::vector<std::string>& positionals() const { return positionals_; }
+  const std::string& error() const { return error_; }
+
+ private:
+  std::vector<std::pair<std::string, std::string>> given_;
+  std::vector<std::string> positionals_;
+  std::string error_;
+};
+
+}  // namespace opcts

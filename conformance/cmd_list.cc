@@ -1,0 +1,52 @@
+#include <iostream>
+#include <map>
+
+#include "conformance/cli_args.h"
+#include "conformance/commands.h"
+#include "conformance/runner.h"
+
+namespace opcts {
+
+bool ReadCaseFilter(CliArgs& args, CaseFilter& filter, uint64_t& seed, std::ostream& err);
+
+int ListCommand(const Args& raw) {
+  CliArgs args(raw, {"--cases"}, {"--op", "--dtype", "--level", "--id", "--seed", "--max-cases", "--shard"});
+  CaseFilter filter;
+  uint64_t seed = 1;
+  if (!args.positionals().empty() || !ReadCaseFilter(args, filter, seed, std::cerr)) {
+    std::cerr << "usage: opcts list [--cases] [--op GLOB] [--dtype GLOB] [--level GLOB] [--id GLOB] [--seed N]\n";
+    return 2;
+  }
+  std::cout << "built-in backends (" << BuiltinPluginDir() << "):\n";
+  for (const std::string& name : BuiltinBackendNames()) {
+    PluginLoad load = LoadPlugin(name, "");
+    if (!load.plugin) {
+      std::cout << "  " << name << ": " << (load.unavailable ? "UNAVAILABLE: " : "ERROR: ") << load.error << "\n";
+      continue;
+    }
+    const opcts_backend_info& info = load.plugin->info();
+    std::cout << "  " << info.name << " " << info.version << "  device: " << info.device
+              << "  feature level " << load.plugin->FeatureLevel()
+              << (info.extra_support && *info.extra_support ? std::string(" + ") + info.extra_support : "") << "\n";
+    if (info.details && *info.details) std::cout << "    " << info.details << "\n";
+  }
+  const SpecSet specs = LoadSpecSet(DefaultSpecDir());
+  for (const std::string& e : specs.errors) std::cerr << e << "\n";
+  if (!specs.errors.empty()) return 2;
+  const std::vector<CaseRecipe> cases = SelectCases(specs, seed, filter);
+  std::map<std::string, std::map<std::string, uint64_t>> counts;
+  for (const CaseRecipe& c : cases) ++counts[c.spec->name][c.group];
+  std::cout << "\noperators (" << DefaultSpecDir() << "):\n";
+  for (const OperatorSpec& s : specs.specs) {
+    std::string levels;
+    for (const SupportLevel& l : s.support) levels += " " + l.level;
+    std::cout << "  " << s.name << "  levels:" << levels << "  cases: " << counts[s.name]["valid"]
+              << " valid, " << counts[s.name]["invalid"] << " invalid\n";
+  }
+  std::cout << "\n" << cases.size() << " cases (seed " << seed << ")\n";
+  if (args.Has("--cases"))
+    for (const CaseRecipe& c : cases) std::cout << c.id << "  " << c.group << "  level " << (c.level.empty() ? "-" : c.level) << "\n";
+  return 0;
+}
+
+}  // namespace opcts

@@ -1,0 +1,210 @@
+// Invalid descriptors derived from the spec: for every constraint, a valid case changed so it
+// breaks that constraint and, where the rules allow, nothing else; plus the tensor-desc rules
+// every DML_BUFFER_TENSOR_DESC must satisfy and out-of-range enum values. Each derived case is
+// checked against the constraint evaluator, so a case never claims a violation it lacks.
+#include <algorithm>
+#include <functional>
+#include <stdexcept>
+
+#include "conformance/case_generator.h"
+#include "conformance/constraints.h"
+
+namespace opcts {
+namespace {
+
+using Mutation = std::function<bool(CaseRecipe&)>;  // false: not applicable to this base
+
+// Resizes a tensor (packed) and, unless `alone`, every tensor that must keep its sizes.
+void Resize(CaseRecipe& r, const std::string& name, const std::vector<uint32_t>& sizes, bool alone) {
+  std::vector<std::string> names = {name};
+  if (!alone)
+    for (const Constraint& c : r.spec->constraints)
+      if (c.kind == ConstraintKind::kSameSizes && std::count(c.tensors.begin(), c.tensors.end(), name))
+        names.insert(names.end(), c.tensors.begin(), c.tensors.end());
+  for (const std::string& n : names) {
+    auto it = r.tensors.find(n);
+    if (it == r.tensors.end()) continue;
+    it->second.desc = PackedDesc(it->second.desc.dtype, sizes);
+  }
+}
+
+Operation Skeleton(const CaseRecipe& r) { return Materialize(r); }
+
+int64_t Evaluate(const Bound& b, const CaseRecipe& r) {
+  return EvaluateBound(b, Skeleton(r)).value_or(0);
+}
+
+struct Derived {
+  std::string suffix;  // distinguishes two cases of one constraint: "above", "below"
+  Mutation mutate;
+};
+
+std::vector<Derived> MutationsFor(const Constraint& c) {
+  switch (c.kind) {
+    case ConstraintKind::kSameDType:
+      return {{"", [c](CaseRecipe& r) {
+        TensorRecipe& t = r.tensors.at(c.tensors[1]);
+        const auto& allowed = TopSupport(*r.spec).tensors.at(c.tensors[1]).dtypes;
+        for (DType d : allowed)
+          if (d != t.desc.dtype) {
+            t.desc = PackedDesc(d, t.desc.sizes);
+            return true;
+          }
+        return false;
+      }}};
+    case ConstraintKind::kSameRank:
+      return {{"", [c](CaseRecipe& r) {
+        TensorRecipe& t = r.tensors.at(c.tensors.back());
+        if (t.desc.rank() >= kMaxRank) return false;
+        std::vector<uint32_t> sizes = t.desc.sizes;
+        sizes.insert(sizes.begin(), 1);
+        t.desc = PackedDesc(t.desc.dtype, sizes);
+        return true;
+      }}};
+    case ConstraintKind::kSameSizes:
+      return {{"", [c](CaseRecipe& r) {
+        std::vector<uint32_t> sizes = r.tensors.at(c.tensors[1]).desc.sizes;
+        sizes.back() += 1;
+        Resize(r, c.tensors[1], sizes, /*alone=*/true);
+        return true;
+      }}};
+    case ConstraintKind::kParamRange:
+      return {{"above", [c](CaseRecipe& r) {
+                 r.params[c.param] = Evaluate(*c.max, r) + 1;
+                 return true;
+               }},
+              {"below", [c](CaseRecipe& r) {
+                 const int64_t lo = Evaluate(*c.min, r);
+                 if (lo <= 0) return false;  // UINT parameters cannot go below 0
+                 r.params[c.param] = lo - 1;
+                 return true;
+               }}};
+    case ConstraintKind::kScalarValueRange:
+      return {{"above", [c](CaseRecipe& r) {
+                 auto it = r.tensors.find(c.tensors[0]);
+                 if (it == r.tensors.end()) return false;
+                 it->second.scalar = Evaluate(*c.max, r) + 1;
+                 return true;
+               }},
+              {"below", [c](CaseRecipe& r) {
+                 auto it = r.tensors.find(c.tensors[0]);
+                 if (it == r.tensors.end()) return false;
+                 it->second.scalar = Evaluate(*c.min, r) - 1;
+                 return true;
+               }}};
+    case ConstraintKind::kLeadingOnes:
+      return {{"", [c](CaseRecipe& r) {
+        const TensorRecipe& t = r.tensors.at(c.tensors[0]);
+        if (r.params.at(c.param) >= static_cast<int64_t>(t.desc.rank())) return false;
+        std::vector<uint32_t> sizes = t.desc.sizes;
+        sizes[0] = 2;
+        Resize(r, c.tensors[0], sizes, /*alone=*/false);
+        return true;
+      }}};
+    case ConstraintKind::kLastDimRange:
+      return {{"", [c](CaseRecipe& r) {
+        TensorRecipe& t = r.tensors.at(c.tensors[0]);
+        std::vector<uint32_t> sizes = t.desc.sizes;
+        sizes.back() = static_cast<uint32_t>(Evaluate(*c.max, r) + 1);
+        t.desc = PackedDesc(t.desc.dtype, sizes);
+        t.index_dims.resize(sizes.back(), 2);
+        return true;
+      }}};
+    case ConstraintKind::kScatterNDUpdatesSizes:
+      return {{"", [c](CaseRecipe& r) {
+        TensorRecipe& t = r.tensors.at(c.tensors[2]);
+        std::vector<uint32_t> sizes = t.desc.sizes;
+        sizes.back() += 1;
+        t.desc = PackedDesc(t.desc.dtype, sizes);
+        return true;
+      }}};
+  }
+  return {};
+}
+
+struct GenericRule {
+  std::string name;
+  std::string violation;  // what FindViolations reports for it
+  Mutation mutate;
+};
+
+// The DML_BUFFER_TENSOR_DESC rules, applied to the first input, and enum parameters.
+std::vector<GenericRule> GenericMutations(const OperatorSpec& spec) {
+  const std::string input = spec.tensors.front().name;
+  std::vector<GenericRule> m = {
+      {"size-zero", "tensor-desc", [input](CaseRecipe& r) {
+         std::vector<uint32_t> sizes = r.tensors.at(input).desc.sizes;
+         sizes[0] = 0;
+         Resize(r, input, sizes, /*alone=*/false);
+         return true;
+       }},
+      {"total-bytes-below-minimum", "tensor-desc", [input](CaseRecipe& r) {
+         TensorDesc& d = r.tensors.at(input).desc;
+         d.total_bytes = ImpliedMinimumBytes(d) - 4;
+         return true;
+       }},
+      {"alignment-not-power-of-two", "tensor-desc", [input](CaseRecipe& r) {
+         r.tensors.at(input).desc.alignment = 3;
+         return true;
+       }},
+  };
+  for (const ParamSpec& p : spec.params)
+    if (p.type == ParamType::kEnum)
+      m.push_back({"param-" + p.name, "param", [p](CaseRecipe& r) {
+                     r.params[p.name] = static_cast<int64_t>(p.enum_values.size());
+                     return true;
+                   }});
+  return m;
+}
+
+// Adds the case if the mutation applies and the evaluator reports `violation` for it.
+bool TryDerive(const CaseRecipe& base, const std::string& rule, const std::string& violation,
+               const std::string& name, const Mutation& mutate, std::vector<CaseRecipe>& out) {
+  CaseRecipe r = base;
+  if (!mutate(r)) return false;
+  r.group = "invalid";
+  r.violates = rule;
+  r.layout = "packed";
+  r.value_tag = "invalid";
+  r.id = OperatorKey(*r.spec) + "." + std::string(DTypeShortName(r.dtype)) + ".rank" +
+         std::to_string(r.shape.size()) + ".invalid." + name;
+  const std::vector<Violation> found = FindViolations(Skeleton(r), /*with_data=*/true);
+  if (std::none_of(found.begin(), found.end(),
+                   [&](const Violation& v) { return v.constraint == violation; }))
+    return false;
+  out.push_back(std::move(r));
+  return true;
+}
+
+}  // namespace
+
+void GenerateInvalidCases(const OperatorSpec& spec, const std::vector<CaseRecipe>& valid,
+                          std::vector<CaseRecipe>& out) {
+  // Bases: packed, not in place, within the tables, smallest rank first.
+  std::vector<const CaseRecipe*> bases;
+  for (const CaseRecipe& c : valid)
+    if (c.group == "valid" && !c.level.empty() && c.layout == "packed" && !c.in_place &&
+        ElementCount(c.tensors.begin()->second.desc) < 4096)
+      bases.push_back(&c);
+  std::stable_sort(bases.begin(), bases.end(), [](const CaseRecipe* a, const CaseRecipe* b) {
+    return a->shape.size() < b->shape.size();
+  });
+  auto derive = [&](const std::string& rule, const std::string& violation, const std::string& name,
+                    const Mutation& mutate) {
+    for (const CaseRecipe* base : bases)
+      if (TryDerive(*base, rule, violation, name, mutate, out)) return;
+    throw std::logic_error(spec.name + ": no valid case can be changed to break '" + rule + "'");
+  };
+  for (const Constraint& c : spec.constraints)
+    for (const Derived& d : MutationsFor(c)) {
+      const std::string name = c.id + (d.suffix.empty() ? "" : "-" + d.suffix);
+      // "below" variants exist only where the lower bound is above 0.
+      if (d.suffix == "below" && c.kind == ConstraintKind::kParamRange && c.min &&
+          c.min->kind == Bound::Kind::kConstant && c.min->plus <= 0)
+        continue;
+      derive(c.id, c.id, name, d.mutate);
+    }
+  for (const GenericRule& g : GenericMutations(spec)) derive(g.name, g.violation, g.name, g.mutate);
+}
+
+}  // namespace opcts

@@ -1,0 +1,113 @@
+#include "conformance/plugin_loader.h"
+
+#include <dlfcn.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <climits>
+#include <cstdlib>
+#include <filesystem>
+#include <sstream>
+
+namespace opcts {
+
+Plugin::~Plugin() {
+  if (instance_ != nullptr) api_->destroy(instance_);
+  if (library_ != nullptr) dlclose(library_);
+}
+
+std::string Plugin::FeatureLevel() const {
+  const uint32_t level = info_.feature_level;
+  return std::to_string(level >> 12) + "_" + std::to_string((level >> 8) & 0xF);
+}
+
+std::vector<std::string> Plugin::ExtraSupport() const {
+  std::vector<std::string> words;
+  std::istringstream in(info_.extra_support ? info_.extra_support : "");
+  for (std::string w; in >> w;) words.push_back(w);
+  return words;
+}
+
+std::string BuiltinPluginDir() {
+  if (const char* dir = std::getenv("OPCTS_PLUGIN_DIR"); dir != nullptr && *dir != '\0') return dir;
+  char exe[PATH_MAX];
+  const ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+  if (n <= 0) return "plugins";
+  exe[n] = '\0';
+  return (std::filesystem::path(exe).parent_path() / "plugins").string();
+}
+
+std::vector<std::string> BuiltinBackendNames() {
+  std::vector<std::string> names;
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator(BuiltinPluginDir(), ec)) {
+    const std::string file = entry.path().filename().string();
+    if (file.rfind("opcts-", 0) == 0 && entry.path().extension() == ".so")
+      names.push_back(file.substr(6, file.size() - 9));
+  }
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+PluginLoad LoadPlugin(const std::string& name_or_path, const std::string& options) {
+  PluginLoad result;
+  const bool is_path = name_or_path.find('/') != std::string::npos ||
+                       (name_or_path.size() > 3 && name_or_path.ends_with(".so"));
+  const std::string path =
+      is_path ? name_or_path : BuiltinPluginDir() + "/opcts-" + name_or_path + ".so";
+  auto fail = [&](const std::string& why) {
+    result.error = path + ": " + why;
+    return std::move(result);
+  };
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec)) {
+    if (is_path) return fail("no such file");
+    std::string known;
+    for (const std::string& n : BuiltinBackendNames()) known += " " + n;
+    return fail("no built-in backend '" + name_or_path + "' (built-ins:" +
+                (known.empty() ? " none found" : known) + ")");
+  }
+  std::unique_ptr<Plugin> plugin(new Plugin);
+  plugin->path_ = path;
+  // RTLD_LOCAL: two plugins may define the same internal symbols.
+  plugin->library_ = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (plugin->library_ == nullptr) return fail(std::string("not a loadable plugin: ") + dlerror());
+  auto entry = reinterpret_cast<opcts_backend_entry_fn>(dlsym(plugin->library_, OPCTS_BACKEND_ENTRY_SYMBOL));
+  if (entry == nullptr) return fail("not an opcts plugin: no exported symbol " OPCTS_BACKEND_ENTRY_SYMBOL);
+  const opcts_backend_api* api = entry();
+  if (api == nullptr) return fail(OPCTS_BACKEND_ENTRY_SYMBOL "() returned NULL");
+  if (api->abi_version != OPCTS_ABI_VERSION)
+    return fail("built for opcts ABI version " + std::to_string(api->abi_version) +
+                ", this opcts speaks version " + std::to_string(OPCTS_ABI_VERSION));
+  if (api->struct_size < sizeof(opcts_backend_api))
+    return fail("function table is " + std::to_string(api->struct_size) + " bytes, expected " +
+                std::to_string(sizeof(opcts_backend_api)));
+  const std::pair<const void*, const char*> functions[] = {
+      {reinterpret_cast<const void*>(api->create), "create"},
+      {reinterpret_cast<const void*>(api->destroy), "destroy"},
+      {reinterpret_cast<const void*>(api->get_info), "get_info"},
+      {reinterpret_cast<const void*>(api->query), "query"},
+      {reinterpret_cast<const void*>(api->execute), "execute"}};
+  for (const auto& [fn, name] : functions)
+    if (fn == nullptr) return fail(std::string("function table entry '") + name + "' is NULL");
+  plugin->api_ = api;
+
+  char message[1024] = "";
+  const int32_t status = api->create(options.c_str(), &plugin->instance_, message, sizeof message);
+  message[sizeof message - 1] = '\0';
+  if (status != OPCTS_STATUS_OK) {
+    plugin->instance_ = nullptr;
+    result.unavailable = status == OPCTS_STATUS_NOT_SUPPORTED;
+    return fail(std::string(result.unavailable ? "backend unavailable: " : "create failed: ") +
+                (*message ? message : "(no message)"));
+  }
+  if (plugin->instance_ == nullptr) return fail("create() succeeded but returned no instance");
+  if (api->get_info(plugin->instance_, &plugin->info_) != OPCTS_STATUS_OK)
+    return fail("get_info() failed");
+  if (plugin->info_.name == nullptr || plugin->info_.version == nullptr || plugin->info_.device == nullptr)
+    return fail("get_info() left name, version or device NULL");
+  result.plugin = std::move(plugin);
+  return result;
+}
+
+}  // namespace opcts

@@ -1,0 +1,58 @@
+// Loads a backend plugin: a path to a shared object, or the name of a built-in backend
+// (resolved to <plugin dir>/opcts-<name>.so). Every failure is a sentence naming the file.
+//
+//   PluginLoad r = LoadPlugin("cpu-simd", "");
+//   if (!r.plugin) std::cerr << r.error;
+//   r.plugin->info().device
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "opcts/backend.h"
+
+namespace opcts {
+
+// One created backend instance; destroys it and unloads the library when released.
+class Plugin {
+ public:
+  ~Plugin();
+  Plugin(const Plugin&) = delete;
+  Plugin& operator=(const Plugin&) = delete;
+
+  const opcts_backend_api& api() const { return *api_; }
+  void* instance() const { return instance_; }
+  const opcts_backend_info& info() const { return info_; }
+  const std::string& path() const { return path_; }
+  // The claimed DirectML level as "5_0".
+  std::string FeatureLevel() const;
+  // The extra_support words.
+  std::vector<std::string> ExtraSupport() const;
+
+ private:
+  friend struct PluginLoad LoadPlugin(const std::string&, const std::string&);
+  Plugin() = default;
+  void* library_ = nullptr;
+  const opcts_backend_api* api_ = nullptr;
+  void* instance_ = nullptr;
+  opcts_backend_info info_{};
+  std::string path_;
+};
+
+struct PluginLoad {
+  std::unique_ptr<Plugin> plugin;
+  std::string error;
+  // create() answered NOT_SUPPORTED: the backend exists but cannot run here (no device).
+  bool unavailable = false;
+};
+
+// `name_or_path`: contains a '/' or ends in ".so" -> a path; otherwise a built-in name.
+PluginLoad LoadPlugin(const std::string& name_or_path, const std::string& options);
+
+// Directory of the built-in plugins: $OPCTS_PLUGIN_DIR, else plugins/ beside the opcts binary.
+std::string BuiltinPluginDir();
+// The built-in backends present in BuiltinPluginDir(), sorted.
+std::vector<std::string> BuiltinBackendNames();
+
+}  // namespace opcts

@@ -1,0 +1,199 @@
+// Cases for the scan family (DML cumulative sum/product, OpenVINO CumSum): per support-table
+// entry, every axis class x direction x exclusive, each layout, each value class, size-1 axes;
+// per dtype, long axes; and dtypes outside every table (clean refusal or a correct answer).
+#include <algorithm>
+#include <set>
+
+#include "conformance/case_generator.h"
+
+namespace opcts {
+namespace {
+
+// How the abstract scan attributes map onto each operator's parameters.
+struct ScanBinding {
+  const char* axis_param;  // "" when the axis is a scalar input tensor
+  const char* reverse_param;
+  const char* exclusive_param;
+  bool product;
+};
+
+const ScanBinding* BindingFor(const std::string& reference) {
+  static const std::pair<const char*, ScanBinding> kBindings[] = {
+      {"cumulative_summation", {"Axis", "AxisDirection", "HasExclusiveSum", false}},
+      {"cumulative_product", {"Axis", "AxisDirection", "HasExclusiveProduct", true}},
+      {"openvino_cumsum", {"", "reverse", "exclusive", false}},
+  };
+  for (const auto& [key, binding] : kBindings)
+    if (reference == key) return &binding;
+  return nullptr;
+}
+
+struct Attributes {
+  int axis = 0;             // negative only for OpenVINO
+  bool reverse = false;
+  bool exclusive = false;
+  DType axis_dtype = DType::kInt64;
+  bool axis_absent = false;  // OpenVINO: the optional input left out (axis 0)
+};
+
+class ScanCaseBuilder {
+ public:
+  ScanCaseBuilder(const OperatorSpec& spec, const GenerateOptions& options, std::vector<CaseRecipe>& out)
+      : spec_(spec), options_(options), out_(out), binding_(*BindingFor(spec.reference)) {
+    for (const TensorSpec& t : spec.tensors) {
+      if (t.role == TensorRole::kInput && input_.empty()) input_ = t.name;
+      if (t.role == TensorRole::kOutput) output_ = t.name;
+      if (t.role == TensorRole::kScalarInput) axis_tensor_ = t.name;
+    }
+  }
+
+  void Add(DType dtype, const std::vector<uint32_t>& shape, const Attributes& a,
+           const std::string& layout, Values values) {
+    CaseRecipe r;
+    r.spec = &spec_;
+    r.group = "valid";
+    r.dtype = dtype;
+    r.shape = shape;
+    r.layout = layout;
+    const unsigned rank = static_cast<unsigned>(shape.size());
+    const unsigned axis = static_cast<unsigned>(a.axis < 0 ? a.axis + static_cast<int>(rank) : a.axis);
+    const uint64_t line = shape[axis];
+
+    TensorRecipe input{LayoutDesc(dtype, shape, "packed"), values, {}, line, 0};
+    TensorRecipe output{LayoutDesc(dtype, shape, "packed"), Values::kNone, {}, 1, 0};
+    if (layout == "padded") {
+      input.desc = LayoutDesc(dtype, shape, "padded");
+      output.desc = LayoutDesc(dtype, shape, "padded");
+      output.desc.strides[0] += 1;  // a different padding than the input's
+      output.desc.total_bytes = ImpliedMinimumBytes(output.desc) + 8;
+    } else if (layout == "transposed") {
+      input.desc = LayoutDesc(dtype, shape, "transposed");
+    } else if (layout == "broadcast" || layout == "broadcast-axis") {
+      unsigned dim = axis;
+      if (layout == "broadcast")
+        for (unsigned d = 0; d < rank; ++d)
+          if (d != axis && shape[d] > 1) dim = d;
+      input.desc = LayoutDesc(dtype, shape, "broadcast", dim);
+    } else if (layout == "in-place") {
+      r.in_place = true;
+    }
+    r.tensors[input_] = input;
+    r.tensors[output_] = output;
+
+    std::string attrs;
+    if (binding_.axis_param[0] != '\0') {
+      r.params[binding_.axis_param] = a.axis;
+      attrs = "axis" + std::to_string(a.axis);
+    } else if (a.axis_absent) {
+      attrs = "noaxis";
+    } else {
+      TensorRecipe axis_input{PackedDesc(a.axis_dtype, {}), Values::kScalar, {}, 1, a.axis};
+      r.tensors[axis_tensor_] = axis_input;
+      attrs = (a.axis < 0 ? "axism" + std::to_string(-a.axis) : "axis" + std::to_string(a.axis)) +
+              "-" + std::string(DTypeShortName(a.axis_dtype));
+    }
+    r.params[binding_.reverse_param] = a.reverse;
+    r.params[binding_.exclusive_param] = a.exclusive;
+    attrs += std::string(a.reverse ? "-rev" : "-fwd") + (a.exclusive ? "-excl" : "-incl");
+
+    r.value_tag = values == Values::kExtremes ? (IsFloat(dtype) ? "specials" : "extremes") : "random";
+    const std::string id = OperatorKey(spec_) + "." + std::string(DTypeShortName(dtype)) + ".rank" +
+                           std::to_string(rank) + "." + FormatShape(shape) + "." + attrs + "." +
+                           layout + "." + r.value_tag;
+    if (!seen_.insert(id).second) return;  // e.g. axis first == axis last on rank 1
+    FinishRecipe(r, id, options_.seed);
+    out_.push_back(std::move(r));
+  }
+
+  Values Random() const { return binding_.product ? Values::kRandomProduct : Values::kRandomSum; }
+  bool HasAxisTensor() const { return binding_.axis_param[0] == '\0'; }
+
+ private:
+  const OperatorSpec& spec_;
+  const GenerateOptions& options_;
+  std::vector<CaseRecipe>& out_;
+  const ScanBinding& binding_;
+  std::string input_, output_, axis_tensor_;
+  std::set<std::string> seen_;
+};
+
+// 3 (or `axis_len`) along the axis; 2, 3, 1, ... elsewhere: every dimension is exercised and
+// rank 8 stays a few hundred elements.
+std::vector<uint32_t> Shape(unsigned rank, unsigned axis, uint32_t axis_len) {
+  static constexpr uint32_t kOther[] = {2, 3, 1};
+  std::vector<uint32_t> shape(rank);
+  for (unsigned d = 0, k = 0; d < rank; ++d) shape[d] = d == axis ? axis_len : kOther[k++ % 3];
+  return shape;
+}
+
+}  // namespace
+
+void GenerateScanCases(const OperatorSpec& spec, const GenerateOptions& options,
+                       std::vector<CaseRecipe>& out) {
+  if (BindingFor(spec.reference) == nullptr) return;
+  ScanCaseBuilder b(spec, options, out);
+  const SupportLevel& top = TopSupport(spec);
+  const TensorSupport& data = top.tensors.at(spec.tensors.front().name);
+  auto attrs = [&](int axis, bool reverse, bool exclusive, int variant) {
+    Attributes a{axis, reverse, exclusive};
+    a.axis_dtype = variant % 2 ? DType::kInt32 : DType::kInt64;
+    return a;
+  };
+
+  for (DType dtype : data.dtypes) {
+    for (unsigned rank = data.min_rank; rank <= data.max_rank; ++rank) {
+      const std::vector<unsigned> axes = {0, rank / 2, rank - 1};
+      int variant = 0;
+      // Every axis class x direction x exclusive.
+      for (unsigned axis : axes)
+        for (bool reverse : {false, true})
+          for (bool exclusive : {false, true}) {
+            const int signed_axis = b.HasAxisTensor() && (variant % 3 == 1) ? static_cast<int>(axis) - static_cast<int>(rank) : static_cast<int>(axis);
+            b.Add(dtype, Shape(rank, axis, 5), attrs(signed_axis, reverse, exclusive, variant++), "packed", b.Random());
+          }
+      // Layouts, each with a forward inclusive and a reverse exclusive scan.
+      for (const std::string layout : {"padded", "transposed", "broadcast", "broadcast-axis", "in-place"})
+        for (bool second : {false, true}) {
+          if (layout == "in-place" && !spec.semantics.in_place) continue;
+          const unsigned axis = second ? 0 : rank - 1;
+          b.Add(dtype, Shape(rank, axis, 4), attrs(static_cast<int>(axis), second, second, variant++), layout, b.Random());
+        }
+      // Special values along the last and the first axis.
+      for (unsigned axis : {rank - 1, 0u})
+        for (bool second : {false, true})
+          b.Add(dtype, Shape(rank, axis, 6), attrs(static_cast<int>(axis), second, second, variant++), "packed", Values::kExtremes);
+      // A size-1 axis: exclusive + reverse writes only the identity.
+      for (bool exclusive : {true, false})
+        b.Add(dtype, Shape(rank, rank - 1, 1), attrs(static_cast<int>(rank - 1), true, exclusive, variant++), "packed", b.Random());
+      if (b.HasAxisTensor()) {
+        Attributes absent;
+        absent.axis_absent = true;
+        b.Add(dtype, Shape(rank, 0, 3), absent, "packed", b.Random());
+      }
+    }
+    if (options.long_axes) {
+      // Long innermost axes cross blocks and workgroups (> 4096, > 65 536); a long outer axis too.
+      const unsigned r1 = std::max(1u, data.min_rank), r2 = std::max(2u, data.min_rank);
+      if (r2 <= data.max_rank) {
+        std::vector<uint32_t> inner(r1, 1), huge(r1, 1), outer(r2, 1);
+        inner.back() = 5000;
+        huge.back() = 70000;
+        outer[r2 - 2] = 4500;
+        outer.back() = 3;
+        b.Add(dtype, inner, attrs(static_cast<int>(r1 - 1), false, false, 0), "packed", b.Random());
+        b.Add(dtype, huge, attrs(static_cast<int>(r1 - 1), true, true, 1), "packed", b.Random());
+        b.Add(dtype, outer, attrs(static_cast<int>(r2 - 2), false, true, 0), "packed", b.Random());
+      }
+    }
+  }
+
+  // Types outside every table: a backend must refuse them cleanly or compute them correctly.
+  for (DType dtype : kAllDTypes) {
+    if (std::find(data.dtypes.begin(), data.dtypes.end(), dtype) != data.dtypes.end()) continue;
+    const unsigned rank = std::clamp(4u, data.min_rank, data.max_rank);
+    b.Add(dtype, Shape(rank, rank - 1, 5), attrs(static_cast<int>(rank - 1), false, false, 0), "packed", b.Random());
+    b.Add(dtype, Shape(rank, 0, 5), attrs(0, true, true, 1), "packed", b.Random());
+  }
+}
+
+}  // namespace opcts

@@ -1,0 +1,98 @@
+// Renders a generated report in a real headless Chromium: the matrix cells and the escaped
+// <script> text must be in the DOM, no script from a journal may run, and a screenshot must
+// come out. Chromium missing is a failure, not a skip: CI installs it (scripts/install-deps.sh).
+#include <gtest/gtest.h>
+
+#include <array>
+#include <cstdio>
+#include <filesystem>
+
+#include "reports/html_report.h"
+#include "reports/test_support.h"
+
+namespace opcts {
+namespace {
+
+using testing::ScratchDir;
+
+// Runs `command`, returning its stdout and exit status.
+std::pair<std::string, int> Capture(const std::string& command) {
+  std::string output;
+  FILE* pipe = ::popen(command.c_str(), "r");
+  if (!pipe) return {"", -1};
+  std::array<char, 4096> buffer;
+  size_t got;
+  while ((got = std::fread(buffer.data(), 1, buffer.size(), pipe)) > 0) output.append(buffer.data(), got);
+  const int status = ::pclose(pipe);
+  return {output, status};
+}
+
+std::string FindChromium() {
+  if (const char* path = std::getenv("OPCTS_CHROMIUM")) return path;
+  const auto [path, status] = Capture("command -v chromium 2>/dev/null");
+  return status == 0 ? path.substr(0, path.find('\n')) : "";
+}
+
+// Headless flags that keep Chromium off the network and away from the user's profile.
+std::string ChromiumCommand(const std::string& chromium, const std::string& profile,
+                            const std::string& mode, const std::string& url) {
+  return "timeout 120 '" + chromium + "' --headless --no-sandbox --disable-gpu --disable-quic "
+         "--no-first-run --disable-background-networking --disable-component-update "
+         "--disable-sync --user-data-dir='" + profile + "' --window-size=1280,2400 " + mode +
+         " 'file://" + url + "' 2>/dev/null";
+}
+
+class HtmlInChromium : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    chromium_ = FindChromium();
+    ASSERT_FALSE(chromium_.empty())
+        << "chromium not found: install the Debian package `chromium` (scripts/install-deps.sh) "
+           "or set OPCTS_CHROMIUM";
+    auto report = BuildReport(testing::LoadJournals({"cpu_simd.jsonl", "vulkan.jsonl"}), {},
+                              {false, "2026-01-01"});
+    ASSERT_TRUE(report.value) << report.error;
+    html_path_ = dir_ / "report.html";
+    testing::WriteFile(html_path_, RenderHtml(*report.value));
+  }
+
+  ScratchDir dir_;
+  std::string chromium_;
+  std::string html_path_;
+};
+
+TEST_F(HtmlInChromium, DomHasMatrixAndEscapedScriptThatNeverRan) {
+  const auto [dom, status] =
+      Capture(ChromiumCommand(chromium_, dir_ / "profile-dom", "--dump-dom", html_path_));
+  ASSERT_EQ(status, 0) << "chromium --dump-dom failed";
+  ASSERT_FALSE(dom.empty());
+  // The journal's message would set the title if it ran; the DOM holds it only as text.
+  EXPECT_NE(dom.find("<title>opcts conformance report</title>"), std::string::npos);
+  EXPECT_EQ(dom.find("pwned</title>"), std::string::npos);
+  EXPECT_EQ(dom.find("<script"), std::string::npos);
+  EXPECT_NE(dom.find("&lt;script&gt;document.title='pwned'&lt;/script&gt;"), std::string::npos)
+      << dom.substr(0, 2000);
+  EXPECT_NE(dom.find("data-backend=\"vulkan\" data-op=\"DML_SCATTER_ND\" data-dtype=\"INT32\" "
+                     "data-rank=\"rank5-8\" data-status=\"Crash\""),
+            std::string::npos);
+  EXPECT_NE(dom.find("data-backend=\"cpu-simd\" data-op=\"DML_CUMULATIVE_PRODUCT\" "
+                     "data-dtype=\"FLOAT32\" data-rank=\"rank2-4\" data-status=\"Fail\""),
+            std::string::npos);
+  EXPECT_NE(dom.find("<svg"), std::string::npos);
+}
+
+TEST_F(HtmlInChromium, ScreenshotIsWritten) {
+  const std::string png = OPCTS_REPORT_PNG;
+  std::filesystem::remove(png);
+  const auto [output, status] = Capture(
+      ChromiumCommand(chromium_, dir_ / "profile-shot", "--screenshot='" + png + "'", html_path_));
+  ASSERT_EQ(status, 0) << "chromium --screenshot failed: " << output;
+  ASSERT_TRUE(std::filesystem::exists(png)) << png;
+  const std::string bytes = testing::ReadFile(png);
+  EXPECT_EQ(bytes.substr(0, 8), std::string("\x89PNG\r\n\x1a\n", 8));
+  // A blank page compresses to a few KiB; tables, colours and the plot do not.
+  EXPECT_GT(bytes.size(), 20000u);
+}
+
+}  // namespace
+}  // namespace opcts

@@ -1,0 +1,109 @@
+#include "reports/journal_diff.h"
+
+#include <gtest/gtest.h>
+
+#include "reports/test_support.h"
+
+namespace opcts {
+namespace {
+
+using testing::CaseLine;
+using testing::HeaderLine;
+
+// A one-backend journal ("ref") with the given id -> status lines.
+Report Make(const std::vector<std::pair<std::string, std::string>>& cases, uint64_t seed = 1,
+            const std::vector<Waiver>& waivers = {}) {
+  std::string text = HeaderLine("ref", seed) + "\n";
+  for (const auto& [id, status] : cases) text += CaseLine("ref", id, status, "why " + id) + "\n";
+  auto journal = ParseJournal(text, "inline.jsonl");
+  EXPECT_TRUE(journal.value) << journal.error;
+  auto report = BuildReport({{"inline.jsonl", *journal.value}}, waivers, {false, "2026-01-01"});
+  EXPECT_TRUE(report.value) << report.error;
+  return std::move(*report.value);
+}
+
+std::vector<std::string> Ids(const std::vector<DiffEntry>& entries) {
+  std::vector<std::string> ids;
+  for (const auto& entry : entries) ids.push_back(entry.id);
+  return ids;
+}
+
+TEST(Diff, ClassifiesEveryKindOfChange) {
+  const Report base = Make({{"a", "Pass"}, {"b", "Fail"}, {"c", "Pass"}, {"d", "Pass"}, {"e", "Fail"}});
+  const Report next =
+      Make({{"a", "Fail"}, {"b", "Pass"}, {"c", "NotSupported"}, {"e", "Crash"}, {"f", "Pass"}});
+  const JournalDiff diff = DiffReports(base, next);
+  EXPECT_EQ(Ids(diff.regressions), std::vector<std::string>{"a"});
+  EXPECT_EQ(Ids(diff.fixed), std::vector<std::string>{"b"});
+  EXPECT_EQ(Ids(diff.changed), (std::vector<std::string>{"c", "e"}));
+  EXPECT_EQ(Ids(diff.missing), std::vector<std::string>{"d"});
+  EXPECT_EQ(Ids(diff.added), std::vector<std::string>{"f"});
+  ASSERT_EQ(diff.regressions.size(), 1u);
+  EXPECT_EQ(diff.regressions[0].backend, "ref");
+  EXPECT_EQ(diff.regressions[0].base_status, "Pass");
+  EXPECT_EQ(diff.regressions[0].new_status, "Fail");
+  EXPECT_EQ(diff.regressions[0].message, "why a");
+  EXPECT_EQ(diff.regressions[0].repro, "opcts repro a");
+  EXPECT_TRUE(diff.Regressed(false));
+  EXPECT_TRUE(diff.Regressed(true));
+  EXPECT_TRUE(diff.warnings.empty());
+}
+
+TEST(Diff, NewFailingCaseIsARegression) {
+  const JournalDiff diff = DiffReports(Make({{"a", "Pass"}}), Make({{"a", "Pass"}, {"g", "Timeout"}}));
+  ASSERT_EQ(diff.regressions.size(), 1u);
+  EXPECT_EQ(diff.regressions[0].id, "g");
+  EXPECT_EQ(diff.regressions[0].base_status, "");
+  EXPECT_TRUE(diff.Regressed(true));
+}
+
+TEST(Diff, MissingCasesFailUnlessAllowed) {
+  const JournalDiff diff = DiffReports(Make({{"a", "Pass"}, {"d", "Pass"}}), Make({{"a", "Pass"}}));
+  EXPECT_TRUE(diff.regressions.empty());
+  EXPECT_EQ(Ids(diff.missing), std::vector<std::string>{"d"});
+  EXPECT_TRUE(diff.Regressed(false));
+  EXPECT_FALSE(diff.Regressed(true));
+}
+
+TEST(Diff, IdenticalRunsAndFixesDoNotRegress) {
+  const Report base = Make({{"a", "Pass"}, {"b", "Fail"}});
+  EXPECT_FALSE(DiffReports(base, base).Regressed(false));
+  const JournalDiff diff = DiffReports(base, Make({{"a", "Pass"}, {"b", "Pass"}}));
+  EXPECT_EQ(Ids(diff.fixed), std::vector<std::string>{"b"});
+  EXPECT_FALSE(diff.Regressed(false));
+}
+
+TEST(Diff, WaivedNewFailureIsNoRegression) {
+  Waiver waiver;
+  waiver.id_glob = "a";
+  waiver.reason = "known";
+  waiver.location = "w.yaml:2";
+  const JournalDiff diff =
+      DiffReports(Make({{"a", "Pass"}}, 1, {waiver}), Make({{"a", "Fail"}}, 1, {waiver}));
+  EXPECT_TRUE(diff.regressions.empty());
+  EXPECT_EQ(Ids(diff.changed), std::vector<std::string>{"a"});  // Pass -> Waived
+  EXPECT_FALSE(diff.Regressed(false));
+}
+
+TEST(Diff, DifferentSeedsWarn) {
+  const JournalDiff diff = DiffReports(Make({{"a", "Pass"}}, 1), Make({{"a", "Pass"}}, 2));
+  ASSERT_EQ(diff.warnings.size(), 1u);
+  EXPECT_EQ(diff.warnings[0], "the runs used different seeds (1 and 2); case ids will not line up");
+}
+
+TEST(Diff, RenderListsSectionsAndVerdict) {
+  const std::string text = RenderDiff(
+      DiffReports(Make({{"a", "Pass"}, {"d", "Pass"}}), Make({{"a", "Fail"}})), false);
+  EXPECT_NE(text.find("Regressions (1):\n  ref a: Pass -> Fail\n    why a\n    repro: opcts repro a\n"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("Missing from NEW (fails the diff) (1):\n  ref d: Pass -> (absent)\n"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("diff: 1 regression(s), 1 missing, 0 fixed, 0 changed, 0 new: REGRESSED\n"),
+            std::string::npos)
+      << text;
+}
+
+}  // namespace
+}  // namespace opcts

@@ -1,0 +1,77 @@
+// Helpers shared by the reports tests: fixture paths, scratch files, loading fixture journals.
+#pragma once
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "reports/journal.h"
+
+namespace opcts::testing {
+
+inline std::string Testdata(const std::string& name) {
+  return std::string(OPCTS_REPORTS_TESTDATA) + "/" + name;
+}
+
+inline std::string ReadFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+inline void WriteFile(const std::string& path, const std::string& text) {
+  std::ofstream(path, std::ios::binary) << text;
+}
+
+// A fresh directory removed with the object, unique per test and process.
+class ScratchDir {
+ public:
+  ScratchDir() {
+    const auto* test = ::testing::UnitTest::GetInstance()->current_test_info();
+    path_ = std::filesystem::temp_directory_path() /
+            ("opcts-reports-" + std::string(test->test_suite_name()) + "-" + test->name() + "-" +
+             std::to_string(::getpid()));
+    std::filesystem::remove_all(path_);
+    std::filesystem::create_directories(path_);
+  }
+  ~ScratchDir() { std::filesystem::remove_all(path_); }
+  std::string operator/(const std::string& name) const { return (path_ / name).string(); }
+
+ private:
+  std::filesystem::path path_;
+};
+
+// Reads fixture journals (testdata/<name>), failing the test on a read error.
+inline std::vector<SourcedJournal> LoadJournals(const std::vector<std::string>& names) {
+  std::vector<SourcedJournal> journals;
+  for (const auto& name : names) {
+    auto journal = ReadJournal(Testdata(name));
+    EXPECT_TRUE(journal.value) << journal.error;
+    if (journal.value) journals.push_back({name, std::move(*journal.value)});
+  }
+  return journals;
+}
+
+// A hand-written case line for journals built inside a test.
+inline std::string CaseLine(const std::string& backend, const std::string& id,
+                            const std::string& status, const std::string& message = "") {
+  return R"({"type":"case","id":")" + id + R"(","backend":")" + backend +
+         R"(","op":"DML_CUMULATIVE_SUMMATION","dtype":"FLOAT32","shape":[4],"status":")" + status +
+         R"(","message":")" + message + R"(","repro":"opcts repro )" + id + R"("})";
+}
+
+inline std::string HeaderLine(const std::string& backend, uint64_t seed = 1, uint32_t index = 0,
+                              uint32_t count = 1) {
+  return R"({"type":"header","format":"opcts-journal/1","seed":)" + std::to_string(seed) +
+         R"(,"shard":{"index":)" + std::to_string(index) + R"(,"count":)" +
+         std::to_string(count) + R"(},"filters":{"op":"*"},"backends":[{"name":")" + backend +
+         R"(","feature_level":"5_0"}]})";
+}
+
+}  // namespace opcts::testing

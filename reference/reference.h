@@ -35,8 +35,9 @@ struct ExpectedElement {
   // <= warn_bound is QualityWarning (accumulation in the output type).
   double pass_bound = 0;
   double warn_bound = 0;
-  // kNear: an intermediate result may overflow the accumulator of that tier (in some summation
-  // order), so ±inf or NaN are also acceptable there.
+  // kNear, kBits: an intermediate result may overflow (or, for products, underflow to 0) in the
+  // accumulator of that tier in some evaluation order, so ±inf or NaN are also acceptable
+  // there: e.g. max + max + (-inf) is -inf exactly but NaN through float32.
   bool pass_overflow_ok = false;
   bool warn_overflow_ok = false;
 };

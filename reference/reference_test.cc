@@ -165,10 +165,11 @@ TEST_F(ReferenceTest, Float32BeyondTheBoundFails) {
                                           {1, 2}, 3, false, false));
   TensorData actual = MakeTensor(PackedDesc(DType::kFloat32, {1, 1, 1, 2}));
   StoreBits(DType::kFloat32, actual.Element(0), 0x3f800000);  // 1
-  // The bound for 1 + 2 is 2*u*3 + u*3 = 9 * 2^-24, 2.25 ULPs of 3: 2 ULPs pass, 3 fail.
-  StoreBits(DType::kFloat32, actual.Element(1), 0x40400002);
+  // The bound for 1 + 2 (one addition) is u*3 + u*3 = 6 * 2^-24, 1.5 ULPs of 3: 1 ULP passes,
+  // 2 fail.
+  StoreBits(DType::kFloat32, actual.Element(1), 0x40400001);
   EXPECT_EQ(JudgeTensor(e, actual).verdict, Verdict::kPass);
-  StoreBits(DType::kFloat32, actual.Element(1), 0x40400003);
+  StoreBits(DType::kFloat32, actual.Element(1), 0x40400002);
   const Judgement j = JudgeTensor(e, actual);
   EXPECT_EQ(j.verdict, Verdict::kFail);
   EXPECT_NE(j.message.find("[0,0,0,1]"), std::string::npos) << j.message;

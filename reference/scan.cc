@@ -22,6 +22,7 @@ struct FloatTally {
   long double product = 1;
   long double abs_sum = 0;                // sum of |x|
   long double big_product = 1;            // product of max(|x|, 1): largest partial product
+  long double small_product = 1;          // product of min(|x|, 1) over nonzero x: smallest one
   uint64_t terms = 0;
   bool nan = false, pos_inf = false, neg_inf = false, zero = false;
   bool negative_inf_product = false;      // sign of an infinite product
@@ -44,6 +45,7 @@ struct FloatTally {
       if (x < 0) negative_inf_product = !negative_inf_product;
       product *= x;
       big_product *= std::fmax(std::fabs(x), 1.0L);
+      if (x != 0) small_product *= std::fmin(std::fabs(x), 1.0L);
     }
   }
 };
@@ -53,13 +55,20 @@ ExpectedElement FloatExpectation(const FloatTally& t, ScanOp op, DType out) {
   const DType pass_acc = PassAccumulator(out);
   if (op == ScanOp::kSum) {
     if (t.nan || (t.pos_inf && t.neg_inf)) { e.kind = Expect::kNaN; return e; }
+    // The finite terms may overflow to an infinity of the other sign first.
+    const auto overflows = [&](DType acc) {
+      return t.abs_sum * (1 + t.terms * UnitRoundoff(acc)) >= OverflowThreshold(acc);
+    };
     if (t.pos_inf || t.neg_inf) {
       e.kind = Expect::kBits;
       e.bits = DoubleToBits(out, t.pos_inf ? INFINITY : -INFINITY);
+      e.pass_overflow_ok = overflows(pass_acc);
+      e.warn_overflow_ok = overflows(out);
       return e;
     }
     const long double s = t.sum + t.compensation;
-    const long double m = static_cast<long double>(t.terms);
+    // m terms need m - 1 additions, each rounding once, in any summation order.
+    const long double m = t.terms > 0 ? static_cast<long double>(t.terms - 1) : 0;
     const long double tail = UnitRoundoff(out) * std::fabs(s) + SmallestSubnormal(out) / 2;
     e.kind = Expect::kNear;
     e.value = s;
@@ -72,12 +81,15 @@ ExpectedElement FloatExpectation(const FloatTally& t, ScanOp op, DType out) {
   }
   if (t.nan || ((t.pos_inf || t.neg_inf) && t.zero)) { e.kind = Expect::kNaN; return e; }
   if (t.pos_inf || t.neg_inf) {
+    // A partial product of the finite factors may underflow to 0 first: 0 * inf is NaN.
     e.kind = Expect::kBits;
     e.bits = DoubleToBits(out, t.negative_inf_product ? -INFINITY : INFINITY);
+    e.pass_overflow_ok = t.small_product <= SmallestSubnormal(pass_acc);
+    e.warn_overflow_ok = t.small_product <= SmallestSubnormal(out);
     return e;
   }
   const long double p = t.product;
-  const long double m = static_cast<long double>(t.terms);
+  const long double m = t.terms > 0 ? static_cast<long double>(t.terms - 1) : 0;  // multiplications
   // Relative rounding per factor, plus what an underflowed partial product can lose: each of
   // m roundings errs by at most half a subnormal step of the accumulator, magnified by at most
   // the product of the other factors (order-independent).

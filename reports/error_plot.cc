@@ -72,8 +72,8 @@ std::string RenderErrorPlot(const Report& report) {
   svg << "<svg class=\"plot\" xmlns=\"http://www.w3.org/2000/svg\" width=\"" << kWidth
       << "\" height=\"" << kHeight << "\" viewBox=\"0 0 " << kWidth << " " << kHeight
       << "\" role=\"img\" aria-label=\"max error versus bound\">\n"
-      << "<rect x=\"" << kLeft << "\" y=\"" << kTop << "\" width=\"" << plot_width
-      << "\" height=\"" << plot_height << "\" fill=\"#fafafa\" stroke=\"#999\"/>\n";
+      << "<rect x=\"" << kLeft << "\" y=\"" << kTop << "\" width=\"" << plot_width << "\" height=\""
+      << plot_height << "\" fill=\"#fafafa\" stroke=\"#999\"/>\n";
   const int step = std::max(1, static_cast<int>((high - low) / 10));
   for (int decade = static_cast<int>(low); decade <= static_cast<int>(high); decade += step) {
     const std::string x = Fixed(x_of(decade)), y = Fixed(y_of(decade));
@@ -100,10 +100,10 @@ std::string RenderErrorPlot(const Report& report) {
         << Fixed(x_of(point.log_bound)) << "\" cy=\""
         << Fixed(std::isfinite(point.log_error) ? y_of(point.log_error)
                                                 : y_of(point.log_error > 0 ? high : low))
-        << "\" r=\"3\"><title>" << EscapeXml(record.backend + " " + record.id + ": error " +
-                                             FormatNumber(record.max_error) + ", bound " +
-                                             FormatNumber(record.bound) + " (" +
-                                             point.item->status + ")")
+        << "\" r=\"3\"><title>"
+        << EscapeXml(record.backend + " " + record.id + ": error " +
+                     FormatNumber(record.max_error) + ", bound " + FormatNumber(record.bound) +
+                     " (" + point.item->status + ")")
         << "</title></circle>\n";
   }
   svg << "</svg>\n";

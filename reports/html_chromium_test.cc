@@ -22,7 +22,8 @@ std::pair<std::string, int> Capture(const std::string& command) {
   if (!pipe) return {"", -1};
   std::array<char, 4096> buffer;
   size_t got;
-  while ((got = std::fread(buffer.data(), 1, buffer.size(), pipe)) > 0) output.append(buffer.data(), got);
+  while ((got = std::fread(buffer.data(), 1, buffer.size(), pipe)) > 0)
+    output.append(buffer.data(), got);
   const int status = ::pclose(pipe);
   return {output, status};
 }
@@ -36,10 +37,11 @@ std::string FindChromium() {
 // Headless flags that keep Chromium off the network and away from the user's profile.
 std::string ChromiumCommand(const std::string& chromium, const std::string& profile,
                             const std::string& mode, const std::string& url) {
-  return "timeout 120 '" + chromium + "' --headless --no-sandbox --disable-gpu --disable-quic "
+  return "timeout 120 '" + chromium +
+         "' --headless --no-sandbox --disable-gpu --disable-quic "
          "--no-first-run --disable-background-networking --disable-component-update "
-         "--disable-sync --user-data-dir='" + profile + "' --window-size=1280,2400 " + mode +
-         " 'file://" + url + "' 2>/dev/null";
+         "--disable-sync --user-data-dir='" +
+         profile + "' --window-size=1280,2400 " + mode + " 'file://" + url + "' 2>/dev/null";
 }
 
 class HtmlInChromium : public ::testing::Test {

@@ -134,8 +134,8 @@ std::string ParseHeader(const json& object, JournalHeader& header) {
     shard_fields.Unsigned("index", index, true, std::numeric_limits<uint32_t>::max());
     shard_fields.Unsigned("count", count, true, std::numeric_limits<uint32_t>::max());
     if (shard_fields.error().empty() && (count == 0 || index >= count)) {
-      shard_fields.Fail("index", "shard " + std::to_string(index) + " of " +
-                                     std::to_string(count) + " is out of range");
+      shard_fields.Fail("index", "shard " + std::to_string(index) + " of " + std::to_string(count) +
+                                     " is out of range");
     }
     if (!shard_fields.error().empty()) return shard_fields.error();
     header.shard_index = static_cast<uint32_t>(index);
@@ -243,8 +243,8 @@ std::string ToJsonLine(const CaseRecord& record) {
   line["level"] = record.level;
   line["group"] = record.group;
   line["shape"] = record.shape;
-  line["attributes"] = record.attributes.is_null() ? ordered_json::object()
-                                                   : ordered_json(record.attributes);
+  line["attributes"] =
+      record.attributes.is_null() ? ordered_json::object() : ordered_json(record.attributes);
   line["layout"] = record.layout;
   line["values"] = record.values;
   line["status"] = record.status;
@@ -276,7 +276,8 @@ JournalResult<Journal> ParseJournal(std::string_view text, const std::string& so
     const json object = json::parse(line, nullptr, /*allow_exceptions=*/false);
     if (object.is_discarded() || !object.is_object()) {
       if (!terminated) {
-        journal.warnings.push_back(where + "dropped an incomplete last line (run killed mid-write?)");
+        journal.warnings.push_back(where +
+                                   "dropped an incomplete last line (run killed mid-write?)");
         break;
       }
       result.error = where + (object.is_discarded() ? "not valid JSON" : "not a JSON object");

@@ -98,8 +98,8 @@ std::string RenderDiff(const JournalDiff& diff, bool allow_missing) {
   Section("New cases", diff.added, out);
   out << "diff: " << diff.regressions.size() << " regression(s), " << diff.missing.size()
       << " missing, " << diff.fixed.size() << " fixed, " << diff.changed.size() << " changed, "
-      << diff.added.size() << " new: "
-      << (diff.Regressed(allow_missing) ? "REGRESSED" : "no regression") << "\n";
+      << diff.added.size()
+      << " new: " << (diff.Regressed(allow_missing) ? "REGRESSED" : "no regression") << "\n";
   return out.str();
 }
 

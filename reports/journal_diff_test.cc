@@ -29,7 +29,8 @@ std::vector<std::string> Ids(const std::vector<DiffEntry>& entries) {
 }
 
 TEST(Diff, ClassifiesEveryKindOfChange) {
-  const Report base = Make({{"a", "Pass"}, {"b", "Fail"}, {"c", "Pass"}, {"d", "Pass"}, {"e", "Fail"}});
+  const Report base =
+      Make({{"a", "Pass"}, {"b", "Fail"}, {"c", "Pass"}, {"d", "Pass"}, {"e", "Fail"}});
   const Report next =
       Make({{"a", "Fail"}, {"b", "Pass"}, {"c", "NotSupported"}, {"e", "Crash"}, {"f", "Pass"}});
   const JournalDiff diff = DiffReports(base, next);
@@ -50,7 +51,8 @@ TEST(Diff, ClassifiesEveryKindOfChange) {
 }
 
 TEST(Diff, NewFailingCaseIsARegression) {
-  const JournalDiff diff = DiffReports(Make({{"a", "Pass"}}), Make({{"a", "Pass"}, {"g", "Timeout"}}));
+  const JournalDiff diff =
+      DiffReports(Make({{"a", "Pass"}}), Make({{"a", "Pass"}, {"g", "Timeout"}}));
   ASSERT_EQ(diff.regressions.size(), 1u);
   EXPECT_EQ(diff.regressions[0].id, "g");
   EXPECT_EQ(diff.regressions[0].base_status, "");
@@ -92,10 +94,11 @@ TEST(Diff, DifferentSeedsWarn) {
 }
 
 TEST(Diff, RenderListsSectionsAndVerdict) {
-  const std::string text = RenderDiff(
-      DiffReports(Make({{"a", "Pass"}, {"d", "Pass"}}), Make({{"a", "Fail"}})), false);
-  EXPECT_NE(text.find("Regressions (1):\n  ref a: Pass -> Fail\n    why a\n    repro: opcts repro a\n"),
-            std::string::npos)
+  const std::string text =
+      RenderDiff(DiffReports(Make({{"a", "Pass"}, {"d", "Pass"}}), Make({{"a", "Fail"}})), false);
+  EXPECT_NE(
+      text.find("Regressions (1):\n  ref a: Pass -> Fail\n    why a\n    repro: opcts repro a\n"),
+      std::string::npos)
       << text;
   EXPECT_NE(text.find("Missing from NEW (fails the diff) (1):\n  ref d: Pass -> (absent)\n"),
             std::string::npos)

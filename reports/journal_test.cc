@@ -3,15 +3,15 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <filesystem>
 #include <fstream>
-#include <sstream>
-#include <unistd.h>
+
+#include "reports/test_support.h"
 
 namespace opcts {
 namespace {
 
-namespace fs = std::filesystem;
+using testing::ReadFile;
+using testing::ScratchDir;
 
 constexpr char kHeaderLine[] =
     R"({"type":"header","format":"opcts-journal/1","opcts_version":"0.1.0",)"
@@ -21,17 +21,6 @@ constexpr char kHeaderLine[] =
 constexpr char kCaseLine[] =
     R"({"type":"case","id":"a.f32.rank1.s1","backend":"cpu-simd","op":"DML_CUMULATIVE_SUMMATION",)"
     R"("dtype":"FLOAT32","status":"Fail","shape":[4],"max_error":0.5,"bound":1e-6,"ulp":12})";
-
-std::string TempPath(const std::string& name) {
-  return (fs::temp_directory_path() / (name + "-" + std::to_string(::getpid()))).string();
-}
-
-std::string ReadAll(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
 
 JournalHeader SampleHeader() {
   JournalHeader header;
@@ -69,7 +58,8 @@ CaseRecord SampleCase() {
 }
 
 TEST(Journal, WriterAndReaderRoundTrip) {
-  const std::string path = TempPath("journal-roundtrip");
+  ScratchDir dir;
+  const std::string path = dir / "j.jsonl";
   CaseRecord special = SampleCase();
   special.id = "special";
   special.status = "Pass";
@@ -82,11 +72,10 @@ TEST(Journal, WriterAndReaderRoundTrip) {
     ASSERT_TRUE(writer.value->Append(SampleCase()));
     ASSERT_TRUE(writer.value->Append(special));
     // Each line reaches the file before Append returns, while the writer is still open.
-    const std::string text = ReadAll(path);
+    const std::string text = ReadFile(path);
     EXPECT_EQ(std::count(text.begin(), text.end(), '\n'), 3);
   }
   const auto journal = ReadJournal(path);
-  fs::remove(path);
   ASSERT_TRUE(journal.value) << journal.error;
   EXPECT_TRUE(journal.value->warnings.empty());
 
@@ -183,9 +172,9 @@ TEST(Journal, TornLineFollowedByNewlineIsAnError) {
 }
 
 TEST(Journal, WrongFieldTypeNamesLineAndField) {
-  const std::string text = std::string(kHeaderLine) + "\n" +
-                           R"({"type":"case","id":"x","backend":"b","status":"Pass","shape":[1,-2]})" +
-                           "\n";
+  const std::string text =
+      std::string(kHeaderLine) + "\n" +
+      R"({"type":"case","id":"x","backend":"b","status":"Pass","shape":[1,-2]})" + "\n";
   const auto journal = ParseJournal(text, "f.jsonl");
   EXPECT_FALSE(journal.value);
   EXPECT_EQ(journal.error.rfind("f.jsonl:2: case field \"shape\": expected", 0), 0u)
@@ -213,8 +202,7 @@ TEST(Journal, UnknownFieldsAndLineTypesAreIgnored) {
   header.insert(header.size() - 1, R"(,"future":{"x":[1,2]})");
   std::string line = kCaseLine;
   line.insert(line.size() - 1, R"(,"new_field":"ignored")");
-  const std::string text =
-      header + "\n\n" + line + "\n" + R"({"type":"checkpoint","at":3})" + "\n";
+  const std::string text = header + "\n\n" + line + "\n" + R"({"type":"checkpoint","at":3})" + "\n";
   const auto journal = ParseJournal(text, "u.jsonl");
   ASSERT_TRUE(journal.value) << journal.error;
   EXPECT_EQ(journal.value->header.seed, 7u);
@@ -255,7 +243,8 @@ TEST(Journal, ReadMissingFileIsAnError) {
 }
 
 TEST(Journal, AppendCutsTornLineAndKeepsHeader) {
-  const std::string path = TempPath("journal-append");
+  ScratchDir dir;
+  const std::string path = dir / "j.jsonl";
   const std::string line = kCaseLine;
   {
     std::ofstream out(path, std::ios::binary);
@@ -267,7 +256,6 @@ TEST(Journal, AppendCutsTornLineAndKeepsHeader) {
     ASSERT_TRUE(writer.value->Append(SampleCase()));
   }
   const auto journal = ReadJournal(path);
-  fs::remove(path);
   ASSERT_TRUE(journal.value) << journal.error;
   EXPECT_TRUE(journal.value->warnings.empty());
   EXPECT_EQ(journal.value->header.seed, 7u);  // the original header, not SampleHeader()
@@ -277,14 +265,13 @@ TEST(Journal, AppendCutsTornLineAndKeepsHeader) {
 }
 
 TEST(Journal, AppendToMissingFileWritesHeader) {
-  const std::string path = TempPath("journal-append-new");
-  fs::remove(path);
+  ScratchDir dir;
+  const std::string path = dir / "j.jsonl";
   {
     auto writer = JournalWriter::Open(path, SampleHeader(), /*append=*/true);
     ASSERT_TRUE(writer.value) << writer.error;
   }
   const auto journal = ReadJournal(path);
-  fs::remove(path);
   ASSERT_TRUE(journal.value) << journal.error;
   EXPECT_EQ(journal.value->header.planned_cases, 12345u);
 }

@@ -1,10 +1,10 @@
-#include "reports/journal.h"
-
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
 #include <system_error>
+
+#include "reports/journal.h"
 
 namespace opcts {
 namespace {
@@ -48,7 +48,8 @@ JournalResult<JournalWriter> JournalWriter::Open(const std::string& path,
       std::error_code error;
       if (std::filesystem::file_size(path, error) != *keep) {
         std::filesystem::resize_file(path, *keep, error);
-        if (error) return {std::nullopt, path + ": cannot cut the torn last line: " + error.message()};
+        if (error)
+          return {std::nullopt, path + ": cannot cut the torn last line: " + error.message()};
       }
       write_header = *keep == 0;
     }

@@ -15,11 +15,16 @@ ordered_json Counts(const StatusCounts& counts) {
 
 ordered_json CaseSummary(const ReportCase& item) {
   const CaseRecord& record = item.record;
-  ordered_json out = {{"id", record.id},           {"backend", record.backend},
-                      {"op", record.op},           {"dtype", record.dtype},
-                      {"status", item.status},     {"journal_status", record.status},
-                      {"message", record.message}, {"max_error", JsonNumber(record.max_error)},
-                      {"bound", JsonNumber(record.bound)}, {"ulp", JsonNumber(record.ulp)},
+  ordered_json out = {{"id", record.id},
+                      {"backend", record.backend},
+                      {"op", record.op},
+                      {"dtype", record.dtype},
+                      {"status", item.status},
+                      {"journal_status", record.status},
+                      {"message", record.message},
+                      {"max_error", JsonNumber(record.max_error)},
+                      {"bound", JsonNumber(record.bound)},
+                      {"ulp", JsonNumber(record.ulp)},
                       {"repro", record.repro}};
   if (!item.waiver.empty()) out["waiver"] = item.waiver;
   return out;
@@ -33,12 +38,13 @@ std::string RenderJsonSummary(const Report& report) {
   out["sources"] = ordered_json::array();
   for (size_t i = 0; i < report.sources.size(); ++i) {
     const JournalHeader& header = report.headers[i];
-    out["sources"].push_back({{"path", report.sources[i]},
-                              {"opcts_version", header.opcts_version},
-                              {"started", header.started},
-                              {"seed", header.seed},
-                              {"shard", {{"index", header.shard_index}, {"count", header.shard_count}}},
-                              {"planned_cases", header.planned_cases}});
+    out["sources"].push_back(
+        {{"path", report.sources[i]},
+         {"opcts_version", header.opcts_version},
+         {"started", header.started},
+         {"seed", header.seed},
+         {"shard", {{"index", header.shard_index}, {"count", header.shard_count}}},
+         {"planned_cases", header.planned_cases}});
   }
   out["strict"] = report.strict;
   out["today"] = report.today;

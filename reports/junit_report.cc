@@ -40,10 +40,17 @@ void Count(const ReportCase& item, Counts& counts) {
   ++counts.tests;
   counts.duration_us += item.record.duration_us;
   switch (OutcomeOf(item)) {
-    case Outcome::kFailure: ++counts.failures; break;
-    case Outcome::kError: ++counts.errors; break;
-    case Outcome::kSkipped: ++counts.skipped; break;
-    case Outcome::kPass: break;
+    case Outcome::kFailure:
+      ++counts.failures;
+      break;
+    case Outcome::kError:
+      ++counts.errors;
+      break;
+    case Outcome::kSkipped:
+      ++counts.skipped;
+      break;
+    case Outcome::kPass:
+      break;
   }
 }
 
@@ -51,8 +58,8 @@ void Count(const ReportCase& item, Counts& counts) {
 std::string Details(const CaseRecord& record) {
   std::string text = record.message;
   if (record.max_error || record.bound || record.ulp) {
-    text += "\nmax_error=" + FormatNumber(record.max_error) + " bound=" +
-            FormatNumber(record.bound) + " ulp=" + FormatNumber(record.ulp);
+    text += "\nmax_error=" + FormatNumber(record.max_error) +
+            " bound=" + FormatNumber(record.bound) + " ulp=" + FormatNumber(record.ulp);
   }
   if (!record.repro.empty()) text += "\nrepro: " + record.repro;
   return text;
@@ -74,10 +81,11 @@ void WriteCase(const ReportCase& item, std::ostringstream& out) {
       }
       return;
     case Outcome::kSkipped: {
-      std::string reason = item.status == "Waived"
-                               ? "Waived (" + item.waiver + "); " + record.status + ": " + record.message
-                               : "NotSupported: " + (record.message.empty() ? std::string("no reason given")
-                                                                            : record.message);
+      std::string reason =
+          item.status == "Waived"
+              ? "Waived (" + item.waiver + "); " + record.status + ": " + record.message
+              : "NotSupported: " +
+                    (record.message.empty() ? std::string("no reason given") : record.message);
       out << ">\n      <skipped message=\"" << EscapeXml(reason) << "\"/>\n    </testcase>\n";
       return;
     }
@@ -124,8 +132,8 @@ std::string RenderJunit(const Report& report) {
     out << "  <testsuite name=\"opcts.gate\"" << CountAttributes(counts) << ">\n";
     for (size_t i = 0; i < report.gate_problems.size(); ++i) {
       out << "    <testcase name=\"gate." << i << "\" classname=\"opcts.gate\" time=\"0.000000\">\n"
-          << "      <failure type=\"Gate\" message=\"" << EscapeXml(report.gate_problems[i]) << "\">"
-          << EscapeXml(report.gate_problems[i]) << "</failure>\n    </testcase>\n";
+          << "      <failure type=\"Gate\" message=\"" << EscapeXml(report.gate_problems[i])
+          << "\">" << EscapeXml(report.gate_problems[i]) << "</failure>\n    </testcase>\n";
     }
     out << "  </testsuite>\n";
   }

@@ -143,13 +143,13 @@ void PrintVerdict(const Report& report, std::ostream& out, std::ostream& err) {
 }
 
 int Render(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
-  const Arguments parsed =
-      Parse(args, 0, {"--json", "--junit", "--markdown", "--html", "--waivers", "--today"},
-            {"--strict"});
+  const Arguments parsed = Parse(
+      args, 0, {"--json", "--junit", "--markdown", "--html", "--waivers", "--today"}, {"--strict"});
   if (!parsed.error.empty()) return Usage(err, parsed.error);
   if (parsed.positional.empty()) return Usage(err, "no journal given");
   GateInputs inputs;
-  if (std::string error = ReadGateInputs(parsed, inputs); !error.empty()) return BadInput(err, error);
+  if (std::string error = ReadGateInputs(parsed, inputs); !error.empty())
+    return BadInput(err, error);
   std::vector<SourcedJournal> journals;
   if (!ReadAll(parsed.positional, journals, err)) return kReportExitBadInput;
   const auto report = BuildReport(journals, inputs.waivers, inputs.options);
@@ -178,7 +178,8 @@ int Diff(const std::vector<std::string>& args, std::ostream& out, std::ostream& 
   if (!parsed.error.empty()) return Usage(err, parsed.error);
   if (parsed.positional.size() != 2) return Usage(err, "diff needs exactly BASE and NEW");
   GateInputs inputs;
-  if (std::string error = ReadGateInputs(parsed, inputs); !error.empty()) return BadInput(err, error);
+  if (std::string error = ReadGateInputs(parsed, inputs); !error.empty())
+    return BadInput(err, error);
   std::vector<SourcedJournal> journals;
   if (!ReadAll(parsed.positional, journals, err)) return kReportExitBadInput;
   const auto base = BuildReport({journals[0]}, inputs.waivers, inputs.options);
@@ -227,6 +228,8 @@ int ReportMain(const std::vector<std::string>& args, std::ostream& out, std::ost
   return Render(args, out, err);
 }
 
-int ReportMain(const std::vector<std::string>& args) { return ReportMain(args, std::cout, std::cerr); }
+int ReportMain(const std::vector<std::string>& args) {
+  return ReportMain(args, std::cout, std::cerr);
+}
 
 }  // namespace opcts

@@ -34,9 +34,9 @@ bool Contains(const std::string& text, const std::string& needle) {
 
 TEST(ReportCli, RendersEveryFormatAndFailsTheGate) {
   ScratchDir dir;
-  const CliRun run = Report({"--json", dir / "r.json", "--junit", dir / "r.xml", "--markdown",
-                          dir / "r.md", "--html=" + dir / "r.html", Testdata("cpu_simd.jsonl"),
-                          Testdata("vulkan.jsonl")});
+  const CliRun run =
+      Report({"--json", dir / "r.json", "--junit", dir / "r.xml", "--markdown", dir / "r.md",
+              "--html=" + dir / "r.html", Testdata("cpu_simd.jsonl"), Testdata("vulkan.jsonl")});
   EXPECT_EQ(run.code, kReportExitGateFailed) << run.err;
   EXPECT_TRUE(Contains(run.out, "opcts report: 12 cases (")) << run.out;
   EXPECT_TRUE(Contains(run.out, "): gate FAILED\n  - 2 case(s) with status Fail\n")) << run.out;
@@ -53,23 +53,25 @@ TEST(ReportCli, PassingJournalExitsZero) {
 }
 
 TEST(ReportCli, ActiveWaiversLetTheGatePass) {
-  const CliRun run = Report({"--waivers", Testdata("waivers.yaml"), "--today", "2026-01-01",
-                          Testdata("cpu_simd.jsonl")});
+  const CliRun run = Report(
+      {"--waivers", Testdata("waivers.yaml"), "--today", "2026-01-01", Testdata("cpu_simd.jsonl")});
   EXPECT_EQ(run.code, kReportExitPass) << run.out << run.err;
   EXPECT_TRUE(Contains(run.out, "Waived 2")) << run.out;
   // The vulkan and openvino waivers match nothing in this journal.
-  EXPECT_TRUE(Contains(run.err, "waivers.yaml:7: waiver for id \"dml_scatter_nd.i32.*\" (backend "
-                                "\"vulkan\") matched no failing case"))
+  EXPECT_TRUE(Contains(run.err,
+                       "waivers.yaml:7: waiver for id \"dml_scatter_nd.i32.*\" (backend "
+                       "\"vulkan\") matched no failing case"))
       << run.err;
 }
 
 TEST(ReportCli, ExpiredWaiverFailsTheGate) {
-  const CliRun run = Report({"--waivers", Testdata("waivers.yaml"), "--today", "2100-01-01",
-                          Testdata("cpu_simd.jsonl")});
+  const CliRun run = Report(
+      {"--waivers", Testdata("waivers.yaml"), "--today", "2100-01-01", Testdata("cpu_simd.jsonl")});
   EXPECT_EQ(run.code, kReportExitGateFailed);
-  EXPECT_TRUE(Contains(run.out, "waivers.yaml:3: waiver for id \"dml_cumulative_product.f32.*\" "
-                                "(backend \"cpu-simd\") expired on 2099-12-31 and still matches 2 "
-                                "failing case(s)"))
+  EXPECT_TRUE(Contains(run.out,
+                       "waivers.yaml:3: waiver for id \"dml_cumulative_product.f32.*\" "
+                       "(backend \"cpu-simd\") expired on 2099-12-31 and still matches 2 "
+                       "failing case(s)"))
       << run.out;
 }
 
@@ -93,8 +95,8 @@ TEST(ReportCli, MarkdownToStdoutMovesVerdictToStderr) {
 
 TEST(ReportCli, BadInputExitsTwoNamingFileAndLine) {
   ScratchDir dir;
-  WriteFile(dir / "bad.jsonl", HeaderLine("b") + "\n{\"type\":\"case\",\n" +
-                                   CaseLine("b", "x", "Pass") + "\n");
+  WriteFile(dir / "bad.jsonl",
+            HeaderLine("b") + "\n{\"type\":\"case\",\n" + CaseLine("b", "x", "Pass") + "\n");
   CliRun run = Report({dir / "bad.jsonl"});
   EXPECT_EQ(run.code, kReportExitBadInput);
   EXPECT_EQ(run.err, "opcts report: " + dir / "bad.jsonl" + ":2: not valid JSON\n");
@@ -129,9 +131,14 @@ TEST(ReportCli, TornLastLineIsAWarning) {
 }
 
 TEST(ReportCli, UsageErrorsExitTwo) {
-  for (const auto& args : std::vector<std::vector<std::string>>{
-           {}, {"--bogus", "x.jsonl"}, {"--json"}, {"--strict"}, {"--today", "tomorrow", "x"},
-           {"diff", "only-one.jsonl"}, {"merge", "shard.jsonl"}, {"merge", "-o", "out.jsonl"}}) {
+  for (const auto& args : std::vector<std::vector<std::string>>{{},
+                                                                {"--bogus", "x.jsonl"},
+                                                                {"--json"},
+                                                                {"--strict"},
+                                                                {"--today", "tomorrow", "x"},
+                                                                {"diff", "only-one.jsonl"},
+                                                                {"merge", "shard.jsonl"},
+                                                                {"merge", "-o", "out.jsonl"}}) {
     const CliRun run = Report(args);
     EXPECT_EQ(run.code, kReportExitBadInput) << (args.empty() ? "(none)" : args[0]);
     EXPECT_TRUE(Contains(run.err, "opcts report: ")) << run.err;
@@ -144,12 +151,12 @@ TEST(ReportCli, UsageErrorsExitTwo) {
 TEST(ReportCli, DiffExitCodes) {
   ScratchDir dir;
   const std::string header = HeaderLine("ref") + "\n";
-  WriteFile(dir / "base.jsonl", header + CaseLine("ref", "a", "Pass") + "\n" +
-                                    CaseLine("ref", "b", "Fail") + "\n");
-  WriteFile(dir / "worse.jsonl", header + CaseLine("ref", "a", "Crash") + "\n" +
-                                     CaseLine("ref", "b", "Fail") + "\n");
-  WriteFile(dir / "better.jsonl", header + CaseLine("ref", "a", "Pass") + "\n" +
-                                      CaseLine("ref", "b", "Pass") + "\n");
+  WriteFile(dir / "base.jsonl",
+            header + CaseLine("ref", "a", "Pass") + "\n" + CaseLine("ref", "b", "Fail") + "\n");
+  WriteFile(dir / "worse.jsonl",
+            header + CaseLine("ref", "a", "Crash") + "\n" + CaseLine("ref", "b", "Fail") + "\n");
+  WriteFile(dir / "better.jsonl",
+            header + CaseLine("ref", "a", "Pass") + "\n" + CaseLine("ref", "b", "Pass") + "\n");
   WriteFile(dir / "fewer.jsonl", header + CaseLine("ref", "a", "Pass") + "\n");
 
   CliRun run = Report({"diff", dir / "base.jsonl", dir / "worse.jsonl"});
@@ -169,7 +176,7 @@ TEST(ReportCli, DiffExitCodes) {
 TEST(ReportCli, MergeWritesJournalAndRejectsBadShardSets) {
   ScratchDir dir;
   CliRun run = Report({"merge", "-o", dir / "all.jsonl", Testdata("shard1of3.jsonl"),
-                    Testdata("shard0of3.jsonl"), Testdata("shard2of3.jsonl")});
+                       Testdata("shard0of3.jsonl"), Testdata("shard2of3.jsonl")});
   EXPECT_EQ(run.code, kReportExitPass) << run.err;
   EXPECT_TRUE(Contains(run.out, "3 shard(s), 6 cases")) << run.out;
   const auto merged = ReadJournal(dir / "all.jsonl");
@@ -179,8 +186,8 @@ TEST(ReportCli, MergeWritesJournalAndRejectsBadShardSets) {
   // The merged journal renders and passes (all 6 planned cases present).
   EXPECT_EQ(Report({dir / "all.jsonl"}).code, kReportExitPass);
 
-  run = Report({"merge", "-o", dir / "x.jsonl", Testdata("shard0of3.jsonl"),
-                Testdata("shard2of3.jsonl")});
+  run = Report(
+      {"merge", "-o", dir / "x.jsonl", Testdata("shard0of3.jsonl"), Testdata("shard2of3.jsonl")});
   EXPECT_EQ(run.code, kReportExitBadInput);
   EXPECT_EQ(run.err, "opcts report: missing shard(s) 1 of 3 (shards are numbered 0 to 2)\n");
   EXPECT_FALSE(std::filesystem::exists(dir / "x.jsonl"));

@@ -9,8 +9,8 @@ namespace opcts {
 namespace {
 
 struct WaiverUse {
-  uint64_t waived = 0;          // failures it waived (active waivers)
-  uint64_t expired_hits = 0;    // failures it would have waived had it not expired
+  uint64_t waived = 0;        // failures it waived (active waivers)
+  uint64_t expired_hits = 0;  // failures it would have waived had it not expired
 };
 
 BackendSummary& FindOrAddBackend(std::vector<BackendSummary>& backends, const std::string& name) {
@@ -67,10 +67,11 @@ void AddWaiverVerdicts(const std::vector<Waiver>& waivers, const std::vector<Wai
                              "\" (backend \"" + waiver.backend_glob + "\")";
     if (uses[i].expired_hits > 0) {
       report.gate_problems.push_back(what + " expired on " + *waiver.expires +
-                                    " and still matches " + std::to_string(uses[i].expired_hits) +
-                                    " failing case(s); fix them or renew the waiver");
+                                     " and still matches " + std::to_string(uses[i].expired_hits) +
+                                     " failing case(s); fix them or renew the waiver");
     } else if (uses[i].waived == 0) {
-      report.warnings.push_back(what + " matched no failing case; remove it if the failure is fixed");
+      report.warnings.push_back(what +
+                                " matched no failing case; remove it if the failure is fixed");
     }
   }
 }
@@ -155,17 +156,25 @@ void CheckCompleteness(const SourcedJournal& journal, Report& report) {
   const uint64_t present = journal.journal.cases.size();
   if (planned > present) {
     report.gate_problems.push_back(journal.source + ": only " + std::to_string(present) + " of " +
-                                  std::to_string(planned) +
-                                  " planned cases are present (run incomplete?)");
+                                   std::to_string(planned) +
+                                   " planned cases are present (run incomplete?)");
   } else if (planned != 0 && planned < present) {
-    report.warnings.push_back(journal.source + ": " + std::to_string(present) +
-                              " cases but only " + std::to_string(planned) + " planned");
+    report.warnings.push_back(journal.source + ": " + std::to_string(present) + " cases but only " +
+                              std::to_string(planned) + " planned");
   }
 }
 
 }  // namespace
 
 bool BackendSummary::ClaimHolds() const { return !by_status.count("ClaimViolation"); }
+
+uint64_t MatrixCell::AsExpected() const {
+  uint64_t count = 0;
+  for (const char* status : {"Pass", "InvalidRejected"}) {
+    if (const auto it = by_status.find(status); it != by_status.end()) count += it->second;
+  }
+  return count;
+}
 
 const std::vector<std::string>& RankClasses() {
   static const std::vector<std::string> kClasses = {"rank0", "rank1", "rank2-4", "rank5-8",
@@ -182,8 +191,9 @@ std::string RankClass(size_t rank) {
 
 int SeverityRank(std::string_view status) {
   static constexpr std::string_view kOrder[] = {
-      "Crash",        "InternalError", "Timeout",      "ClaimViolation",  "InvalidAccepted", "Fail",
-      "QualityWarning", "Waived",      "NotSupported", "InvalidRejected", "Pass"};
+      "Crash", "InternalError",  "Timeout", "ClaimViolation", "InvalidAccepted",
+      "Fail",  "QualityWarning", "Waived",  "NotSupported",   "InvalidRejected",
+      "Pass"};
   const auto it = std::find(std::begin(kOrder), std::end(kOrder), status);
   return static_cast<int>(it - std::begin(kOrder));
 }
@@ -204,7 +214,8 @@ std::string CauseOf(std::string_view message) {
 }
 
 JournalResult<Report> BuildReport(const std::vector<SourcedJournal>& journals,
-                                  const std::vector<Waiver>& waivers, const ReportOptions& options) {
+                                  const std::vector<Waiver>& waivers,
+                                  const ReportOptions& options) {
   Report report;
   report.strict = options.strict;
   report.today = options.today;

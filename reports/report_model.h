@@ -27,8 +27,8 @@ using StatusCounts = std::map<std::string, uint64_t>;
 
 struct ReportCase {
   CaseRecord record;
-  std::string status;        // record.status, or "Waived" when an active waiver covers it
-  std::string waiver;        // "file:line: reason" of that waiver
+  std::string status;  // record.status, or "Waived" when an active waiver covers it
+  std::string waiver;  // "file:line: reason" of that waiver
   bool gate_failure = false;
 };
 
@@ -43,7 +43,8 @@ struct MatrixCell {
   std::string backend, op, dtype, rank_class;
   StatusCounts by_status;
   uint64_t cases = 0;
-  std::string worst;  // the most severe status in the cell (SeverityRank)
+  std::string worst;            // the most severe status in the cell (SeverityRank)
+  uint64_t AsExpected() const;  // Pass plus InvalidRejected: the outcomes a backend aims for
 };
 
 struct FailureGroup {
@@ -56,11 +57,11 @@ struct Report {
   std::vector<JournalHeader> headers;  // parallel to sources
   bool strict = false;
   std::string today;
-  std::vector<BackendSummary> backends;  // in order of first appearance
-  std::vector<ReportCase> cases;         // journal order
-  StatusCounts by_status;                // effective statuses
-  std::vector<MatrixCell> matrix;        // sorted by backend, op, dtype, rank class
-  std::vector<std::string> rank_classes; // those present, in RankClass order
+  std::vector<BackendSummary> backends;      // in order of first appearance
+  std::vector<ReportCase> cases;             // journal order
+  StatusCounts by_status;                    // effective statuses
+  std::vector<MatrixCell> matrix;            // sorted by backend, op, dtype, rank class
+  std::vector<std::string> rank_classes;     // those present, in RankClass order
   std::vector<FailureGroup> failure_groups;  // gate failures, largest group first
   std::vector<std::string> gate_reasons;     // why the gate failed; empty when it passed
   std::vector<std::string> gate_problems;    // the reasons that are no case: expired waivers,

@@ -67,10 +67,9 @@ TEST(Report, CountsStatusesAcrossTwoBackends) {
   EXPECT_EQ(report.gate_failures, 5u);
   EXPECT_FALSE(report.Passed());
   EXPECT_EQ(report.gate_reasons,
-            (std::vector<std::string>{"2 case(s) with status Fail",
-                                      "1 case(s) with status InvalidAccepted",
-                                      "1 case(s) with status ClaimViolation",
-                                      "1 case(s) with status Crash"}));
+            (std::vector<std::string>{
+                "2 case(s) with status Fail", "1 case(s) with status InvalidAccepted",
+                "1 case(s) with status ClaimViolation", "1 case(s) with status Crash"}));
   EXPECT_TRUE(report.gate_problems.empty());
   EXPECT_TRUE(report.warnings.empty());
 }
@@ -109,6 +108,8 @@ TEST(Report, MatrixCellsByOpDtypeRankClassBackend) {
   const MatrixCell* invalid = FindCell(report, "cpu-simd", "DML_SCATTER_ND", "INT32", "rank9+");
   ASSERT_TRUE(invalid);
   EXPECT_EQ(invalid->worst, "InvalidRejected");
+  EXPECT_EQ(invalid->AsExpected(), 1u);
+  EXPECT_EQ(product->AsExpected(), 0u);
   EXPECT_FALSE(FindCell(report, "vulkan", "DML_CUMULATIVE_PRODUCT", "FLOAT32", "rank2-4"));
 }
 
@@ -130,8 +131,9 @@ TEST(Report, FailuresGroupedByCauseLargestFirst) {
 TEST(Report, StrictMakesQualityWarningFail) {
   const Report report = Build({"cpu_simd.jsonl"}, {}, /*strict=*/true);
   EXPECT_EQ(report.gate_failures, 3u);
-  EXPECT_EQ(report.gate_reasons, (std::vector<std::string>{"2 case(s) with status Fail",
-                                                           "1 case(s) with status QualityWarning"}));
+  EXPECT_EQ(report.gate_reasons,
+            (std::vector<std::string>{"2 case(s) with status Fail",
+                                      "1 case(s) with status QualityWarning"}));
 }
 
 TEST(Report, ActiveExpiredAndUnmatchedWaivers) {
@@ -148,16 +150,14 @@ TEST(Report, ActiveExpiredAndUnmatchedWaivers) {
     EXPECT_EQ(item.waiver, file + ":3: known float32 product drift (issue 12)");
   }
   EXPECT_EQ(report.gate_problems,
-            std::vector<std::string>{file +
-                                     ":7: waiver for id \"dml_scatter_nd.i32.*\" (backend "
-                                     "\"vulkan\") expired on 2025-06-30 and still matches 1 "
-                                     "failing case(s); fix them or renew the waiver"});
+            std::vector<std::string>{file + ":7: waiver for id \"dml_scatter_nd.i32.*\" (backend "
+                                            "\"vulkan\") expired on 2025-06-30 and still matches 1 "
+                                            "failing case(s); fix them or renew the waiver"});
   EXPECT_EQ(report.gate_reasons.back(), report.gate_problems.back());
-  EXPECT_EQ(report.warnings,
-            std::vector<std::string>{file +
-                                     ":11: waiver for id \"openvino_cumsum_3.*\" (backend "
-                                     "\"cpu-simd\") matched no failing case; remove it if the "
-                                     "failure is fixed"});
+  EXPECT_EQ(report.warnings, std::vector<std::string>{
+                                 file + ":11: waiver for id \"openvino_cumsum_3.*\" (backend "
+                                        "\"cpu-simd\") matched no failing case; remove it if the "
+                                        "failure is fixed"});
 }
 
 TEST(Report, WaiverAppliesThroughItsExpiryDay) {
@@ -174,8 +174,8 @@ TEST(Report, WaiversOnlyCoverGateFailures) {
   waiver.reason = "everything";
   waiver.location = "w.yaml:1";
   const Report report = Build({"cpu_simd.jsonl"}, {waiver});
-  EXPECT_EQ(report.by_status.at("Waived"), 2u);        // the two Fail cases
-  EXPECT_EQ(report.by_status.at("Pass"), 3u);          // untouched
+  EXPECT_EQ(report.by_status.at("Waived"), 2u);          // the two Fail cases
+  EXPECT_EQ(report.by_status.at("Pass"), 3u);            // untouched
   EXPECT_EQ(report.by_status.at("QualityWarning"), 1u);  // not a gate failure unless strict
   EXPECT_TRUE(report.Passed());
 }

@@ -119,10 +119,10 @@ TEST(Junit, WaivedAreSkippedAndExpiredWaiverFails) {
   const XmlDocument document = ParseXml(xml);
   ASSERT_EQ(document.error, "") << xml;
   const auto& root = document.elements[0];
-  EXPECT_EQ(root.attributes.at("tests"), "13");     // 12 cases + the expired waiver
-  EXPECT_EQ(root.attributes.at("failures"), "3");   // InvalidAccepted, ClaimViolation, waiver
+  EXPECT_EQ(root.attributes.at("tests"), "13");    // 12 cases + the expired waiver
+  EXPECT_EQ(root.attributes.at("failures"), "3");  // InvalidAccepted, ClaimViolation, waiver
   EXPECT_EQ(root.attributes.at("errors"), "1");
-  EXPECT_EQ(root.attributes.at("skipped"), "3");    // NotSupported + 2 Waived
+  EXPECT_EQ(root.attributes.at("skipped"), "3");  // NotSupported + 2 Waived
   EXPECT_NE(xml.find("classname=\"opcts.gate\""), std::string::npos);
   EXPECT_NE(xml.find("expired on 2025-06-30"), std::string::npos);
 }
@@ -143,8 +143,9 @@ TEST(Markdown, ContainsVerdictAndBackendTable) {
             std::string::npos);
   EXPECT_NE(markdown.find("| **total** | | | | | 12 | 4 | 2 | 1 | 1 | 1 | 1 | 1 | 1 |\n"),
             std::string::npos);
-  EXPECT_NE(markdown.find("  opcts repro --backend cpu-simd dml_cumulative_product.f32.rank2.axis1.s1\n"),
-            std::string::npos);
+  EXPECT_NE(
+      markdown.find("  opcts repro --backend cpu-simd dml_cumulative_product.f32.rank2.axis1.s1\n"),
+      std::string::npos);
   EXPECT_EQ(markdown.find("<script>"), std::string::npos);
   EXPECT_NE(markdown.find("&lt;script&gt;"), std::string::npos);
 }
@@ -166,7 +167,8 @@ TEST(Html, EscapesJournalText) {
 
 TEST(Html, EscapesBackendNamesEverywhere) {
   const std::string text = testing::HeaderLine("<b>bold</b>") + "\n" +
-                           testing::CaseLine("<b>bold</b>", "x.<i>.s1", "Fail", "<img src=x>") + "\n";
+                           testing::CaseLine("<b>bold</b>", "x.<i>.s1", "Fail", "<img src=x>") +
+                           "\n";
   auto journal = ParseJournal(text, "inline.jsonl");
   ASSERT_TRUE(journal.value) << journal.error;
   const auto report = BuildReport({{"inline.jsonl", *journal.value}}, {}, {});

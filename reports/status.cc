@@ -5,9 +5,17 @@
 namespace opcts {
 
 const std::vector<std::string_view>& KnownStatuses() {
-  static const std::vector<std::string_view> kStatuses = {
-      "Pass",           "Fail",  "QualityWarning", "NotSupported",  "InvalidRejected", "InvalidAccepted",
-      "ClaimViolation", "Crash", "Timeout",        "InternalError", "Waived"};
+  static const std::vector<std::string_view> kStatuses = {"Pass",
+                                                          "Fail",
+                                                          "QualityWarning",
+                                                          "NotSupported",
+                                                          "InvalidRejected",
+                                                          "InvalidAccepted",
+                                                          "ClaimViolation",
+                                                          "Crash",
+                                                          "Timeout",
+                                                          "InternalError",
+                                                          "Waived"};
   return kStatuses;
 }
 

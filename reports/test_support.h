@@ -69,8 +69,8 @@ inline std::string CaseLine(const std::string& backend, const std::string& id,
 inline std::string HeaderLine(const std::string& backend, uint64_t seed = 1, uint32_t index = 0,
                               uint32_t count = 1) {
   return R"({"type":"header","format":"opcts-journal/1","seed":)" + std::to_string(seed) +
-         R"(,"shard":{"index":)" + std::to_string(index) + R"(,"count":)" +
-         std::to_string(count) + R"(},"filters":{"op":"*"},"backends":[{"name":")" + backend +
+         R"(,"shard":{"index":)" + std::to_string(index) + R"(,"count":)" + std::to_string(count) +
+         R"(},"filters":{"op":"*"},"backends":[{"name":")" + backend +
          R"(","feature_level":"5_0"}]})";
 }
 

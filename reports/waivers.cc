@@ -15,7 +15,9 @@ std::string Where(const std::string& source, const YAML::Mark& mark) {
   return source + ":" + std::to_string(mark.line + 1);
 }
 
-JournalResult<std::vector<Waiver>> Error(std::string text) { return {std::nullopt, std::move(text)}; }
+JournalResult<std::vector<Waiver>> Error(std::string text) {
+  return {std::nullopt, std::move(text)};
+}
 
 // Reads one entry of the `waivers:` list; returns an error message or "".
 std::string ParseEntry(const YAML::Node& entry, const std::string& source, Waiver& waiver) {
@@ -93,7 +95,8 @@ bool IsExpired(const Waiver& waiver, std::string_view today) {
   return waiver.expires && today > *waiver.expires;
 }
 
-JournalResult<std::vector<Waiver>> ParseWaivers(const std::string& text, const std::string& source) {
+JournalResult<std::vector<Waiver>> ParseWaivers(const std::string& text,
+                                                const std::string& source) {
   YAML::Node root;
   try {
     root = YAML::Load(text);

@@ -15,8 +15,8 @@
 namespace opcts {
 
 struct Waiver {
-  std::string id_glob;              // matched against the whole case id
-  std::string backend_glob = "*";   // matched against the backend name
+  std::string id_glob;             // matched against the whole case id
+  std::string backend_glob = "*";  // matched against the backend name
   std::string reason;
   std::optional<std::string> expires;  // YYYY-MM-DD, the last day the waiver applies
   std::string location;                // "file:line" of the entry, for messages

@@ -62,10 +62,12 @@ TEST(Waivers, JsonFormIsAccepted) {
 }
 
 TEST(Waivers, ErrorsNameFileLineAndField) {
-  EXPECT_EQ(ParseWaivers("waivers:\n  - id: a\n    reason: r\n    expiry: 2030-01-01\n", "w.yaml").error,
-            "w.yaml:4: field \"expiry\": unknown (expected id, backend, reason, expires)");
-  EXPECT_EQ(ParseWaivers("waivers:\n  - id: a\n    reason: r\n    expires: 2030-02-30\n", "w.yaml").error,
-            "w.yaml:4: field \"expires\": \"2030-02-30\" is not a date YYYY-MM-DD");
+  EXPECT_EQ(
+      ParseWaivers("waivers:\n  - id: a\n    reason: r\n    expiry: 2030-01-01\n", "w.yaml").error,
+      "w.yaml:4: field \"expiry\": unknown (expected id, backend, reason, expires)");
+  EXPECT_EQ(
+      ParseWaivers("waivers:\n  - id: a\n    reason: r\n    expires: 2030-02-30\n", "w.yaml").error,
+      "w.yaml:4: field \"expires\": \"2030-02-30\" is not a date YYYY-MM-DD");
   EXPECT_EQ(ParseWaivers("waivers:\n  - id: a\n", "w.yaml").error,
             "w.yaml:2: field \"reason\": missing");
   EXPECT_EQ(ParseWaivers("waivers:\n  - reason: r\n", "w.yaml").error,
@@ -77,7 +79,8 @@ TEST(Waivers, ErrorsNameFileLineAndField) {
   EXPECT_EQ(ParseWaivers("", "w.yaml").error, "w.yaml:1: expected a map with a \"waivers\" list");
   const std::string syntax = ParseWaivers("waivers:\n  - id: [a\n", "w.yaml").error;
   EXPECT_EQ(syntax.rfind("w.yaml:", 0), 0u) << syntax;
-  EXPECT_EQ(LoadWaivers("/nonexistent/w.yaml").error, "/nonexistent/w.yaml: cannot open for reading");
+  EXPECT_EQ(LoadWaivers("/nonexistent/w.yaml").error,
+            "/nonexistent/w.yaml: cannot open for reading");
 }
 
 TEST(Waivers, EmptyListIsFine) {

@@ -38,9 +38,9 @@ class Parser {
 
   std::string Name() {
     const size_t start = pos_;
-    while (pos_ < text_.size() && (std::isalnum(static_cast<unsigned char>(text_[pos_])) ||
-                                   text_[pos_] == '-' || text_[pos_] == '_' || text_[pos_] == ':' ||
-                                   text_[pos_] == '.')) {
+    while (pos_ < text_.size() &&
+           (std::isalnum(static_cast<unsigned char>(text_[pos_])) || text_[pos_] == '-' ||
+            text_[pos_] == '_' || text_[pos_] == ':' || text_[pos_] == '.')) {
       ++pos_;
     }
     return text_.substr(start, pos_ - start);
@@ -67,7 +67,7 @@ class Parser {
         const bool hex = entity[1] == 'x';
         const std::string digits = entity.substr(hex ? 2 : 1);
         if (digits.empty() || digits.find_first_not_of(hex ? "0123456789abcdefABCDEF"
-                                                            : "0123456789") != std::string::npos) {
+                                                           : "0123456789") != std::string::npos) {
           return Fail("bad character reference &" + entity + ";");
         }
         const unsigned long code = std::stoul(digits, nullptr, hex ? 16 : 10);

@@ -14,8 +14,8 @@ namespace {
 
 // Below this many elements, starting a thread costs more than it saves.
 constexpr uint64_t kParallelMinElements = uint64_t{1} << 16;
-// Columns per row job: the running row (8 bytes per column at most) stays in L1.
-constexpr size_t kRowChunk = 2048;
+// Columns per row job: the running row (8 bytes per column at most) stays in L2.
+constexpr size_t kRowChunk = 8192;
 // Row jobs split a row at multiples of this many columns (whole vectors on every target).
 constexpr size_t kRowChunkAlign = 64;
 // Innermost lines at least this long are scanned by all threads together when there are too
@@ -113,19 +113,19 @@ void RunRows(const ScanArgs& a, const Plan& p, const Buffers& b, unsigned thread
 }
 
 // One long contiguous line scanned by all threads: pieces go round-robin to the threads; the
-// owner of a piece whose incoming carry is not known yet first reduces the piece (reading it
-// into cache), waits for the carry, passes carry op total on, and only then scans. Each piece is
-// read before it is written by its owner alone, so this is safe in place.
+// owner of a piece reduces it (reading it into cache), waits for the carry into it, passes
+// carry op total on, and only then scans it from cache, so no thread waits for another's scan.
+// Each piece is read before it is written, by its owner alone, so this is safe in place.
 void ScanSplitLine(const ScanArgs& a, const unsigned char* in, unsigned char* out, size_t n,
                    size_t es, unsigned threads) {
   const size_t piece = std::max<size_t>(kLinePieceBytes / es, 1024);
   const size_t pieces = CeilDiv(n, piece);
   std::vector<Carry> carries(pieces + 1);
   carries[0] = InitialCarry(a.type);
-  std::atomic<size_t> known{1};  // carries[0, known) are final
+  std::atomic<uint32_t> known{1};  // carries[0, known) are final; 32 bits: a native futex wait
   auto publish = [&](size_t i, Carry c) {
     carries[i] = c;
-    known.store(i + 1, std::memory_order_release);
+    known.store(static_cast<uint32_t>(i + 1), std::memory_order_release);
     known.notify_all();
   };
   RunParallel(threads, [&](unsigned t) {
@@ -134,18 +134,12 @@ void ScanSplitLine(const ScanArgs& a, const unsigned char* in, unsigned char* ou
       const size_t begin = a.reverse ? n - walked - length : walked;
       const unsigned char* src = in + begin * es;
       unsigned char* dst = out + begin * es;
-      if (known.load(std::memory_order_acquire) > k) {
-        Carry carry = carries[k];
-        ScanLine(a.type, a.reverse, src, dst, length, &carry);
-        publish(k + 1, carry);
-        continue;
-      }
       Carry total = IdentityCarry(a.type);
       ReduceLine(a.type, src, length, &total);
-      for (size_t seen; (seen = known.load(std::memory_order_acquire)) <= k;)
+      for (uint32_t seen; (seen = known.load(std::memory_order_acquire)) <= k;)
         known.wait(seen, std::memory_order_acquire);
       Carry carry = carries[k];
-      publish(k + 1, total);
+      publish(k + 1, Combine(a.type, carry, total));
       ScanLine(a.type, a.reverse, src, dst, length, &carry);
     }
   });

@@ -1,0 +1,128 @@
+// The generated cases keep their promises: valid cases are valid at the level they name,
+// invalid cases break the rule their id names, every constraint and table entry is covered,
+// ids are unique and materialization is deterministic.
+#include <map>
+#include <set>
+
+#include <gtest/gtest.h>
+
+#include "conformance/case_generator.h"
+#include "conformance/constraints.h"
+
+namespace opcts {
+namespace {
+
+class CaseGeneratorTest : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    specs_ = new SpecSet(LoadSpecSet(DefaultSpecDir()));
+    cases_ = new std::vector<CaseRecipe>(GenerateCases(*specs_, {}));
+  }
+  static void TearDownTestSuite() {
+    delete cases_;
+    delete specs_;
+  }
+  static SpecSet* specs_;
+  static std::vector<CaseRecipe>* cases_;
+};
+SpecSet* CaseGeneratorTest::specs_ = nullptr;
+std::vector<CaseRecipe>* CaseGeneratorTest::cases_ = nullptr;
+
+TEST_F(CaseGeneratorTest, IdsAreUniqueAndDotted) {
+  std::set<std::string> ids;
+  for (const CaseRecipe& c : *cases_) {
+    EXPECT_TRUE(ids.insert(c.id).second) << "duplicate id " << c.id;
+    EXPECT_EQ(c.id.rfind(OperatorKey(*c.spec) + ".", 0), 0u) << c.id;
+    EXPECT_NE(c.id.find(".s1"), std::string::npos) << c.id;
+  }
+}
+
+TEST_F(CaseGeneratorTest, ValidCasesBreakNoRuleAndNameTheirLevel) {
+  for (const CaseRecipe& c : *cases_) {
+    if (c.group != "valid") continue;
+    const Operation op = Materialize(c);
+    const std::vector<Violation> v = FindViolations(op, /*with_data=*/true);
+    EXPECT_TRUE(v.empty()) << c.id << ": " << v[0].constraint << ": " << v[0].message;
+    EXPECT_EQ(c.level, LowestSupportingLevel(op).value_or("")) << c.id;
+  }
+}
+
+TEST_F(CaseGeneratorTest, InvalidCasesBreakExactlyTheirRule) {
+  for (const CaseRecipe& c : *cases_) {
+    if (c.group != "invalid") continue;
+    const std::vector<Violation> v = FindViolations(Materialize(c), /*with_data=*/true);
+    std::set<std::string> broken;
+    for (const Violation& x : v) broken.insert(x.constraint);
+    // Rules that cannot be broken alone, and what necessarily breaks with them.
+    static const std::map<std::string, std::set<std::string>> kInseparable = {
+        // Adding a dimension changes the Sizes too.
+        {"same-rank", {"same-sizes", "updates-sizes"}},
+        // With InputDimensionCount 0 no tuple size (>= 1) fits, nor does any non-1 dimension.
+        {"input-dimension-count-range", {"index-tuple-size", "input-leading-ones"}},
+    };
+    if (auto it = kInseparable.find(c.violates); it != kInseparable.end())
+      for (const std::string& rule : it->second) broken.erase(rule);
+    const std::string want = c.violates.rfind("param-", 0) == 0 ? "param"
+                             : (c.violates == "size-zero" || c.violates == "total-bytes-below-minimum" ||
+                                c.violates == "alignment-not-power-of-two") ? "tensor-desc" : c.violates;
+    EXPECT_EQ(broken, std::set<std::string>{want}) << c.id;
+  }
+}
+
+TEST_F(CaseGeneratorTest, EveryConstraintHasAnInvalidCase) {
+  for (const OperatorSpec& spec : specs_->specs)
+    for (const Constraint& constraint : spec.constraints) {
+      bool found = false;
+      for (const CaseRecipe& c : *cases_) found |= c.spec == &spec && c.violates == constraint.id;
+      EXPECT_TRUE(found) << spec.name << " " << constraint.id;
+    }
+}
+
+TEST_F(CaseGeneratorTest, EveryTableEntryHasCases) {
+  for (const OperatorSpec& spec : specs_->specs) {
+    std::set<std::pair<DType, unsigned>> covered;
+    for (const CaseRecipe& c : *cases_)
+      if (c.spec == &spec && c.group == "valid") covered.insert({c.dtype, static_cast<unsigned>(c.shape.size())});
+    for (const SupportLevel& level : spec.support) {
+      const TensorSupport& data = level.tensors.at(spec.tensors.front().name);
+      for (DType t : data.dtypes)
+        for (unsigned r = data.min_rank; r <= data.max_rank; ++r)
+          EXPECT_TRUE(covered.count({t, r})) << spec.name << " " << DTypeName(t) << " rank " << r;
+    }
+  }
+}
+
+TEST_F(CaseGeneratorTest, CoversTheIssueCaseClasses) {
+  std::map<std::string, int> seen;
+  for (const CaseRecipe& c : *cases_) {
+    ++seen["layout:" + c.layout];
+    ++seen["values:" + c.value_tag];
+    if (c.group == "valid" && !c.level.empty()) {
+      uint64_t longest = 0;
+      for (uint32_t s : c.shape) longest = std::max<uint64_t>(longest, s);
+      if (longest > 65536) ++seen["long>65536:" + c.spec->name];
+    }
+    if (c.id.find(".axism") != std::string::npos) ++seen["negative-axis"];
+    if (c.level.empty() && c.group == "valid") ++seen["outside-tables"];
+  }
+  for (const char* key : {"layout:packed", "layout:padded", "layout:transposed", "layout:broadcast",
+                          "layout:broadcast-axis", "layout:in-place", "values:random", "values:specials",
+                          "values:extremes", "values:unique", "values:boundary", "values:negative",
+                          "values:duplicates", "values:out-of-range", "negative-axis", "outside-tables",
+                          "long>65536:DML_CUMULATIVE_SUMMATION", "long>65536:DML_CUMULATIVE_PRODUCT",
+                          "long>65536:OPENVINO_CUMSUM_3"})
+    EXPECT_GT(seen[key], 0) << key;
+}
+
+TEST_F(CaseGeneratorTest, MaterializeIsDeterministic) {
+  const std::vector<CaseRecipe> again = GenerateCases(*specs_, {});
+  ASSERT_EQ(again.size(), cases_->size());
+  for (size_t i = 0; i < cases_->size(); i += 97) {
+    ASSERT_EQ(again[i].id, (*cases_)[i].id);
+    const Operation a = Materialize((*cases_)[i]), b = Materialize(again[i]);
+    for (const auto& [name, t] : a.tensors) EXPECT_EQ(t.bytes, b.tensors.at(name).bytes) << (*cases_)[i].id;
+  }
+}
+
+}  // namespace
+}  // namespace opcts

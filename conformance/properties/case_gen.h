@@ -1,0 +1,100 @@
+// rapidcheck generators of valid conformance cases, built from the loaded OperatorSpec: a
+// support level's table entry (dtype, rank), small shapes, attributes, layouts and value
+// classes. Each draws plain "choices" that shrink towards the simplest case (lowest level, the
+// table's first dtype, sizes of 1, axis 0, packed, seed 0); Build*Recipe turns them into a
+// complete CaseRecipe (id, level, params by the spec's names) that Materialize fills.
+//
+//   ScanChoices c = *ScanChoicesGen(spec, {});   // inside a property
+//   c.exclusive = true;                          // a variant with the same input data
+//   Operation op = Materialize(BuildScanRecipe(c));
+#pragma once
+
+#include <cstdint>
+#include <iosfwd>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <rapidcheck.h>
+
+#include "conformance/case.h"
+
+namespace opcts {
+
+// Sizes of `rank` dimensions, each in [1, max_dim], their product at most `budget` (>= 1).
+rc::Gen<std::vector<uint32_t>> SmallShapeGen(unsigned rank, uint32_t max_dim, uint64_t budget);
+
+// ---- The scan family (cumulative sum/product, OpenVINO CumSum) ----
+
+struct ScanChoices {
+  const OperatorSpec* spec = nullptr;
+  DType dtype = DType::kFloat32;
+  std::vector<uint32_t> shape;
+  int axis = 0;               // as given to the operator: OpenVINO counts negatives from the back
+  bool axis_absent = false;   // OpenVINO: the optional axis input left out (axis 0)
+  DType axis_dtype = DType::kInt64;
+  bool reverse = false, exclusive = false;
+  std::string input_layout = "packed";   // packed, padded, transposed, broadcast, in-place
+  std::string output_layout = "packed";  // packed, padded, transposed; in-place with the input
+  unsigned broadcast_dim = 0;            // input_layout "broadcast": the stride-0 dimension
+  Values values = Values::kRandomSum;
+  uint64_t seed = 0;
+
+  unsigned Axis() const;  // the dimension scanned, in [0, rank)
+};
+
+struct ScanGenOptions {
+  bool specials = true;          // also kExtremes (integer extremes; NaN, inf, subnormals)
+  std::optional<Values> values;  // this value class only (kOnes)
+};
+
+bool IsScanFamily(const OperatorSpec& spec);
+bool IsProductScan(const OperatorSpec& spec);
+// The data input and the output of a scan spec.
+const std::string& ScanInputName(const OperatorSpec& spec);
+const std::string& ScanOutputName(const OperatorSpec& spec);
+
+rc::Gen<ScanChoices> ScanChoicesGen(const OperatorSpec& spec, ScanGenOptions options);
+CaseRecipe BuildScanRecipe(const ScanChoices& choices);
+
+// ---- The scatter family (DML_SCATTER_ND) ----
+
+struct ScatterChoices {
+  const OperatorSpec* spec = nullptr;
+  DType dtype = DType::kFloat32, index_dtype = DType::kUInt32;
+  unsigned input_dims = 1, indices_dims = 1;  // InputDimensionCount, IndicesDimensionCount
+  std::vector<uint32_t> input_shape;          // full rank, leading ones
+  std::vector<uint32_t> indices_shape;        // full rank, leading ones; last = tuple size
+  Values index_values = Values::kIndexUnique;
+  std::string layout = "packed";  // packed, padded, transposed, broadcast (updates), in-place
+  unsigned broadcast_dim = 0;
+  uint64_t seed = 0;
+};
+
+struct ScatterGenOptions {
+  bool unique_targets = false;  // only index tuples that name distinct elements
+};
+
+bool IsScatterFamily(const OperatorSpec& spec);
+// The spec's tensor names, from its scatter_nd_updates_sizes constraint and its output.
+struct ScatterNames {
+  std::string input, indices, updates, output, input_dims, indices_dims;
+};
+ScatterNames ScatterTensorNames(const OperatorSpec& spec);
+
+rc::Gen<ScatterChoices> ScatterChoicesGen(const OperatorSpec& spec, ScatterGenOptions options);
+CaseRecipe BuildScatterRecipe(const ScatterChoices& choices);
+
+// ---- Any family ----
+
+// A valid case of any operator whose family has a generator (specials and every index class
+// included); throws std::invalid_argument for one without (see HasCaseGen).
+rc::Gen<CaseRecipe> CaseGen(const OperatorSpec& spec);
+bool HasCaseGen(const OperatorSpec& spec);
+
+// How rapidcheck prints them in a counterexample: the case id and its level.
+void showValue(const CaseRecipe& recipe, std::ostream& os);
+void showValue(const ScanChoices& choices, std::ostream& os);
+void showValue(const ScatterChoices& choices, std::ostream& os);
+
+}  // namespace opcts

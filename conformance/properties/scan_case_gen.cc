@@ -1,0 +1,161 @@
+// Scan-family choices and recipes. The attribute binding mirrors conformance/scan_cases.cc's
+// (not exported from there).
+#include <algorithm>
+
+#include "conformance/case_generator.h"
+#include "conformance/constraints.h"
+#include "conformance/properties/case_gen.h"
+
+namespace opcts {
+namespace {
+
+constexpr uint32_t kMaxDim = 6;
+constexpr uint64_t kElementBudget = 240;  // small enough to read when a failure has shrunk
+
+// How the abstract scan attributes map onto each operator's parameters.
+struct ScanBinding {
+  const char* axis_param;  // "" when the axis is a scalar input tensor
+  const char* reverse_param;
+  const char* exclusive_param;
+  bool product;
+};
+
+const ScanBinding* BindingFor(const std::string& reference) {
+  static const std::pair<const char*, ScanBinding> kBindings[] = {
+      {"cumulative_summation", {"Axis", "AxisDirection", "HasExclusiveSum", false}},
+      {"cumulative_product", {"Axis", "AxisDirection", "HasExclusiveProduct", true}},
+      {"openvino_cumsum", {"", "reverse", "exclusive", false}},
+  };
+  for (const auto& [key, binding] : kBindings)
+    if (reference == key) return &binding;
+  return nullptr;
+}
+
+const std::string& TensorWithRole(const OperatorSpec& spec, TensorRole role) {
+  static const std::string kNone;
+  for (const TensorSpec& t : spec.tensors)
+    if (t.role == role) return t.name;
+  return kNone;
+}
+
+std::string AttributeTag(const ScanChoices& c) {
+  std::string tag;
+  if (BindingFor(c.spec->reference)->axis_param[0] != '\0')
+    tag = "axis" + std::to_string(c.axis);
+  else if (c.axis_absent)
+    tag = "noaxis";
+  else
+    tag = (c.axis < 0 ? "axism" + std::to_string(-c.axis) : "axis" + std::to_string(c.axis)) + "-" +
+          std::string(DTypeShortName(c.axis_dtype));
+  return tag + (c.reverse ? "-rev" : "-fwd") + (c.exclusive ? "-excl" : "-incl");
+}
+
+std::string LayoutTag(const ScanChoices& c) {
+  std::string tag = c.input_layout;
+  if (c.input_layout == "broadcast") tag += std::to_string(c.broadcast_dim);
+  if (c.output_layout != "packed" && c.output_layout != "in-place") tag += "+out-" + c.output_layout;
+  return tag;
+}
+
+std::string ValueTag(const ScanChoices& c) {
+  switch (c.values) {
+    case Values::kExtremes: return IsFloat(c.dtype) ? "specials" : "extremes";
+    case Values::kOnes: return "ones";
+    default: return "random";
+  }
+}
+
+}  // namespace
+
+unsigned ScanChoices::Axis() const {
+  if (axis_absent) return 0;
+  return static_cast<unsigned>(axis < 0 ? axis + static_cast<int>(shape.size()) : axis);
+}
+
+bool IsScanFamily(const OperatorSpec& spec) { return BindingFor(spec.reference) != nullptr; }
+bool IsProductScan(const OperatorSpec& spec) {
+  const ScanBinding* b = BindingFor(spec.reference);
+  return b != nullptr && b->product;
+}
+const std::string& ScanInputName(const OperatorSpec& spec) { return TensorWithRole(spec, TensorRole::kInput); }
+const std::string& ScanOutputName(const OperatorSpec& spec) { return TensorWithRole(spec, TensorRole::kOutput); }
+
+rc::Gen<ScanChoices> ScanChoicesGen(const OperatorSpec& spec, ScanGenOptions options) {
+  return rc::gen::exec([&spec, options] {
+    ScanChoices c;
+    c.spec = &spec;
+    const ScanBinding& binding = *BindingFor(spec.reference);
+    const SupportLevel& table = spec.support[*rc::gen::inRange<size_t>(0, spec.support.size())];
+    const TensorSupport& data = table.tensors.at(ScanInputName(spec));
+    c.dtype = *rc::gen::elementOf(data.dtypes);
+    const unsigned rank = *rc::gen::inRange(data.min_rank, data.max_rank + 1);
+    c.shape = *SmallShapeGen(rank, kMaxDim, kElementBudget);
+    const int signed_rank = static_cast<int>(rank);
+    if (binding.axis_param[0] != '\0') {
+      c.axis = *rc::gen::inRange(0, signed_rank);
+    } else {
+      const std::string& axis_name = TensorWithRole(spec, TensorRole::kScalarInput);
+      c.axis_absent = spec.FindTensor(axis_name)->optional && *rc::gen::arbitrary<bool>();
+      if (!c.axis_absent) {
+        c.axis_dtype = *rc::gen::elementOf(table.tensors.at(axis_name).dtypes);
+        c.axis = *rc::gen::inRange(-signed_rank, signed_rank);
+      }
+    }
+    c.reverse = *rc::gen::arbitrary<bool>();
+    c.exclusive = *rc::gen::arbitrary<bool>();
+    std::vector<std::string> layouts = {"packed", "padded", "transposed", "broadcast"};
+    if (spec.semantics.in_place) layouts.push_back("in-place");
+    c.input_layout = *rc::gen::elementOf(layouts);
+    if (c.input_layout == "broadcast") c.broadcast_dim = *rc::gen::inRange(0u, rank);
+    c.output_layout = c.input_layout == "in-place"
+                          ? "in-place"
+                          : *rc::gen::element<std::string>("packed", "padded", "transposed");
+    const Values random = binding.product ? Values::kRandomProduct : Values::kRandomSum;
+    if (options.values)
+      c.values = *options.values;
+    else
+      c.values = options.specials ? *rc::gen::element(random, Values::kExtremes) : random;
+    c.seed = *rc::gen::arbitrary<uint32_t>();
+    return c;
+  });
+}
+
+CaseRecipe BuildScanRecipe(const ScanChoices& c) {
+  const OperatorSpec& spec = *c.spec;
+  const ScanBinding& binding = *BindingFor(spec.reference);
+  CaseRecipe r;
+  r.spec = &spec;
+  r.group = "valid";
+  r.dtype = c.dtype;
+  r.shape = c.shape;
+  r.layout = LayoutTag(c);
+  r.value_tag = ValueTag(c);
+  r.seed = c.seed;  // the data depends on the seed alone: variants of one draw share their input
+  r.in_place = c.input_layout == "in-place";
+
+  const std::string in_layout = r.in_place ? "packed" : c.input_layout;
+  TensorRecipe input{LayoutDesc(c.dtype, c.shape, in_layout, c.broadcast_dim), c.values, {}, c.shape[c.Axis()], 0};
+  TensorRecipe output{LayoutDesc(c.dtype, c.shape, r.in_place ? "packed" : c.output_layout), Values::kNone};
+  r.tensors[ScanInputName(spec)] = input;
+  r.tensors[ScanOutputName(spec)] = output;
+  if (binding.axis_param[0] != '\0') {
+    r.params[binding.axis_param] = c.axis;
+  } else if (!c.axis_absent) {
+    r.tensors[TensorWithRole(spec, TensorRole::kScalarInput)] =
+        TensorRecipe{PackedDesc(c.axis_dtype, {}), Values::kScalar, {}, 1, c.axis};
+  }
+  r.params[binding.reverse_param] = c.reverse;
+  r.params[binding.exclusive_param] = c.exclusive;
+
+  r.id = OperatorKey(spec) + ".prop." + std::string(DTypeShortName(c.dtype)) + ".rank" +
+         std::to_string(c.shape.size()) + "." + FormatShape(c.shape) + "." + AttributeTag(c) + "." +
+         r.layout + "." + r.value_tag + ".s" + std::to_string(c.seed);
+  std::map<std::string, TensorDesc> descs;
+  for (const auto& [name, t] : r.tensors) descs[name] = t.desc;
+  r.level = LowestSupportingLevel(spec, descs).value_or("");
+  return r;
+}
+
+void showValue(const ScanChoices& choices, std::ostream& os) { showValue(BuildScanRecipe(choices), os); }
+
+}  // namespace opcts

@@ -1,0 +1,95 @@
+// The run judged on backends whose faults are known: each deliberately faulty plugin (one fault
+// injected into cpu-reference, see testing/faulty_plugin.cc) must get exactly the statuses its
+// fault deserves, on exactly the cases it affects, with every other case still passing.
+#include <filesystem>
+#include <functional>
+#include <sstream>
+
+#include <gtest/gtest.h>
+
+#include "conformance/runner.h"
+#include "reports/journal.h"
+
+namespace opcts {
+namespace {
+
+struct FaultCase {
+  const char* fault;
+  const char* op;     // filter
+  const char* dtype;  // filter
+  // The status each journal record must have.
+  std::function<std::string(const CaseRecord&)> expected_status;
+};
+
+bool Executed(const CaseRecord& r) { return r.group != "invalid"; }
+
+const FaultCase kFaults[] = {
+    {"flip-bit-f16", "dml_scatter_nd", "*",
+     [](const CaseRecord& r) {
+       if (!Executed(r)) return std::string("InvalidRejected");
+       // Data movement is bit-exact; only out-of-range indices leave the values free.
+       return r.dtype == "FLOAT16" && r.values != "out-of-range" ? std::string("Fail") : std::string("");
+     }},
+    {"write-past-end", "dml_cumulative_product", "FLOAT32",
+     [](const CaseRecord& r) { return std::string(Executed(r) ? "Fail" : "InvalidRejected"); }},
+    {"write-into-input", "dml_cumulative_product", "UINT32",
+     [](const CaseRecord& r) {
+       if (!Executed(r)) return std::string("InvalidRejected");
+       return std::string(r.layout == "in-place" ? "Pass" : "Fail");
+     }},
+    {"skip-write", "openvino_cumsum_3", "INT8",
+     [](const CaseRecord& r) {
+       // The reference rejects nothing at query for a bad axis value: skipping execute's check
+       // accepts it.
+       if (!Executed(r)) return std::string(r.id.find(".invalid.axis-range") != std::string::npos ? "InvalidAccepted" : "InvalidRejected");
+       return std::string("Fail");
+     }},
+    {"claim-unsupported", "dml_cumulative_summation", "*INT64",
+     [](const CaseRecord& r) {
+       if (!Executed(r)) return std::string("InvalidRejected");
+       return std::string(r.group == "valid" ? "ClaimViolation" : "NotSupported");
+     }},
+    {"accept-invalid", "dml_scatter_nd", "*",
+     [](const CaseRecord& r) { return std::string(Executed(r) ? "Pass" : "InvalidAccepted"); }},
+};
+
+class FaultyPluginTest : public ::testing::TestWithParam<FaultCase> {};
+
+TEST_P(FaultyPluginTest, EachFaultGetsItsStatusAndNothingElseFails) {
+  const FaultCase& f = GetParam();
+  const SpecSet specs = LoadSpecSet(DefaultSpecDir());
+  ASSERT_TRUE(specs.errors.empty());
+  RunOptions options;
+  options.backends = {std::string(OPCTS_TEST_PLUGIN_DIR) + "/opcts-fault-" + f.fault + ".so"};
+  options.filter.op = f.op;
+  options.filter.dtype = f.dtype;
+  options.progress = false;
+  options.journal = (std::filesystem::temp_directory_path() / (std::string("opcts-fault-") + f.fault + ".jsonl")).string();
+  std::ostringstream log;
+  const RunResult result = RunConformance(specs, options, log);
+  EXPECT_EQ(result.exit_code, 1) << log.str();
+
+  const auto journal = ReadJournal(options.journal);
+  ASSERT_TRUE(journal.value) << journal.error;
+  ASSERT_EQ(journal.value->cases.size(), result.cases);
+  ASSERT_GT(result.cases, 10u);
+  uint64_t faulty = 0;
+  for (const CaseRecord& r : journal.value->cases) {
+    std::string want = f.expected_status(r);
+    if (want.empty()) want = r.group == "valid" ? "Pass" : r.status;  // unaffected: must be fine
+    if (want == "Pass" && r.status == "NotSupported" && r.group == "unclaimed") want = "NotSupported";
+    EXPECT_EQ(r.status, want) << r.id << ": " << r.message;
+    if (r.status != "Pass" && r.status != "InvalidRejected" && r.status != "NotSupported") ++faulty;
+  }
+  EXPECT_GT(faulty, 0u);
+}
+
+INSTANTIATE_TEST_SUITE_P(Faults, FaultyPluginTest, ::testing::ValuesIn(kFaults),
+                         [](const auto& info) {
+                           std::string name = info.param.fault;
+                           for (char& c : name) if (c == '-') c = '_';
+                           return name;
+                         });
+
+}  // namespace
+}  // namespace opcts

@@ -1,0 +1,95 @@
+// A deliberately faulty backend for the harness's own tests: it forwards to cpu-reference and
+// injects the one fault named by OPCTS_FAULT at compile time. Each fault is built as its own
+// plugin, opcts-fault-<name>.so, in the test-plugin directory (never among the built-ins).
+//
+// Faults:
+//   flip-bit-f16     the lowest bit of the first output element of every FLOAT16 output flipped
+//   write-past-end   one element written just past the output's TotalTensorSizeInBytes
+//   write-into-input the input's first byte changed (when not in place)
+//   skip-write       returns success without writing the output
+//   claim-unsupported claims 5_0 but refuses INT64/UINT64 at query
+//   accept-invalid   answers OK at query and execute for everything, computing nothing when invalid
+#include <dlfcn.h>
+
+#include <cstdio>
+#include <cstring>
+#include <string>
+
+#include "opcts/backend.h"
+
+namespace {
+
+#define FAULT_IS(name) (std::strcmp(OPCTS_FAULT, name) == 0)
+
+const opcts_backend_api* inner = nullptr;
+
+bool LoadInner() {
+  if (inner != nullptr) return true;
+  void* library = dlopen(OPCTS_INNER_PLUGIN, RTLD_NOW | RTLD_LOCAL);
+  if (library == nullptr) return false;
+  auto entry = reinterpret_cast<opcts_backend_entry_fn>(dlsym(library, OPCTS_BACKEND_ENTRY_SYMBOL));
+  inner = entry ? entry() : nullptr;
+  return inner != nullptr;
+}
+
+const opcts_tensor_desc* Output(const opcts_op_desc* op) {
+  switch (op->type) {
+    case OPCTS_OP_DML_CUMULATIVE_SUMMATION:
+    case OPCTS_OP_DML_CUMULATIVE_PRODUCT: return static_cast<const opcts_dml_cumulative_desc*>(op->desc)->output;
+    case OPCTS_OP_DML_SCATTER_ND: return static_cast<const opcts_dml_scatter_nd_desc*>(op->desc)->output;
+    case OPCTS_OP_OPENVINO_CUMSUM_3: return static_cast<const opcts_openvino_cumsum_desc*>(op->desc)->output;
+  }
+  return nullptr;
+}
+
+int32_t Create(const char* options, void** instance, char* message, size_t capacity) {
+  if (!LoadInner()) {
+    std::snprintf(message, capacity, "cannot load %s", OPCTS_INNER_PLUGIN);
+    return OPCTS_STATUS_ERROR;
+  }
+  return inner->create(options, instance, message, capacity);
+}
+
+void Destroy(void* instance) { inner->destroy(instance); }
+
+int32_t GetInfo(void* instance, opcts_backend_info* info) {
+  const int32_t status = inner->get_info(instance, info);
+  info->name = "fault-" OPCTS_FAULT;
+  return status;
+}
+
+int32_t Query(void* instance, const opcts_op_desc* op, char* message, size_t capacity) {
+  if (FAULT_IS("accept-invalid")) return OPCTS_STATUS_OK;
+  const opcts_tensor_desc* out = Output(op);
+  if (FAULT_IS("claim-unsupported") && out &&
+      (out->data_type == OPCTS_DTYPE_INT64 || out->data_type == OPCTS_DTYPE_UINT64)) {
+    std::snprintf(message, capacity, "64-bit integers are not implemented");
+    return OPCTS_STATUS_NOT_SUPPORTED;
+  }
+  return inner->query(instance, op, message, capacity);
+}
+
+int32_t Execute(void* instance, const opcts_op_desc* op, const opcts_binding* bindings, uint32_t count,
+                char* message, size_t capacity) {
+  if (FAULT_IS("claim-unsupported") && Query(instance, op, message, capacity) != OPCTS_STATUS_OK)
+    return OPCTS_STATUS_NOT_SUPPORTED;
+  if (FAULT_IS("skip-write")) return OPCTS_STATUS_OK;
+  const int32_t status = inner->execute(instance, op, bindings, count, message, capacity);
+  if (FAULT_IS("accept-invalid")) return OPCTS_STATUS_OK;  // even when the inner one refused
+  if (status != OPCTS_STATUS_OK || count == 0) return status;
+  const opcts_binding& out = bindings[count - 1];
+  const opcts_tensor_desc* desc = Output(op);
+  if (FAULT_IS("flip-bit-f16") && desc->data_type == OPCTS_DTYPE_FLOAT16)
+    static_cast<uint8_t*>(out.data)[0] ^= 1;
+  if (FAULT_IS("write-past-end")) static_cast<uint8_t*>(out.data)[out.size_in_bytes] ^= 0xFF;
+  if (FAULT_IS("write-into-input") && bindings[0].data != out.data && bindings[0].size_in_bytes > 0)
+    static_cast<uint8_t*>(bindings[0].data)[0] ^= 0xFF;
+  return status;
+}
+
+const opcts_backend_api kApi = {OPCTS_ABI_VERSION, sizeof(opcts_backend_api), Create, Destroy,
+                                GetInfo, Query, Execute};
+
+}  // namespace
+
+extern "C" OPCTS_EXPORT const opcts_backend_api* opcts_backend_entry(void) { return &kApi; }

@@ -83,12 +83,15 @@ class Progress {
 void PrintSummary(const std::map<std::pair<std::string, std::string>, std::map<std::string, uint64_t>>& counts,
                   std::ostream& out) {
   const std::vector<std::string_view>& statuses = KnownStatuses();
-  out << "\n" << std::left << std::setw(14) << "backend" << std::setw(28) << "operator";
+  size_t width = 8;
+  for (const auto& [key, by_status] : counts) width = std::max(width, key.first.size() + 2);
+  const int backend_width = static_cast<int>(width);
+  out << "\n" << std::left << std::setw(backend_width) << "backend" << std::setw(28) << "operator";
   for (std::string_view s : statuses)
     if (s != "Waived") out << std::right << std::setw(static_cast<int>(s.size()) + 2) << s;
   out << "\n";
   for (const auto& [key, by_status] : counts) {
-    out << std::left << std::setw(14) << key.first << std::setw(28) << key.second;
+    out << std::left << std::setw(backend_width) << key.first << std::setw(28) << key.second;
     for (std::string_view s : statuses) {
       if (s == "Waived") continue;
       auto it = by_status.find(std::string(s));

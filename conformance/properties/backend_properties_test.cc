@@ -1,0 +1,90 @@
+// Every property against every built-in backend (the test parameter), for every operator the
+// property applies to. rapidcheck draws cases from the spec-built generators and shrinks a
+// failure to a minimal case; the failure names the opcts case id, and rapidcheck prints the
+// RC_PARAMS reproduce string at exit.
+#include <iostream>
+#include <map>
+#include <sstream>
+
+#include <gtest/gtest.h>
+#include <rapidcheck.h>
+
+#include "conformance/case_generator.h"
+#include "conformance/plugin_loader.h"
+#include "conformance/properties/case_gen.h"
+#include "conformance/properties/properties.h"
+
+namespace opcts {
+namespace {
+
+const std::vector<std::string> kBackends = {"cpu-reference", "cpu-simd"};
+
+// Each backend is loaded once per process.
+const PluginLoad& Load(const std::string& name) {
+  static std::map<std::string, PluginLoad> loads;
+  auto it = loads.find(name);
+  if (it == loads.end()) it = loads.emplace(name, LoadPlugin(name, "")).first;
+  return it->second;
+}
+
+using Applies = bool (*)(const OperatorSpec&);
+using Property = void (*)(const Backend&, const OperatorSpec&);
+
+class BackendProperty : public testing::TestWithParam<std::string> {
+ protected:
+  void SetUp() override {
+    ASSERT_TRUE(LoadedSpecs().errors.empty()) << LoadedSpecs().errors.front();
+    const PluginLoad& load = Load(GetParam());
+    if (!load.plugin) {
+      // A backend that cannot be loaded is skipped, never silently.
+      std::cerr << "*** SKIPPING backend " << GetParam() << ": " << load.error << "\n";
+      GTEST_SKIP() << "backend " << GetParam() << " could not be loaded: " << load.error;
+    }
+    backend_ = PluginBackend(*load.plugin);
+  }
+
+  // One rapidcheck property per operator the property applies to, with the id
+  // "<suite>/<test>/<operator>": the key of RC_PARAMS="reproduce=...".
+  void CheckEachOperator(Applies applies, Property property) {
+    const testing::TestInfo& test = *testing::UnitTest::GetInstance()->current_test_info();
+    int checked = 0;
+    for (const OperatorSpec& spec : LoadedSpecs().specs) {
+      if (!applies(spec)) continue;
+      ++checked;
+      rc::detail::TestMetadata metadata;
+      metadata.id = std::string(test.test_suite_name()) + "/" + test.name() + "/" + OperatorKey(spec);
+      metadata.description = metadata.id;
+      const rc::detail::TestResult result =
+          rc::detail::checkTestable([&] { property(backend_, spec); }, metadata);
+      if (!result.is<rc::detail::SuccessResult>()) {
+        std::ostringstream message;
+        rc::detail::printResultMessage(result, message);
+        ADD_FAILURE() << OperatorKey(spec) << " on " << GetParam() << ":\n" << message.str();
+      }
+    }
+    EXPECT_GT(checked, 0) << "no spec in " << DefaultSpecDir() << " has an operator this property applies to";
+  }
+
+  Backend backend_;
+};
+
+TEST_P(BackendProperty, MatchesReference) { CheckEachOperator(HasCaseGen, MatchesReference); }
+TEST_P(BackendProperty, ExclusiveIsShiftedInclusive) {
+  CheckEachOperator(IsScanFamily, ExclusiveIsShiftedInclusive);
+}
+TEST_P(BackendProperty, ReverseIsFlippedForward) { CheckEachOperator(IsScanFamily, ReverseIsFlippedForward); }
+TEST_P(BackendProperty, LastInclusiveIsTotal) { CheckEachOperator(IsScanFamily, LastInclusiveIsTotal); }
+TEST_P(BackendProperty, ProductOfOnesIsOnes) { CheckEachOperator(IsProductScan, ProductOfOnesIsOnes); }
+TEST_P(BackendProperty, ScatterIsIdempotent) { CheckEachOperator(IsScatterFamily, ScatterIsIdempotent); }
+
+std::string TestName(const testing::TestParamInfo<std::string>& info) {
+  std::string name = info.param;
+  for (char& c : name)
+    if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+  return name;
+}
+
+INSTANTIATE_TEST_SUITE_P(BuiltIn, BackendProperty, testing::ValuesIn(kBackends), TestName);
+
+}  // namespace
+}  // namespace opcts

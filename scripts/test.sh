@@ -1,0 +1,8 @@
+#!/usr/bin/env bash
+# The test suite: builds the release preset and runs every test with ctest.
+# `scripts/test.sh debug-asan` runs the same tests under AddressSanitizer + UBSan.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+preset=${1:-release}
+scripts/build.sh "$preset"
+ctest --preset "$preset"

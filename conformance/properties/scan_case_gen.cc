@@ -98,7 +98,9 @@ rc::Gen<ScanChoices> ScanChoicesGen(const OperatorSpec& spec, ScanGenOptions opt
       c.axis_absent = spec.FindTensor(axis_name)->optional && *rc::gen::arbitrary<bool>();
       if (!c.axis_absent) {
         c.axis_dtype = *rc::gen::elementOf(table.tensors.at(axis_name).dtypes);
-        c.axis = *rc::gen::inRange(-signed_rank, signed_rank);
+        // 0 .. rank-1, then -rank .. -1: shrinks towards axis 0.
+        const int pick = *rc::gen::inRange(0, 2 * signed_rank);
+        c.axis = pick < signed_rank ? pick : pick - 2 * signed_rank;
       }
     }
     c.reverse = *rc::gen::arbitrary<bool>();

@@ -2,9 +2,14 @@
 #include <filesystem>
 #include <iostream>
 
+#include "conformance/case_executor.h"
+#include "conformance/cli_args.h"
 #include "conformance/commands.h"
+#include "conformance/constraints.h"
+#include "conformance/runner.h"
 #include "conformance/spec_set.h"
 #include "conformance/vector_check.h"
+#include "reports/status.h"
 
 namespace opcts {
 
@@ -26,9 +31,27 @@ std::vector<std::string> ExpandPaths(const Args& paths, const std::string& exten
   return files;
 }
 
-int VectorsCommand(const Args& args) {
-  if (args.empty()) {
-    std::cerr << "usage: opcts vectors FILE|DIR...\n";
+namespace {
+
+// The vector on one backend: a `reject` vector must be refused; any other is judged against the
+// reference (with the vector's tolerance), as a valid or beyond-the-claim case.
+CaseOutcome RunVector(const Plugin& plugin, const TestVector& v) {
+  if (v.expect_reject) return ExecuteCase(plugin, v.op, CaseGroup::kInvalid, nullptr);
+  const std::string level = LowestSupportingLevel(v.op).value_or("");
+  ReferenceResult expected = (*FindReferenceKernel(v.op.spec->reference))(v.op);
+  if (v.tolerance)
+    for (ExpectedTensor& e : expected.outputs) ApplyTolerance(*v.tolerance, e);
+  const CaseGroup group = Claims(plugin, *v.op.spec, level) ? CaseGroup::kValid : CaseGroup::kUnclaimed;
+  return ExecuteCase(plugin, v.op, group, &expected);
+}
+
+}  // namespace
+
+int VectorsCommand(const Args& raw) {
+  CliArgs args(raw, {}, {"--backend", "--backend-options"});
+  if (!args.error().empty() || args.positionals().empty()) {
+    if (!args.error().empty()) std::cerr << args.error() << "\n";
+    std::cerr << "usage: opcts vectors [--backend NAME|PATH]... FILE|DIR...\n";
     return 2;
   }
   const SpecSet specs = LoadSpecSet(DefaultSpecDir());
@@ -36,7 +59,16 @@ int VectorsCommand(const Args& args) {
     for (const std::string& e : specs.errors) std::cerr << e << "\n";
     return 2;
   }
-  const std::vector<std::string> files = ExpandPaths(args, ".json");
+  std::vector<std::unique_ptr<Plugin>> plugins;
+  for (const std::string& name : args.GetAll("--backend")) {
+    PluginLoad load = LoadPlugin(name, args.Get("--backend-options").value_or(""));
+    if (!load.plugin) {
+      std::cerr << "backend " << name << ": " << load.error << "\n";
+      return load.unavailable ? 1 : 2;
+    }
+    plugins.push_back(std::move(load.plugin));
+  }
+  const std::vector<std::string> files = ExpandPaths(args.positionals(), ".json");
   int passed = 0, failed = 0, unreadable = 0;
   for (const std::string& file : files) {
     const VectorLoadResult loaded = LoadVectorFile(file, specs);
@@ -45,10 +77,17 @@ int VectorsCommand(const Args& args) {
       ++unreadable;
       continue;
     }
-    const VectorCheck check = CheckVectorAgainstReference(*loaded.vector);
-    (check.ok ? passed : failed)++;
-    std::cout << (check.ok ? "PASS " : "FAIL ") << loaded.vector->name << " (" << file
-              << "): " << check.message << "\n";
+    const TestVector& v = *loaded.vector;
+    const VectorCheck check = CheckVectorAgainstReference(v);
+    bool ok = check.ok;
+    std::string message = "reference: " + check.message;
+    for (const auto& plugin : plugins) {
+      const CaseOutcome o = RunVector(*plugin, v);
+      if (IsGateFailure(o.status, false)) ok = false;
+      message += "; " + std::string(plugin->info().name) + ": " + o.status + (o.message.empty() ? "" : " (" + o.message + ")");
+    }
+    (ok ? passed : failed)++;
+    std::cout << (ok ? "PASS " : "FAIL ") << v.name << " (" << file << "): " << message << "\n";
   }
   std::cout << "vectors: " << passed << " passed, " << failed << " failed";
   if (unreadable) std::cout << ", " << unreadable << " unreadable";

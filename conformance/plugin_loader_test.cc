@@ -1,0 +1,63 @@
+// Every way a plugin can be unloadable gives its own clear error naming the file.
+#include <fstream>
+
+#include <gtest/gtest.h>
+
+#include "conformance/plugin_loader.h"
+
+namespace opcts {
+namespace {
+
+std::string TestPlugin(const std::string& name) {
+  return std::string(OPCTS_TEST_PLUGIN_DIR) + "/opcts-bad-" + name + ".so";
+}
+
+struct BadPlugin {
+  const char* name;
+  const char* error;  // the message after "<path>: "
+  bool unavailable;
+};
+
+const BadPlugin kBadPlugins[] = {
+    {"missing-symbol", "not an opcts plugin: no exported symbol opcts_backend_entry", false},
+    {"null-table", "opcts_backend_entry() returned NULL", false},
+    {"abi-version", "built for opcts ABI version 999, this opcts speaks version 1", false},
+    {"short-table", "function table is 8 bytes, expected 48", false},
+    {"null-function", "function table entry 'execute' is NULL", false},
+    {"create-fails", "create failed: device initialisation failed", false},
+    {"unavailable", "backend unavailable: no device found", true},
+};
+
+class BadPluginTest : public ::testing::TestWithParam<BadPlugin> {};
+
+TEST_P(BadPluginTest, GivesItsOwnError) {
+  const BadPlugin& bad = GetParam();
+  const std::string path = TestPlugin(bad.name);
+  const PluginLoad load = LoadPlugin(path, "");
+  EXPECT_EQ(load.plugin, nullptr);
+  EXPECT_EQ(load.error, path + ": " + bad.error);
+  EXPECT_EQ(load.unavailable, bad.unavailable);
+}
+
+INSTANTIATE_TEST_SUITE_P(Plugins, BadPluginTest, ::testing::ValuesIn(kBadPlugins), [](const auto& info) {
+  std::string name = info.param.name;
+  for (char& c : name) if (c == '-') c = '_';
+  return name;
+});
+
+TEST(PluginLoaderTest, MissingFileAndUnknownBuiltin) {
+  EXPECT_EQ(LoadPlugin("/nonexistent/x.so", "").error, "/nonexistent/x.so: no such file");
+  const PluginLoad unknown = LoadPlugin("no-such-backend", "");
+  EXPECT_NE(unknown.error.find("no built-in backend 'no-such-backend' (built-ins:"), std::string::npos)
+      << unknown.error;
+}
+
+TEST(PluginLoaderTest, NotASharedObject) {
+  const std::string path = ::testing::TempDir() + "/not-a-plugin.so";
+  std::ofstream(path) << "this is text, not ELF\n";
+  const PluginLoad load = LoadPlugin(path, "");
+  EXPECT_EQ(load.error.rfind(path + ": not a loadable plugin: ", 0), 0u) << load.error;
+}
+
+}  // namespace
+}  // namespace opcts

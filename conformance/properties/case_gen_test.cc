@@ -1,0 +1,127 @@
+// The generators: every case they draw is valid by the spec, complete, deterministic; variants
+// of one draw share their input; and over many draws they reach every dtype and rank of the
+// spec's tables (nothing hard-coded).
+#include <set>
+#include <stdexcept>
+
+#include <gtest/gtest.h>
+#include <rapidcheck.h>
+#include <rapidcheck/gtest.h>
+
+#include "conformance/case_generator.h"
+#include "conformance/constraints.h"
+#include "conformance/properties/case_gen.h"
+#include "conformance/properties/property_support.h"
+#include "spec/element.h"
+
+namespace opcts {
+namespace {
+
+const OperatorSpec& Spec(const std::string& name) {
+  const OperatorSpec* spec = LoadedSpecs().Find(name);
+  if (spec == nullptr) throw std::runtime_error("no spec " + name + " in " + DefaultSpecDir());
+  return *spec;
+}
+
+std::vector<const OperatorSpec*> GeneratedSpecs() {
+  std::vector<const OperatorSpec*> specs;
+  for (const OperatorSpec& spec : LoadedSpecs().specs)
+    if (HasCaseGen(spec)) specs.push_back(&spec);
+  return specs;
+}
+
+TEST(CaseGen, EveryShippedOperatorHasAGenerator) {
+  ASSERT_TRUE(LoadedSpecs().errors.empty()) << LoadedSpecs().errors.front();
+  for (const OperatorSpec& spec : LoadedSpecs().specs) EXPECT_TRUE(HasCaseGen(spec)) << spec.name;
+}
+
+RC_GTEST_PROP(CaseGen, DrawsValidCompleteCases, ()) {
+  const OperatorSpec& spec = **rc::gen::elementOf(GeneratedSpecs());
+  const CaseRecipe recipe = *CaseGen(spec);
+  RC_ASSERT(recipe.id.rfind(OperatorKey(spec) + ".prop.", 0) == 0);
+  RC_ASSERT(!recipe.level.empty());
+  const Operation op = Materialize(recipe);
+  for (const Violation& v : FindViolations(op, /*with_data=*/true)) RC_FAIL(recipe.id + " breaks " + v.constraint + ": " + v.message);
+  for (const auto& [name, t] : op.tensors)
+    RC_ASSERT(ValidateTensorDesc(t.desc, spec.FindTensor(name)->role == TensorRole::kScalarInput) == std::nullopt);
+  const Operation again = Materialize(recipe);  // the same bytes every time
+  for (const auto& [name, t] : op.tensors) RC_ASSERT(again.tensors.at(name).bytes == t.bytes);
+}
+
+RC_GTEST_PROP(CaseGen, ScanVariantsShareTheirInput, ()) {
+  const OperatorSpec& spec = Spec("DML_CUMULATIVE_SUMMATION");
+  ScanChoices choices = *ScanChoicesGen(spec, {});
+  const Operation first = Materialize(BuildScanRecipe(choices));
+  choices.exclusive = !choices.exclusive;
+  choices.reverse = !choices.reverse;
+  const Operation variant = Materialize(BuildScanRecipe(choices));
+  RC_ASSERT(first.tensors.at(ScanInputName(spec)).bytes == variant.tensors.at(ScanInputName(spec)).bytes);
+}
+
+// Draws many choices outside a property and collects what they cover.
+template <typename Choices, typename Key>
+std::set<std::pair<DType, unsigned>> Coverage(const rc::Gen<Choices>& gen, Key key) {
+  std::set<std::pair<DType, unsigned>> seen;
+  for (int i = 0; i < 4000; ++i) seen.insert(key(gen(rc::Random(i), 50).value()));
+  return seen;
+}
+
+std::set<std::pair<DType, unsigned>> TableEntries(const OperatorSpec& spec, const std::string& tensor) {
+  std::set<std::pair<DType, unsigned>> entries;
+  for (const SupportLevel& level : spec.support)
+    for (DType t : level.tensors.at(tensor).dtypes)
+      for (unsigned rank = level.tensors.at(tensor).min_rank; rank <= level.tensors.at(tensor).max_rank; ++rank)
+        entries.insert({t, rank});
+  return entries;
+}
+
+TEST(CaseGen, ScanDrawsReachEveryTableEntry) {
+  for (const OperatorSpec* spec : GeneratedSpecs()) {
+    if (!IsScanFamily(*spec)) continue;
+    EXPECT_EQ(Coverage(ScanChoicesGen(*spec, {}), [](const ScanChoices& c) {
+                return std::pair{c.dtype, static_cast<unsigned>(c.shape.size())};
+              }),
+              TableEntries(*spec, ScanInputName(*spec)))
+        << spec->name;
+  }
+}
+
+TEST(CaseGen, ScatterDrawsReachEveryTableEntry) {
+  const OperatorSpec& spec = Spec("DML_SCATTER_ND");
+  const ScatterNames n = ScatterTensorNames(spec);
+  EXPECT_EQ(Coverage(ScatterChoicesGen(spec, {}), [](const ScatterChoices& c) {
+              return std::pair{c.dtype, static_cast<unsigned>(c.input_shape.size())};
+            }),
+            TableEntries(spec, n.input));
+  EXPECT_EQ(Coverage(ScatterChoicesGen(spec, {}), [](const ScatterChoices& c) {
+              return std::pair{c.index_dtype, static_cast<unsigned>(c.indices_shape.size())};
+            }),
+            TableEntries(spec, n.indices));
+}
+
+// Distinct targets: no two index tuples name the same element (negative coordinates counted
+// from the back).
+RC_GTEST_PROP(CaseGen, UniqueTargetScattersHaveDistinctTuples, ()) {
+  const OperatorSpec& spec = Spec("DML_SCATTER_ND");
+  const ScatterChoices choices = *ScatterChoicesGen(spec, {.unique_targets = true});
+  const CaseRecipe recipe = BuildScatterRecipe(choices);
+  const Operation op = Materialize(recipe);
+  const TensorData& indices = op.tensors.at(ScatterTensorNames(spec).indices);
+  const std::vector<uint32_t>& dims = recipe.tensors.at(ScatterTensorNames(spec).indices).index_dims;
+  const StridedIndexer indexer(indices.desc);
+  std::set<std::vector<int64_t>> tuples;
+  const uint64_t q = dims.size();
+  for (uint64_t i = 0; i < ElementCount(indices.desc); i += q) {
+    std::vector<int64_t> tuple;
+    for (uint64_t c = 0; c < q; ++c) {
+      const DType t = indices.desc.dtype;
+      const int64_t v = BitsToInt64(t, LoadBits(t, indices.Element(indexer.BufferIndex(i + c))));
+      RC_ASSERT(v >= -static_cast<int64_t>(dims[c]) && v < static_cast<int64_t>(dims[c]));
+      tuple.push_back(v < 0 ? v + dims[c] : v);
+    }
+    RC_ASSERT(tuples.insert(tuple).second);
+  }
+}
+
+}  // namespace
+}  // namespace opcts

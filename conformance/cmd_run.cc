@@ -13,7 +13,7 @@ constexpr const char* kUsage =
     "usage: opcts run [--backend NAME|PATH]... [--backend-options S] [--op GLOB] [--dtype GLOB]\n"
     "                 [--level GLOB] [--id GLOB] [--seed N] [--max-cases N] [--shard I/N]\n"
     "                 [--strict] [--journal FILE] [--report-dir DIR] [--allow-unavailable]\n"
-    "                 [--no-progress]\n";
+    "                 [--resume JOURNAL] [--no-isolation] [--timeout-ms N] [--no-progress]\n";
 
 }  // namespace
 
@@ -43,9 +43,9 @@ bool ReadCaseFilter(CliArgs& args, CaseFilter& filter, uint64_t& seed, std::ostr
 }
 
 int RunCommand(const Args& raw) {
-  CliArgs args(raw, {"--strict", "--allow-unavailable", "--no-progress"},
+  CliArgs args(raw, {"--strict", "--allow-unavailable", "--no-progress", "--no-isolation"},
                {"--backend", "--backend-options", "--op", "--dtype", "--level", "--id", "--seed",
-                "--max-cases", "--shard", "--journal", "--report-dir"});
+                "--max-cases", "--shard", "--journal", "--report-dir", "--resume", "--timeout-ms"});
   RunOptions options;
   if (!args.error().empty() || !args.positionals().empty() ||
       !ReadCaseFilter(args, options.filter, options.seed, std::cerr)) {
@@ -59,8 +59,20 @@ int RunCommand(const Args& raw) {
   options.strict = args.Has("--strict");
   options.allow_unavailable = args.Has("--allow-unavailable");
   options.progress = !args.Has("--no-progress");
+  options.isolation = !args.Has("--no-isolation");
+  options.timeout_ms = args.GetNumber("--timeout-ms").value_or(0);
+  options.resume = args.Get("--resume").value_or("");
+  if (!args.error().empty()) {
+    std::cerr << args.error() << "\n" << kUsage;
+    return 2;
+  }
+  if (!options.resume.empty() && args.Get("--journal")) {
+    std::cerr << "--resume continues the journal it names; do not give --journal too\n";
+    return 2;
+  }
   const auto report_dir = args.Get("--report-dir");
   options.journal = args.Get("--journal").value_or(report_dir ? *report_dir + "/journal.jsonl" : "");
+  if (!options.resume.empty()) options.journal = options.resume;
   if (report_dir) {
     std::error_code ec;
     std::filesystem::create_directories(*report_dir, ec);

@@ -10,8 +10,10 @@
 #include <iostream>
 #include <map>
 #include <memory>
+#include <set>
 
 #include "conformance/case_generator.h"
+#include "conformance/worker.h"
 #include "reports/journal.h"
 #include "reports/status.h"
 #include "spec/spec_loader.h"
@@ -121,24 +123,210 @@ std::vector<CaseRecipe> SelectCases(const SpecSet& specs, uint64_t seed, const C
   return selected;
 }
 
-bool Claims(const Plugin& plugin, const OperatorSpec& spec, const std::string& level) {
+bool Claims(const BackendClaims& claims, const OperatorSpec& spec, const std::string& level) {
   if (level.empty()) return false;
-  if (spec.scheme == LevelScheme::kOpenVINO) {
-    const std::vector<std::string> extra = plugin.ExtraSupport();
-    return std::find(extra.begin(), extra.end(), "openvino." + level) != extra.end();
-  }
-  const int claimed = LevelIndex(LevelScheme::kDirectML, plugin.FeatureLevel());
+  if (spec.scheme == LevelScheme::kOpenVINO)
+    return std::find(claims.extra_support.begin(), claims.extra_support.end(), "openvino." + level) !=
+           claims.extra_support.end();
+  const int claimed = LevelIndex(LevelScheme::kDirectML, claims.feature_level);
   return claimed >= 0 && LevelIndex(LevelScheme::kDirectML, level) <= claimed;
 }
 
+bool Claims(const Plugin& plugin, const OperatorSpec& spec, const std::string& level) {
+  return Claims(BackendClaims{plugin.FeatureLevel(), plugin.ExtraSupport()}, spec, level);
+}
+
+CaseGroup GroupFor(const CaseRecipe& c, const BackendClaims& claims) {
+  if (c.group != "valid") return CaseGroup::kInvalid;
+  return Claims(claims, *c.spec, c.level) ? CaseGroup::kValid : CaseGroup::kUnclaimed;
+}
+
+CaseRecord MakeRecord(const CaseRecipe& c, const std::string& backend, const std::string& plugin_path,
+                      uint64_t seed, CaseGroup group, const CaseOutcome& o) {
+  CaseRecord r;
+  r.id = c.id;
+  r.backend = backend;
+  r.op = c.spec->name;
+  r.dtype = std::string(DTypeName(c.dtype));
+  r.level = c.level;
+  r.group = group == CaseGroup::kValid ? "valid" : group == CaseGroup::kUnclaimed ? "unclaimed" : "invalid";
+  r.layout = c.layout;
+  r.values = c.value_tag;
+  r.shape = c.shape;
+  r.attributes = Attributes(c);
+  r.status = o.status;
+  r.message = o.message;
+  r.max_error = o.max_error;
+  r.bound = o.bound;
+  r.ulp = o.ulp;
+  r.duration_us = o.duration_us;
+  r.repro = "opcts repro --backend " + plugin_path + " --seed " + std::to_string(seed) + " " + c.id;
+  return r;
+}
+
+uint64_t TimeLimitMs(const CaseRecipe& c, const RunOptions& options) {
+  if (options.timeout_ms) return options.timeout_ms;
+  uint64_t elements = 0;
+  for (const auto& [name, t] : c.tensors) elements += ElementCount(t.desc);
+  return 5000 + elements / 1000;
+}
+
+namespace {
+
+// One backend of the run: in this process (a loaded plugin) or behind worker processes.
+struct Backend {
+  std::string name;  // as given: a built-in name or a path
+  BackendRecord info;
+  std::string path;
+  std::unique_ptr<Plugin> plugin;  // in-process only
+};
+
+// Everything a finished case goes to: the journal, the counts, the failure log, the progress.
+class Results {
+ public:
+  Results(const RunOptions& options, std::ostream& out, uint64_t total)
+      : options_(options), out_(out), progress_(total, options.progress) {}
+
+  bool Open(const JournalHeader& header, bool append) {
+    const std::string& path = options_.resume.empty() ? options_.journal : options_.resume;
+    if (path.empty()) return true;
+    auto opened = JournalWriter::Open(path, header, append);
+    if (!opened.value) {
+      out_ << "opcts run: " << opened.error << "\n";
+      return false;
+    }
+    journal_ = std::move(opened.value);
+    return true;
+  }
+
+  // `replayed`: a record already in the resumed journal: counted, not written again.
+  bool Add(const CaseRecord& r, bool replayed = false) {
+    ++counts_[{r.backend, ToLower(r.op)}][r.status];
+    ++result_.cases;
+    if (IsGateFailure(r.status, options_.strict)) {
+      ++result_.failures;
+      if (!replayed) out_ << r.status << " " << r.backend << " " << r.id << ": " << r.message << "\n";
+    }
+    if (replayed) return ++replayed_, true;
+    progress_.Update(result_.cases, result_.failures);
+    if (journal_ && !journal_->Append(r)) {
+      out_ << "opcts run: cannot write the journal\n";
+      return false;
+    }
+    return true;
+  }
+
+  RunResult Finish(double seconds, int exit_code) {
+    PrintSummary(counts_, out_);
+    const uint64_t ran = result_.cases - replayed_;
+    out_ << "\n" << ran << " case runs in " << std::fixed << std::setprecision(2) << seconds << " s ("
+         << std::setprecision(0) << (seconds > 0 ? ran / seconds : 0) << " per second"
+         << (options_.isolation ? ", isolated" : ", in process") << "); " << result_.failures
+         << " failed the gate" << (options_.strict ? " (strict)" : "")
+         << (replayed_ ? " (counting " + std::to_string(replayed_) + " resumed from the journal)" : "") << "\n";
+    result_.exit_code = exit_code ? exit_code : (result_.failures ? 1 : 0);
+    return result_;
+  }
+
+ private:
+  static std::string ToLower(std::string s) {
+    for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return s;
+  }
+  const RunOptions& options_;
+  std::ostream& out_;
+  Progress progress_;
+  std::optional<JournalWriter> journal_;
+  std::map<std::pair<std::string, std::string>, std::map<std::string, uint64_t>> counts_;
+  RunResult result_;
+  uint64_t replayed_ = 0;
+};
+
+// Cases [index] still to run on `backend` (a resumed run skips those already journaled).
+std::vector<size_t> Pending(const std::vector<CaseRecipe>& cases, const std::string& backend,
+                            const std::set<std::pair<std::string, std::string>>& done) {
+  std::vector<size_t> pending;
+  for (size_t i = 0; i < cases.size(); ++i)
+    if (!done.count({cases[i].id, backend})) pending.push_back(i);
+  return pending;
+}
+
+bool RunInProcess(const std::vector<CaseRecipe>& cases, std::vector<Backend>& backends, const RunOptions& options,
+                  const std::set<std::pair<std::string, std::string>>& done, Results& results) {
+  for (const CaseRecipe& c : cases) {
+    const Operation op = Materialize(c);
+    std::optional<ReferenceResult> expected;  // computed once, shared by the backends
+    for (Backend& b : backends) {
+      if (done.count({c.id, b.info.name})) continue;
+      const CaseGroup group = GroupFor(c, {b.info.feature_level, b.info.extra_support});
+      if (group != CaseGroup::kInvalid && !expected) expected = (*FindReferenceKernel(c.spec->reference))(op);
+      const CaseOutcome o = ExecuteCase(*b.plugin, op, group, expected ? &*expected : nullptr);
+      if (!results.Add(MakeRecord(c, b.info.name, b.path, options.seed, group, o))) return false;
+    }
+  }
+  return true;
+}
+
+bool RunIsolated(const std::vector<CaseRecipe>& cases, const Backend& b, std::unique_ptr<Worker> worker,
+                 const RunOptions& options, const std::set<std::pair<std::string, std::string>>& done,
+                 Results& results) {
+  const std::vector<size_t> pending = Pending(cases, b.info.name, done);
+  const BackendClaims claims{b.info.feature_level, b.info.extra_support};
+  size_t next = 0;
+  while (next < pending.size()) {
+    if (!worker) {
+      Worker::StartError error;
+      worker = Worker::Start(cases, b.name, options.backend_options, options.seed, &error);
+      if (!worker) {  // the case in line gets the blame, so the run always moves on
+        const CaseRecipe& c = cases[pending[next++]];
+        CaseOutcome o;
+        o.status = "Crash";
+        o.message = "could not restart the worker: " + error.message;
+        if (!results.Add(MakeRecord(c, b.info.name, b.path, options.seed, GroupFor(c, claims), o))) return false;
+        continue;
+      }
+    }
+    // Contiguous runs of pending cases, sent at once: the worker streams their results.
+    for (size_t i = next; i < pending.size();) {
+      size_t j = i + 1;
+      while (j < pending.size() && pending[j] == pending[j - 1] + 1) ++j;
+      worker->Run(pending[i], pending[j - 1] + 1);
+      i = j;
+    }
+    for (; next < pending.size(); ++next) {
+      const CaseRecipe& c = cases[pending[next]];
+      Worker::Result result;
+      std::string why;
+      const auto start = std::chrono::steady_clock::now();
+      const Worker::Event event = worker->Next(std::chrono::milliseconds(TimeLimitMs(c, options)), &result, &why);
+      if (event == Worker::Event::kResult && result.index != pending[next]) {
+        why = "the worker answered for case " + std::to_string(result.index) + " instead of " + c.id;
+      } else if (event == Worker::Event::kResult) {
+        if (!results.Add(MakeRecord(c, b.info.name, b.path, options.seed, result.group, result.outcome))) return false;
+        continue;
+      }
+      CaseOutcome o;
+      o.status = event == Worker::Event::kTimedOut ? "Timeout" : "Crash";
+      o.message = why;
+      o.duration_us = static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::microseconds>(
+          std::chrono::steady_clock::now() - start).count());
+      if (!results.Add(MakeRecord(c, b.info.name, b.path, options.seed, GroupFor(c, claims), o))) return false;
+      worker.reset();
+      ++next;
+      break;
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
 RunResult RunConformance(const SpecSet& specs, const RunOptions& options, std::ostream& out) {
-  RunResult result;
   std::vector<std::string> names = options.backends.empty() ? BuiltinBackendNames() : options.backends;
   if (names.empty()) {
     out << "opcts run: no backends (none given, and no built-ins in " << BuiltinPluginDir() << ")\n";
     return {2};
   }
-  std::vector<std::unique_ptr<Plugin>> plugins;
   JournalHeader header;
   header.opcts_version = "0.1.0";
   header.started = Now();
@@ -147,91 +335,91 @@ RunResult RunConformance(const SpecSet& specs, const RunOptions& options, std::o
   header.shard_count = options.filter.shard_count;
   header.filters = {{"op", options.filter.op}, {"dtype", options.filter.dtype},
                     {"level", options.filter.level}, {"id", options.filter.id}};
-  for (const std::string& name : names) {
-    PluginLoad load = LoadPlugin(name, options.backend_options);
-    if (!load.plugin) {
-      out << "backend " << name << ": " << (load.unavailable ? "UNAVAILABLE: " : "ERROR: ") << load.error << "\n";
-      if (!(load.unavailable && options.allow_unavailable)) result.exit_code = load.unavailable ? 1 : 2;
-      continue;
-    }
-    const opcts_backend_info& info = load.plugin->info();
-    out << "backend " << info.name << " " << info.version << " on " << info.device << ": claims feature level "
-        << load.plugin->FeatureLevel() << (info.extra_support && *info.extra_support ? std::string(" + ") + info.extra_support : "")
-        << "\n";
-    if (info.details && *info.details) out << "  " << info.details << "\n";
-    header.backends.push_back({info.name, info.version, info.device, load.plugin->FeatureLevel(),
-                               load.plugin->ExtraSupport(), info.details ? info.details : ""});
-    plugins.push_back(std::move(load.plugin));
-  }
-  if (result.exit_code == 2 || plugins.empty()) return {result.exit_code ? result.exit_code : 2};
 
-  const std::vector<CaseRecipe> cases = SelectCases(specs, options.seed, options.filter);
-  header.planned_cases = cases.size() * plugins.size();
-  std::optional<JournalWriter> journal;
-  if (!options.journal.empty()) {
-    auto opened = JournalWriter::Open(options.journal, header, /*append=*/false);
-    if (!opened.value) {
-      out << "opcts run: " << opened.error << "\n";
+  // A resumed run continues its journal: same selection, and its cases are not run again.
+  std::set<std::pair<std::string, std::string>> done;
+  std::vector<CaseRecord> replayed;
+  if (!options.resume.empty()) {
+    auto journal = ReadJournal(options.resume);
+    if (!journal.value) {
+      out << "opcts run --resume: " << journal.error << "\n";
       return {2};
     }
-    journal = std::move(opened.value);
-  }
-  out << "running " << cases.size() << " cases on " << plugins.size() << " backend(s)\n";
-
-  std::map<std::pair<std::string, std::string>, std::map<std::string, uint64_t>> counts;
-  Progress progress(cases.size(), options.progress);
-  const auto start = std::chrono::steady_clock::now();
-  for (size_t i = 0; i < cases.size(); ++i) {
-    const CaseRecipe& c = cases[i];
-    const Operation op = Materialize(c);
-    std::optional<ReferenceResult> expected;  // computed once, shared by the backends
-    for (const auto& plugin : plugins) {
-      CaseGroup group = CaseGroup::kInvalid;
-      if (c.group == "valid") group = Claims(*plugin, *c.spec, c.level) ? CaseGroup::kValid : CaseGroup::kUnclaimed;
-      if (group != CaseGroup::kInvalid && !expected)
-        expected = (*FindReferenceKernel(c.spec->reference))(op);
-      const CaseOutcome o = ExecuteCase(*plugin, op, group, expected ? &*expected : nullptr);
-      ++counts[{plugin->info().name, OperatorKey(*c.spec)}][o.status];
-      ++result.cases;
-      const bool failed = IsGateFailure(o.status, options.strict);
-      if (failed) {
-        ++result.failures;
-        out << o.status << " " << plugin->info().name << " " << c.id << ": " << o.message << "\n";
-      }
-      if (journal) {
-        CaseRecord r;
-        r.id = c.id;
-        r.backend = plugin->info().name;
-        r.op = c.spec->name;
-        r.dtype = std::string(DTypeName(c.dtype));
-        r.level = c.level;
-        r.group = group == CaseGroup::kValid ? "valid" : group == CaseGroup::kUnclaimed ? "unclaimed" : "invalid";
-        r.layout = c.layout;
-        r.values = c.value_tag;
-        r.shape = c.shape;
-        r.attributes = Attributes(c);
-        r.status = o.status;
-        r.message = o.message;
-        r.max_error = o.max_error;
-        r.bound = o.bound;
-        r.ulp = o.ulp;
-        r.duration_us = o.duration_us;
-        r.repro = "opcts repro --backend " + plugin->path() + " --seed " + std::to_string(options.seed) + " " + c.id;
-        if (!journal->Append(r)) {
-          out << "opcts run: cannot write the journal " << options.journal << "\n";
-          return {2};
-        }
-      }
+    const JournalHeader& old = journal.value->header;
+    if (old.seed != header.seed || old.filters != header.filters || old.shard_index != header.shard_index ||
+        old.shard_count != header.shard_count) {
+      out << "opcts run --resume: " << options.resume
+          << " was written with other --seed, filters or --shard; give the same options to resume it\n";
+      return {2};
     }
-    progress.Update(i + 1, result.failures);
+    for (const CaseRecord& r : journal.value->cases) done.insert({r.id, r.backend});
+    replayed = std::move(journal.value->cases);
+    for (const std::string& w : journal.value->warnings) out << "warning: " << w << "\n";
+    out << "resuming " << options.resume << ": " << done.size() << " case runs already journaled\n";
+  }
+
+  int exit_code = 0;
+  std::vector<Backend> backends;
+  std::vector<std::unique_ptr<Worker>> workers;
+  const std::vector<CaseRecipe> cases = SelectCases(specs, options.seed, options.filter);
+  for (const std::string& name : names) {
+    Backend b{name, {}, {}, nullptr};
+    std::string error;
+    bool unavailable = false;
+    std::unique_ptr<Worker> worker;
+    if (options.isolation) {
+      Worker::StartError start_error;
+      worker = Worker::Start(cases, name, options.backend_options, options.seed, &start_error);
+      if (worker) {
+        b.info = worker->info();
+        b.path = worker->plugin_path();
+      }
+      error = start_error.message;
+      unavailable = start_error.unavailable;
+    } else {
+      PluginLoad load = LoadPlugin(name, options.backend_options);
+      if (load.plugin) {
+        const opcts_backend_info& i = load.plugin->info();
+        b.info = {i.name, i.version, i.device, load.plugin->FeatureLevel(), load.plugin->ExtraSupport(),
+                  i.details ? i.details : ""};
+        b.path = load.plugin->path();
+        b.plugin = std::move(load.plugin);
+      }
+      error = load.error;
+      unavailable = load.unavailable;
+    }
+    if (b.info.name.empty()) {
+      out << "backend " << name << ": " << (unavailable ? "UNAVAILABLE: " : "ERROR: ") << error << "\n";
+      if (!(unavailable && options.allow_unavailable)) exit_code = std::max(exit_code, unavailable ? 1 : 2);
+      continue;
+    }
+    std::string extra;
+    for (const std::string& e : b.info.extra_support) extra += " + " + e;
+    out << "backend " << b.info.name << " " << b.info.version << " on " << b.info.device << ": claims feature level "
+        << b.info.feature_level << extra << "\n";
+    if (!b.info.details.empty()) out << "  " << b.info.details << "\n";
+    header.backends.push_back(b.info);
+    backends.push_back(std::move(b));
+    workers.push_back(std::move(worker));
+  }
+  if (exit_code == 2 || backends.empty()) return {exit_code ? exit_code : 2};
+
+  header.planned_cases = cases.size() * backends.size();
+  Results results(options, out, header.planned_cases);
+  if (!results.Open(header, !options.resume.empty())) return {2};
+  for (const CaseRecord& r : replayed) results.Add(r, /*replayed=*/true);
+  out << "running " << cases.size() << " cases on " << backends.size() << " backend(s)"
+      << (options.isolation ? " in worker processes" : " in this process") << "\n";
+  const auto start = std::chrono::steady_clock::now();
+  bool written = true;
+  if (options.isolation) {
+    for (size_t i = 0; i < backends.size() && written; ++i)
+      written = RunIsolated(cases, backends[i], std::move(workers[i]), options, done, results);
+  } else {
+    written = RunInProcess(cases, backends, options, done, results);
   }
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  PrintSummary(counts, out);
-  out << "\n" << result.cases << " case runs in " << std::fixed << std::setprecision(2) << seconds << " s ("
-      << std::setprecision(0) << (seconds > 0 ? result.cases / seconds : 0) << " per second); "
-      << result.failures << " failed the gate" << (options.strict ? " (strict)" : "") << "\n";
-  if (result.failures && result.exit_code == 0) result.exit_code = 1;
-  return result;
+  return results.Finish(seconds, written ? exit_code : 2);
 }
 
 }  // namespace opcts

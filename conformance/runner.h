@@ -15,6 +15,7 @@
 #include "conformance/case.h"
 #include "conformance/case_executor.h"
 #include "conformance/spec_set.h"
+#include "reports/journal.h"
 
 namespace opcts {
 
@@ -33,6 +34,9 @@ struct RunOptions {
   bool strict = false;             // QualityWarning fails the gate
   bool allow_unavailable = false;  // a backend that cannot run here is a warning, not a failure
   std::string journal;             // "" : no journal
+  std::string resume;              // a journal to continue: its cases are skipped, new ones appended
+  bool isolation = true;           // run cases in worker processes (crash and hang safe)
+  uint64_t timeout_ms = 0;         // per-case limit; 0: 5 s + 1 ms per 1 000 elements
   bool progress = true;
 };
 
@@ -46,7 +50,20 @@ RunResult RunConformance(const SpecSet& specs, const RunOptions& options, std::o
 // The cases a run with these options would execute, in order (filters and shard applied).
 std::vector<CaseRecipe> SelectCases(const SpecSet& specs, uint64_t seed, const CaseFilter& filter);
 
-// Whether the backend's claims cover a case at `level` of `spec`.
+// What a backend claims: its DirectML feature level ("5_0") and extra support words.
+struct BackendClaims {
+  std::string feature_level;
+  std::vector<std::string> extra_support;
+};
+// Whether the claims cover a case at `level` of `spec`.
+bool Claims(const BackendClaims& claims, const OperatorSpec& spec, const std::string& level);
 bool Claims(const Plugin& plugin, const OperatorSpec& spec, const std::string& level);
+// valid (within the claims), unclaimed, or invalid.
+CaseGroup GroupFor(const CaseRecipe& c, const BackendClaims& claims);
+// The journal line of one case on one backend.
+CaseRecord MakeRecord(const CaseRecipe& c, const std::string& backend, const std::string& plugin_path,
+                      uint64_t seed, CaseGroup group, const CaseOutcome& outcome);
+// The per-case time limit.
+uint64_t TimeLimitMs(const CaseRecipe& c, const RunOptions& options);
 
 }  // namespace opcts

@@ -15,8 +15,13 @@ bool IsKnownDType(uint32_t data_type) { return DTypeSize(data_type) != 0; }
 
 bool IsIntegerDType(uint32_t t) {
   switch (t) {
-    case OPCTS_DTYPE_INT8: case OPCTS_DTYPE_INT16: case OPCTS_DTYPE_INT32: case OPCTS_DTYPE_INT64:
-    case OPCTS_DTYPE_UINT8: case OPCTS_DTYPE_UINT16: case OPCTS_DTYPE_UINT32:
+    case OPCTS_DTYPE_INT8:
+    case OPCTS_DTYPE_INT16:
+    case OPCTS_DTYPE_INT32:
+    case OPCTS_DTYPE_INT64:
+    case OPCTS_DTYPE_UINT8:
+    case OPCTS_DTYPE_UINT16:
+    case OPCTS_DTYPE_UINT32:
     case OPCTS_DTYPE_UINT64:
       return true;
     default:
@@ -87,8 +92,8 @@ bool CheckBool(Checker& c, uint32_t value, const char* name) {
 bool CheckSameDType(Checker& c, const opcts_tensor_desc& a, const char* a_name,
                     const opcts_tensor_desc& b, const char* b_name) {
   return a.data_type == b.data_type ||
-         c.Fail(std::string(b_name) + ".DataType " + Str(b.data_type) + " differs from " +
-                a_name + ".DataType " + Str(a.data_type));
+         c.Fail(std::string(b_name) + ".DataType " + Str(b.data_type) + " differs from " + a_name +
+                ".DataType " + Str(a.data_type));
 }
 
 bool CheckSameRank(Checker& c, const opcts_tensor_desc& a, const char* a_name,
@@ -103,8 +108,8 @@ bool CheckSameSizes(Checker& c, const opcts_tensor_desc& a, const char* a_name,
                     const opcts_tensor_desc& b, const char* b_name) {
   for (uint32_t d = 0; d < a.dimension_count; ++d)
     if (a.sizes[d] != b.sizes[d])
-      return c.Fail(std::string(b_name) + ".Sizes[" + Str(d) + "] is " + Str(b.sizes[d]) +
-                    " but " + a_name + ".Sizes[" + Str(d) + "] is " + Str(a.sizes[d]));
+      return c.Fail(std::string(b_name) + ".Sizes[" + Str(d) + "] is " + Str(b.sizes[d]) + " but " +
+                    a_name + ".Sizes[" + Str(d) + "] is " + Str(a.sizes[d]));
   return true;
 }
 
@@ -134,8 +139,8 @@ void CheckCumulative(Checker& c, const opcts_dml_cumulative_desc& d) {
 }
 
 // Leading dimensions outside the meaningful trailing `meaningful` ones must be 1.
-bool CheckLeadingOnes(Checker& c, const opcts_tensor_desc& t, const char* name,
-                      uint32_t meaningful, const char* count_name) {
+bool CheckLeadingOnes(Checker& c, const opcts_tensor_desc& t, const char* name, uint32_t meaningful,
+                      const char* count_name) {
   const uint32_t rank = t.dimension_count;
   for (uint32_t d = 0; d + meaningful < rank; ++d)
     if (t.sizes[d] != 1)
@@ -173,8 +178,8 @@ void CheckScatterND(Checker& c, const opcts_dml_scatter_nd_desc& d) {
     return;
   }
   if (k_idx < 1 || k_idx > rank) {
-    c.Fail("IndicesDimensionCount " + Str(k_idx) +
-           " is outside [1, IndicesTensor.DimensionCount " + Str(rank) + "]");
+    c.Fail("IndicesDimensionCount " + Str(k_idx) + " is outside [1, IndicesTensor.DimensionCount " +
+           Str(rank) + "]");
     return;
   }
   if (!CheckLeadingOnes(c, in, "InputTensor", k_in, "InputDimensionCount") ||
@@ -193,7 +198,8 @@ void CheckScatterND(Checker& c, const opcts_dml_scatter_nd_desc& d) {
   if (expected.size() > rank) {
     c.Fail("UpdatesTensor would need " + Str(expected.size()) +
            " dimensions (IndicesDimensionCount - 1 + InputDimensionCount - tuple size) but "
-           "DimensionCount is " + Str(rank));
+           "DimensionCount is " +
+           Str(rank));
     return;
   }
   expected.insert(expected.begin(), rank - expected.size(), 1u);
@@ -260,14 +266,21 @@ void WriteMessage(const std::string& text, char* buffer, size_t capacity) {
 
 size_t DTypeSize(uint32_t data_type) {
   switch (data_type) {
-    case OPCTS_DTYPE_FLOAT64: case OPCTS_DTYPE_INT64: case OPCTS_DTYPE_UINT64:
+    case OPCTS_DTYPE_FLOAT64:
+    case OPCTS_DTYPE_INT64:
+    case OPCTS_DTYPE_UINT64:
       return 8;
-    case OPCTS_DTYPE_FLOAT32: case OPCTS_DTYPE_INT32: case OPCTS_DTYPE_UINT32:
+    case OPCTS_DTYPE_FLOAT32:
+    case OPCTS_DTYPE_INT32:
+    case OPCTS_DTYPE_UINT32:
       return 4;
-    case OPCTS_DTYPE_FLOAT16: case OPCTS_DTYPE_BFLOAT16: case OPCTS_DTYPE_INT16:
+    case OPCTS_DTYPE_FLOAT16:
+    case OPCTS_DTYPE_BFLOAT16:
+    case OPCTS_DTYPE_INT16:
     case OPCTS_DTYPE_UINT16:
       return 2;
-    case OPCTS_DTYPE_INT8: case OPCTS_DTYPE_UINT8:
+    case OPCTS_DTYPE_INT8:
+    case OPCTS_DTYPE_UINT8:
       return 1;
     default:
       return 0;
@@ -356,8 +369,8 @@ int32_t CheckOpenVINOAxis(const opcts_openvino_cumsum_desc& desc, const opcts_bi
     }
   }
   if (value < -rank || value >= rank) {
-    c.Fail("axis value " + std::to_string(value) + " is outside [-" + Str(rank) + ", " +
-           Str(rank) + ") for data.DimensionCount " + Str(rank));
+    c.Fail("axis value " + std::to_string(value) + " is outside [-" + Str(rank) + ", " + Str(rank) +
+           ") for data.DimensionCount " + Str(rank));
     return c.Status();
   }
   if (axis != nullptr) *axis = static_cast<uint32_t>(value < 0 ? value + rank : value);

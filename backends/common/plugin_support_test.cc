@@ -54,11 +54,11 @@ std::optional<std::string> Check(uint32_t type, const void* desc) {
 }
 
 // Expects rejection with a message containing `fragment`.
-#define EXPECT_REJECTED(result, fragment)                                           \
-  do {                                                                              \
-    const std::optional<std::string> r = (result);                                  \
-    ASSERT_TRUE(r.has_value()) << "accepted, expected: " << (fragment);             \
-    EXPECT_NE(r->find(fragment), std::string::npos) << "message: " << *r;          \
+#define EXPECT_REJECTED(result, fragment)                                 \
+  do {                                                                    \
+    const std::optional<std::string> r = (result);                        \
+    ASSERT_TRUE(r.has_value()) << "accepted, expected: " << (fragment);   \
+    EXPECT_NE(r->find(fragment), std::string::npos) << "message: " << *r; \
   } while (0)
 
 // ---- cumulative ----------------------------------------------------------------------------
@@ -86,7 +86,7 @@ TEST(CheckDescriptor, AcceptsValidCumulative) {
 
 TEST(CheckDescriptor, AcceptsStridedBroadcastAndPaddedTensors) {
   Cumulative c;
-  c.in = Tensor(OPCTS_DTYPE_FLOAT32, {1, 1, 3, 4}, {0, 0, 0, 1});    // broadcast rows
+  c.in = Tensor(OPCTS_DTYPE_FLOAT32, {1, 1, 3, 4}, {0, 0, 0, 1});     // broadcast rows
   c.out = Tensor(OPCTS_DTYPE_FLOAT32, {1, 1, 3, 4}, {24, 24, 8, 1});  // padded rows
   EXPECT_EQ(c.Check(), std::nullopt);
   EXPECT_EQ(c.out.desc.total_tensor_size_in_bytes, 80u);  // (2*8 + 3 + 1) * 4
@@ -152,7 +152,8 @@ TEST(CheckDescriptor, RejectsEachTensorRule) {
   {
     Cumulative c;
     c.in.desc.total_tensor_size_in_bytes = 44;
-    EXPECT_REJECTED(c.Check(), "InputTensor.TotalTensorSizeInBytes 44 is below the implied minimum 48");
+    EXPECT_REJECTED(c.Check(),
+                    "InputTensor.TotalTensorSizeInBytes 44 is below the implied minimum 48");
   }
   {
     Cumulative c;  // 3 float16 elements = 6 bytes, rounded up to 8
@@ -280,7 +281,8 @@ TEST(CheckDescriptor, RejectsEachScatterNDRule) {
   {
     Scatter s;
     s.desc.input_dimension_count = 0;
-    EXPECT_REJECTED(s.Check(), "InputDimensionCount 0 is outside [1, InputTensor.DimensionCount 5]");
+    EXPECT_REJECTED(s.Check(),
+                    "InputDimensionCount 0 is outside [1, InputTensor.DimensionCount 5]");
   }
   {
     Scatter s;
@@ -300,20 +302,23 @@ TEST(CheckDescriptor, RejectsEachScatterNDRule) {
   {
     Scatter s;
     s.desc.input_dimension_count = 4;
-    EXPECT_REJECTED(s.Check(), "InputTensor.Sizes[0] is 3 but must be 1 outside the last "
-                               "InputDimensionCount 4 dimensions");
+    EXPECT_REJECTED(s.Check(),
+                    "InputTensor.Sizes[0] is 3 but must be 1 outside the last "
+                    "InputDimensionCount 4 dimensions");
   }
   {
     Scatter s;
     s.idx = Tensor(OPCTS_DTYPE_INT64, {1, 2, 1, 2, 3});
-    EXPECT_REJECTED(s.Check(), "IndicesTensor.Sizes[1] is 2 but must be 1 outside the last "
-                               "IndicesDimensionCount 3");
+    EXPECT_REJECTED(s.Check(),
+                    "IndicesTensor.Sizes[1] is 2 but must be 1 outside the last "
+                    "IndicesDimensionCount 3");
   }
   {
     Scatter s;
     s.idx = Tensor(OPCTS_DTYPE_INT64, {1, 1, 1, 2, 6});
-    EXPECT_REJECTED(s.Check(), "IndicesTensor.Sizes[4] (index tuple size) 6 exceeds "
-                               "InputDimensionCount 5");
+    EXPECT_REJECTED(s.Check(),
+                    "IndicesTensor.Sizes[4] (index tuple size) 6 exceeds "
+                    "InputDimensionCount 5");
   }
   {
     Scatter s;

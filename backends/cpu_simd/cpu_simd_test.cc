@@ -28,12 +28,18 @@ struct DType {
 };
 
 constexpr DType kDTypes[] = {
-    {OPCTS_DTYPE_FLOAT64, "FLOAT64", 8, true, true},  {OPCTS_DTYPE_FLOAT32, "FLOAT32", 4, true, true},
-    {OPCTS_DTYPE_FLOAT16, "FLOAT16", 2, true, true},  {OPCTS_DTYPE_BFLOAT16, "BFLOAT16", 2, true, true},
-    {OPCTS_DTYPE_INT64, "INT64", 8, false, true},     {OPCTS_DTYPE_INT32, "INT32", 4, false, true},
-    {OPCTS_DTYPE_INT16, "INT16", 2, false, true},     {OPCTS_DTYPE_INT8, "INT8", 1, false, true},
-    {OPCTS_DTYPE_UINT64, "UINT64", 8, false, false},  {OPCTS_DTYPE_UINT32, "UINT32", 4, false, false},
-    {OPCTS_DTYPE_UINT16, "UINT16", 2, false, false},  {OPCTS_DTYPE_UINT8, "UINT8", 1, false, false},
+    {OPCTS_DTYPE_FLOAT64, "FLOAT64", 8, true, true},
+    {OPCTS_DTYPE_FLOAT32, "FLOAT32", 4, true, true},
+    {OPCTS_DTYPE_FLOAT16, "FLOAT16", 2, true, true},
+    {OPCTS_DTYPE_BFLOAT16, "BFLOAT16", 2, true, true},
+    {OPCTS_DTYPE_INT64, "INT64", 8, false, true},
+    {OPCTS_DTYPE_INT32, "INT32", 4, false, true},
+    {OPCTS_DTYPE_INT16, "INT16", 2, false, true},
+    {OPCTS_DTYPE_INT8, "INT8", 1, false, true},
+    {OPCTS_DTYPE_UINT64, "UINT64", 8, false, false},
+    {OPCTS_DTYPE_UINT32, "UINT32", 4, false, false},
+    {OPCTS_DTYPE_UINT16, "UINT16", 2, false, false},
+    {OPCTS_DTYPE_UINT8, "UINT8", 1, false, false},
 };
 
 const DType& Info(uint32_t id) {
@@ -49,10 +55,14 @@ uint64_t Mask(uint32_t dtype) {
 
 double ToDouble(uint32_t dtype, uint64_t bits) {
   switch (dtype) {
-    case OPCTS_DTYPE_FLOAT64: return std::bit_cast<double>(bits);
-    case OPCTS_DTYPE_FLOAT32: return std::bit_cast<float>(static_cast<uint32_t>(bits));
-    case OPCTS_DTYPE_FLOAT16: return opcts::HalfBitsToFloat(static_cast<uint16_t>(bits));
-    case OPCTS_DTYPE_BFLOAT16: return opcts::BFloat16BitsToFloat(static_cast<uint16_t>(bits));
+    case OPCTS_DTYPE_FLOAT64:
+      return std::bit_cast<double>(bits);
+    case OPCTS_DTYPE_FLOAT32:
+      return std::bit_cast<float>(static_cast<uint32_t>(bits));
+    case OPCTS_DTYPE_FLOAT16:
+      return opcts::HalfBitsToFloat(static_cast<uint16_t>(bits));
+    case OPCTS_DTYPE_BFLOAT16:
+      return opcts::BFloat16BitsToFloat(static_cast<uint16_t>(bits));
   }
   return static_cast<double>(bits);
 }
@@ -60,10 +70,14 @@ double ToDouble(uint32_t dtype, uint64_t bits) {
 // Rounds once to the dtype (float16/bfloat16 from a float, as the backend does).
 uint64_t FromFloat(uint32_t dtype, double v) {
   switch (dtype) {
-    case OPCTS_DTYPE_FLOAT64: return std::bit_cast<uint64_t>(v);
-    case OPCTS_DTYPE_FLOAT32: return std::bit_cast<uint32_t>(static_cast<float>(v));
-    case OPCTS_DTYPE_FLOAT16: return opcts::FloatToHalfBits(static_cast<float>(v));
-    case OPCTS_DTYPE_BFLOAT16: return opcts::FloatToBFloat16Bits(static_cast<float>(v));
+    case OPCTS_DTYPE_FLOAT64:
+      return std::bit_cast<uint64_t>(v);
+    case OPCTS_DTYPE_FLOAT32:
+      return std::bit_cast<uint32_t>(static_cast<float>(v));
+    case OPCTS_DTYPE_FLOAT16:
+      return opcts::FloatToHalfBits(static_cast<float>(v));
+    case OPCTS_DTYPE_BFLOAT16:
+      return opcts::FloatToBFloat16Bits(static_cast<float>(v));
   }
   return static_cast<uint64_t>(v);
 }
@@ -109,9 +123,9 @@ class Backend {
   int32_t Execute(const opcts_op_desc& op, const std::vector<opcts_binding>& bindings,
                   std::string* message = nullptr) const {
     char buffer[512] = "";
-    const int32_t status = Api()->execute(instance_, &op, bindings.data(),
-                                          static_cast<uint32_t>(bindings.size()), buffer,
-                                          sizeof buffer);
+    const int32_t status =
+        Api()->execute(instance_, &op, bindings.data(), static_cast<uint32_t>(bindings.size()),
+                       buffer, sizeof buffer);
     if (message) *message = buffer;
     return status;
   }
@@ -163,8 +177,13 @@ class Tensor {
   uint64_t buffer_elements() const { return bytes_ / Info(dtype_).size; }
 
   const opcts_tensor_desc* desc() {
-    desc_ = {dtype_, 0, static_cast<uint32_t>(sizes_.size()), sizes_.empty() ? nullptr : sizes_.data(),
-             given_strides_.empty() ? nullptr : given_strides_.data(), bytes_, 0};
+    desc_ = {dtype_,
+             0,
+             static_cast<uint32_t>(sizes_.size()),
+             sizes_.empty() ? nullptr : sizes_.data(),
+             given_strides_.empty() ? nullptr : given_strides_.data(),
+             bytes_,
+             0};
     return &desc_;
   }
   opcts_binding binding() { return {data(), bytes_}; }
@@ -227,8 +246,9 @@ bool SameValue(uint32_t dtype, uint64_t a, uint64_t b) {
 
 enum class Op { kDmlSum, kDmlProduct, kOpenVINOSum };
 const char* OpName(Op op) {
-  return op == Op::kDmlSum ? "CUMULATIVE_SUMMATION"
-         : op == Op::kDmlProduct ? "CUMULATIVE_PRODUCT" : "OpenVINO CumSum";
+  return op == Op::kDmlSum       ? "CUMULATIVE_SUMMATION"
+         : op == Op::kDmlProduct ? "CUMULATIVE_PRODUCT"
+                                 : "OpenVINO CumSum";
 }
 
 // The naive scan of one line (values in traversal order), accumulating as the backend must:
@@ -245,15 +265,18 @@ std::vector<uint64_t> NaiveLine(uint32_t dtype, bool product, bool exclusive,
     }
   };
   if (dtype == OPCTS_DTYPE_FLOAT64) {
-    run(product ? 1.0 : 0.0, [&](uint64_t b) { return ToDouble(dtype, b); },
+    run(
+        product ? 1.0 : 0.0, [&](uint64_t b) { return ToDouble(dtype, b); },
         [&](double a, double b) { return product ? a * b : a + b; },
         [&](double v) { return FromFloat(dtype, v); });
   } else if (Info(dtype).is_float) {
-    run(product ? 1.0f : 0.0f, [&](uint64_t b) { return static_cast<float>(ToDouble(dtype, b)); },
+    run(
+        product ? 1.0f : 0.0f, [&](uint64_t b) { return static_cast<float>(ToDouble(dtype, b)); },
         [&](float a, float b) { return product ? a * b : a + b; },
         [&](float v) { return FromFloat(dtype, v); });
   } else {
-    run(uint64_t{product ? 1u : 0u}, [](uint64_t b) { return b; },
+    run(
+        uint64_t{product ? 1u : 0u}, [](uint64_t b) { return b; },
         [&](uint64_t a, uint64_t b) { return product ? a * b : a + b; },
         [&](uint64_t v) { return v & Mask(dtype); });
   }
@@ -325,17 +348,18 @@ void RunScanCase(const Backend& backend, const ScanCase& c) {
   int32_t status;
   if (c.op == Op::kOpenVINOSum) {
     Tensor axis(OPCTS_DTYPE_INT32, {});
-    const int32_t axis_value = c.negative_axis ? static_cast<int32_t>(c.axis) - static_cast<int32_t>(rank)
-                                               : static_cast<int32_t>(c.axis);
+    const int32_t axis_value = c.negative_axis
+                                   ? static_cast<int32_t>(c.axis) - static_cast<int32_t>(rank)
+                                   : static_cast<int32_t>(c.axis);
     std::memcpy(axis.data(), &axis_value, 4);
-    const opcts_openvino_cumsum_desc desc{in.desc(), axis.desc(), out.desc(), c.exclusive, c.reverse};
+    const opcts_openvino_cumsum_desc desc{in.desc(), axis.desc(), out.desc(), c.exclusive,
+                                          c.reverse};
     status = backend.Execute({OPCTS_OP_OPENVINO_CUMSUM_3, &desc},
                              {in.binding(), axis.binding(), out.binding()}, &message);
   } else {
-    const opcts_dml_cumulative_desc desc{in.desc(), out.desc(), c.axis,
-                                         c.reverse ? OPCTS_AXIS_DIRECTION_DECREASING
-                                                   : OPCTS_AXIS_DIRECTION_INCREASING,
-                                         c.exclusive};
+    const opcts_dml_cumulative_desc desc{
+        in.desc(), out.desc(), c.axis,
+        c.reverse ? OPCTS_AXIS_DIRECTION_DECREASING : OPCTS_AXIS_DIRECTION_INCREASING, c.exclusive};
     status = backend.Execute(
         {product ? OPCTS_OP_DML_CUMULATIVE_PRODUCT : OPCTS_OP_DML_CUMULATIVE_SUMMATION, &desc},
         {in.binding(), out.binding()}, &message);
@@ -351,19 +375,27 @@ void RunScanCase(const Backend& backend, const ScanCase& c) {
     const uint64_t actual = out.Get(i);
     if (!SameValue(c.dtype, expected[i], actual)) {
       ++mismatches;
-      ADD_FAILURE() << "element " << i << ": expected " << ToDouble(c.dtype, expected[i] & Mask(c.dtype))
-                    << " (bits 0x" << std::hex << (expected[i] & Mask(c.dtype)) << "), got "
-                    << std::dec << ToDouble(c.dtype, actual) << " (bits 0x" << std::hex << actual
-                    << ")";
+      ADD_FAILURE() << "element " << i << ": expected "
+                    << ToDouble(c.dtype, expected[i] & Mask(c.dtype)) << " (bits 0x" << std::hex
+                    << (expected[i] & Mask(c.dtype)) << "), got " << std::dec
+                    << ToDouble(c.dtype, actual) << " (bits 0x" << std::hex << actual << ")";
     }
   }
 }
 
 // One small shape per rank plus a few that cross vector widths and row-chunk boundaries.
 const std::vector<std::vector<uint32_t>>& SmallShapes() {
-  static const std::vector<std::vector<uint32_t>> shapes = {
-      {1}, {37}, {1000}, {3, 67}, {67, 3}, {2, 5, 33}, {1, 3, 4, 17}, {2, 1, 3, 2, 5},
-      {2, 3, 1, 2, 2, 3}, {1, 2, 2, 1, 3, 2, 3}, {2, 1, 3, 2, 1, 2, 3, 5}};
+  static const std::vector<std::vector<uint32_t>> shapes = {{1},
+                                                            {37},
+                                                            {1000},
+                                                            {3, 67},
+                                                            {67, 3},
+                                                            {2, 5, 33},
+                                                            {1, 3, 4, 17},
+                                                            {2, 1, 3, 2, 5},
+                                                            {2, 3, 1, 2, 2, 3},
+                                                            {1, 2, 2, 1, 3, 2, 3},
+                                                            {2, 1, 3, 2, 1, 2, 3, 5}};
   return shapes;
 }
 
@@ -411,11 +443,11 @@ TEST_P(CpuSimdTarget, ScansStridedBroadcastAndPaddedTensors) {
     std::vector<uint32_t> sizes, in_strides, out_strides;
   };
   const Layout layouts[] = {
-      {{3, 4, 40}, {0, 40, 1}, {}},                 // input broadcast along dim 0
-      {{3, 4, 40}, {160, 0, 1}, {200, 50, 1}},      // broadcast dim 1, padded output
-      {{3, 4, 40}, {1, 3, 12}, {}},                 // transposed input (column-major)
-      {{5, 33}, {1, 0}, {40, 1}},                   // broadcast innermost, padded output
-      {{5, 33}, {66, 2}, {33, 1}},                  // every other element
+      {{3, 4, 40}, {0, 40, 1}, {}},                   // input broadcast along dim 0
+      {{3, 4, 40}, {160, 0, 1}, {200, 50, 1}},        // broadcast dim 1, padded output
+      {{3, 4, 40}, {1, 3, 12}, {}},                   // transposed input (column-major)
+      {{5, 33}, {1, 0}, {40, 1}},                     // broadcast innermost, padded output
+      {{5, 33}, {66, 2}, {33, 1}},                    // every other element
       {{2, 3, 4, 5}, {0, 0, 0, 0}, {128, 32, 8, 1}},  // one element broadcast everywhere
   };
   uint32_t seed = 1000;
@@ -487,8 +519,8 @@ TEST_P(CpuSimdTarget, FloatSpecialsFollowIEEEArithmetic) {
     for (const auto& line : half_lines)
       for (bool product : {false, true})
         for (int mode = 0; mode < 4; ++mode) {
-          SCOPED_TRACE(std::string(Info(dtype).name) + (product ? " product" : " sum") +
-                       " mode " + std::to_string(mode));
+          SCOPED_TRACE(std::string(Info(dtype).name) + (product ? " product" : " sum") + " mode " +
+                       std::to_string(mode));
           Tensor in(dtype, {static_cast<uint32_t>(line.size())});
           Tensor out(dtype, {static_cast<uint32_t>(line.size())});
           std::vector<uint64_t> x;
@@ -522,8 +554,9 @@ TEST_P(CpuSimdTarget, FloatSpecialsFollowIEEEArithmetic) {
   Tensor out(OPCTS_DTYPE_FLOAT32, {40});
   for (uint32_t i = 0; i < 40; ++i) in.Set(i, i + 1);  // bit patterns 1..40: 1..40 x 2^-149
   const opcts_dml_cumulative_desc desc{in.desc(), out.desc(), 0, 0, 0};
-  ASSERT_EQ(backend_->Execute({OPCTS_OP_DML_CUMULATIVE_SUMMATION, &desc}, {in.binding(), out.binding()}),
-            OPCTS_STATUS_OK);
+  ASSERT_EQ(
+      backend_->Execute({OPCTS_OP_DML_CUMULATIVE_SUMMATION, &desc}, {in.binding(), out.binding()}),
+      OPCTS_STATUS_OK);
   for (uint32_t i = 0; i < 40; ++i) EXPECT_EQ(out.Get(i), uint64_t{(i + 1) * (i + 2) / 2}) << i;
 }
 
@@ -532,10 +565,12 @@ TEST_P(CpuSimdTarget, FloatSpecialsFollowIEEEArithmetic) {
 TEST_P(CpuSimdTarget, FloatScansStayWithinErrorBounds) {
   std::mt19937_64 rng(7);
   std::uniform_real_distribution<double> sum_values(-1, 1), product_values(0.99, 1.01);
-  for (uint32_t dtype : {OPCTS_DTYPE_FLOAT32, OPCTS_DTYPE_FLOAT64, OPCTS_DTYPE_FLOAT16, OPCTS_DTYPE_BFLOAT16})
+  for (uint32_t dtype :
+       {OPCTS_DTYPE_FLOAT32, OPCTS_DTYPE_FLOAT64, OPCTS_DTYPE_FLOAT16, OPCTS_DTYPE_BFLOAT16})
     for (bool product : {false, true})
       for (const std::vector<uint32_t>& sizes : {std::vector<uint32_t>{3, 5000}, {5000, 3}}) {
-        SCOPED_TRACE(std::string(Info(dtype).name) + (product ? " product " : " sum ") + Shape(sizes));
+        SCOPED_TRACE(std::string(Info(dtype).name) + (product ? " product " : " sum ") +
+                     Shape(sizes));
         const uint32_t axis = sizes[0] == 3 ? 1 : 0;
         Tensor in(dtype, sizes), out(dtype, sizes);
         for (uint64_t i = 0; i < in.count(); ++i)
@@ -547,14 +582,16 @@ TEST_P(CpuSimdTarget, FloatScansStayWithinErrorBounds) {
                                     {in.binding(), out.binding()}),
                   OPCTS_STATUS_OK);
         const double u_acc = dtype == OPCTS_DTYPE_FLOAT64 ? 0x1p-53 : 0x1p-24;
-        const double u_out = dtype == OPCTS_DTYPE_FLOAT64 ? 0x1p-53
+        const double u_out = dtype == OPCTS_DTYPE_FLOAT64   ? 0x1p-53
                              : dtype == OPCTS_DTYPE_FLOAT32 ? 0x1p-24
-                             : dtype == OPCTS_DTYPE_FLOAT16 ? 0x1p-11 : 0x1p-8;
+                             : dtype == OPCTS_DTYPE_FLOAT16 ? 0x1p-11
+                                                            : 0x1p-8;
         const uint32_t lines = sizes[1 - axis];
         for (uint32_t l = 0; l < lines; ++l) {
           long double exact = product ? 1 : 0, abs_sum = 0;
           for (uint32_t k = 0; k < sizes[axis]; ++k) {
-            const uint64_t logical = axis == 1 ? uint64_t{l} * sizes[1] + k : uint64_t{k} * sizes[1] + l;
+            const uint64_t logical =
+                axis == 1 ? uint64_t{l} * sizes[1] + k : uint64_t{k} * sizes[1] + l;
             const long double v = ToDouble(dtype, in.Get(logical));
             exact = product ? exact * v : exact + v;
             abs_sum += std::fabs(v);
@@ -563,9 +600,9 @@ TEST_P(CpuSimdTarget, FloatScansStayWithinErrorBounds) {
                                               : 2 * m * u_acc * abs_sum + u_out * std::fabs(exact);
             const long double got = ToDouble(dtype, out.Get(logical));
             if (std::fabs(got - exact) > bound) {
-              ADD_FAILURE() << "line " << l << " position " << k << ": got " << static_cast<double>(got)
-                            << ", exact " << static_cast<double>(exact) << ", bound "
-                            << static_cast<double>(bound);
+              ADD_FAILURE() << "line " << l << " position " << k << ": got "
+                            << static_cast<double>(got) << ", exact " << static_cast<double>(exact)
+                            << ", bound " << static_cast<double>(bound);
               return;
             }
           }
@@ -586,8 +623,8 @@ TEST(CpuSimdThreads, SplitsLongInnermostLinesAcrossThreads) {
   uint32_t seed = 3000;
   for (const std::vector<uint32_t>& sizes :
        {std::vector<uint32_t>{70001}, {3, 70000}, {2, 100003}, {1, 1, 300000}})
-    for (uint32_t dtype : {OPCTS_DTYPE_FLOAT32, OPCTS_DTYPE_FLOAT16, OPCTS_DTYPE_BFLOAT16, OPCTS_DTYPE_INT64,
-                           OPCTS_DTYPE_UINT8, OPCTS_DTYPE_FLOAT64})
+    for (uint32_t dtype : {OPCTS_DTYPE_FLOAT32, OPCTS_DTYPE_FLOAT16, OPCTS_DTYPE_BFLOAT16,
+                           OPCTS_DTYPE_INT64, OPCTS_DTYPE_UINT8, OPCTS_DTYPE_FLOAT64})
       for (int mode = 0; mode < 8; ++mode) {
         ScanCase c;
         c.op = mode & 4 ? Op::kDmlProduct : Op::kDmlSum;
@@ -607,9 +644,13 @@ TEST(CpuSimdThreads, SplitsRowsAcrossThreads) {
   const Backend backend;
   uint32_t seed = 4000;
   for (const auto& [sizes, axis] :
-       std::vector<std::pair<std::vector<uint32_t>, uint32_t>>{
-           {{300, 513}, 0}, {{4, 300, 129}, 1}, {{1, 70000, 3}, 1}, {{257, 4, 70}, 0}, {{70, 1000}, 1}})
-    for (uint32_t dtype : {OPCTS_DTYPE_FLOAT32, OPCTS_DTYPE_FLOAT16, OPCTS_DTYPE_INT32, OPCTS_DTYPE_UINT8})
+       std::vector<std::pair<std::vector<uint32_t>, uint32_t>>{{{300, 513}, 0},
+                                                               {{4, 300, 129}, 1},
+                                                               {{1, 70000, 3}, 1},
+                                                               {{257, 4, 70}, 0},
+                                                               {{70, 1000}, 1}})
+    for (uint32_t dtype :
+         {OPCTS_DTYPE_FLOAT32, OPCTS_DTYPE_FLOAT16, OPCTS_DTYPE_INT32, OPCTS_DTYPE_UINT8})
       for (int mode = 0; mode < 4; ++mode) {
         ScanCase c;
         c.op = mode % 2 ? Op::kDmlProduct : Op::kDmlSum;
@@ -666,7 +707,8 @@ void RunScatterCase(const Backend& backend, const ScatterCase& c) {
   for (uint64_t t = 0; t < tuples; ++t)
     for (size_t j = 0; j < q; ++j) {
       const int64_t dim = c.in_sizes[rank - c.k_in + j];
-      int64_t v = static_cast<int64_t>(rng() % dim) - (is_signed ? static_cast<int64_t>(rng() % 2) * dim : 0);
+      int64_t v = static_cast<int64_t>(rng() % dim) -
+                  (is_signed ? static_cast<int64_t>(rng() % 2) * dim : 0);
       if (c.indices == ScatterCase::Indices::kDuplicate) {
         if (t == 0) first_tuple.push_back(v);
         v = first_tuple[j];
@@ -691,9 +733,10 @@ void RunScatterCase(const Backend& backend, const ScatterCase& c) {
     for (size_t j = 0; j < q; ++j) {
       const int64_t dim = c.in_sizes[rank - c.k_in + j];
       const uint64_t bits = idx.Get(t * q + j);
-      int64_t v = is_signed ? static_cast<int64_t>(bits << (64 - 8 * Info(c.index_dtype).size)) >>
-                                  (64 - 8 * Info(c.index_dtype).size)
-                            : (bits >= static_cast<uint64_t>(dim) ? dim : static_cast<int64_t>(bits));
+      int64_t v = is_signed
+                      ? static_cast<int64_t>(bits << (64 - 8 * Info(c.index_dtype).size)) >>
+                            (64 - 8 * Info(c.index_dtype).size)
+                      : (bits >= static_cast<uint64_t>(dim) ? dim : static_cast<int64_t>(bits));
       if (v < 0) v += dim;
       if (v < 0 || v >= dim) in_range = false;
       base = base * dim + static_cast<uint64_t>(in_range ? v : 0);
@@ -711,7 +754,8 @@ void RunScatterCase(const Backend& backend, const ScatterCase& c) {
 
   const std::vector<uint8_t> in_before = in.storage(), idx_before = idx.storage(),
                              upd_before = upd.storage();
-  const opcts_dml_scatter_nd_desc desc{in.desc(), idx.desc(), upd.desc(), out.desc(), c.k_in, c.k_idx};
+  const opcts_dml_scatter_nd_desc desc{in.desc(),  idx.desc(), upd.desc(),
+                                       out.desc(), c.k_in,     c.k_idx};
   std::string message;
   ASSERT_EQ(backend.Execute({OPCTS_OP_DML_SCATTER_ND, &desc},
                             {in.binding(), idx.binding(), upd.binding(), out.binding()}, &message),
@@ -752,7 +796,8 @@ TEST(CpuSimdScatterND, MatchesNaiveLoopForEveryDTypeAndIndexType) {
   uint32_t seed = 5000;
   for (const ScatterShape& s : kScatterShapes)
     for (const DType& t : kDTypes)
-      for (uint32_t index_dtype : {OPCTS_DTYPE_INT32, OPCTS_DTYPE_INT64, OPCTS_DTYPE_UINT32, OPCTS_DTYPE_UINT64}) {
+      for (uint32_t index_dtype :
+           {OPCTS_DTYPE_INT32, OPCTS_DTYPE_INT64, OPCTS_DTYPE_UINT32, OPCTS_DTYPE_UINT64}) {
         ScatterCase c;
         c.dtype = t.id;
         c.index_dtype = index_dtype;
@@ -781,10 +826,10 @@ TEST(CpuSimdScatterND, HandlesStridedTensorsAndInPlace) {
   c.upd_sizes = {2, 3, 5};
   c.k_in = 2;
   c.k_idx = 3;
-  c.in_strides = {0, 0, 1};       // every row of the input is the same
-  c.idx_strides = {6, 2, 1};      // padded indices
-  c.upd_strides = {40, 10, 2};    // every other update
-  c.out_strides = {64, 8, 1};     // padded output
+  c.in_strides = {0, 0, 1};     // every row of the input is the same
+  c.idx_strides = {6, 2, 1};    // padded indices
+  c.upd_strides = {40, 10, 2};  // every other update
+  c.out_strides = {64, 8, 1};   // padded output
   for (auto mode : {ScatterCase::Indices::kRandom, ScatterCase::Indices::kDuplicate,
                     ScatterCase::Indices::kOutOfRange}) {
     c.indices = mode;
@@ -804,7 +849,8 @@ TEST(CpuSimdScatterND, HandlesStridedTensorsAndInPlace) {
   RunScatterCase(backend, p);
 }
 
-// ---- ABI: info, query, execute's own checks ------------------------------------------------------
+// ---- ABI: info, query, execute's own checks
+// ------------------------------------------------------
 
 TEST(CpuSimdAbi, DescribesItself) {
   ASSERT_NE(Api(), nullptr) << dlerror();
@@ -844,21 +890,24 @@ TEST(CpuSimdAbi, QueryAnswersSupportedNotSupportedAndInvalid) {
   EXPECT_NE(message.find("Axis 2 is not less than InputTensor.DimensionCount 2"), std::string::npos)
       << message;
   std::vector<opcts_binding> bindings{in.binding(), out.binding()};
-  EXPECT_EQ(backend.Execute({OPCTS_OP_DML_CUMULATIVE_PRODUCT, &cum}, bindings), OPCTS_STATUS_INVALID);
+  EXPECT_EQ(backend.Execute({OPCTS_OP_DML_CUMULATIVE_PRODUCT, &cum}, bindings),
+            OPCTS_STATUS_INVALID);
   cum.axis = 1;
   bindings[1].size_in_bytes -= 4;
   EXPECT_EQ(backend.Execute({OPCTS_OP_DML_CUMULATIVE_PRODUCT, &cum}, bindings, &message),
             OPCTS_STATUS_INVALID);
   EXPECT_NE(message.find("size_in_bytes"), std::string::npos) << message;
   bindings.pop_back();
-  EXPECT_EQ(backend.Execute({OPCTS_OP_DML_CUMULATIVE_PRODUCT, &cum}, bindings), OPCTS_STATUS_INVALID);
+  EXPECT_EQ(backend.Execute({OPCTS_OP_DML_CUMULATIVE_PRODUCT, &cum}, bindings),
+            OPCTS_STATUS_INVALID);
   EXPECT_EQ(Api()->query(nullptr, nullptr, nullptr, 0), OPCTS_STATUS_INVALID);
   EXPECT_EQ(backend.Query({OPCTS_OP_DML_CUMULATIVE_PRODUCT, nullptr}), OPCTS_STATUS_INVALID);
 
   Tensor sin(OPCTS_DTYPE_FLOAT32, {6, 5}), sidx(OPCTS_DTYPE_INT16, {4, 1}),
       supd(OPCTS_DTYPE_FLOAT32, {4, 5}), sout(OPCTS_DTYPE_FLOAT32, {6, 5});
   const opcts_dml_scatter_nd_desc scatter{sin.desc(), sidx.desc(), supd.desc(), sout.desc(), 2, 2};
-  EXPECT_EQ(backend.Query({OPCTS_OP_DML_SCATTER_ND, &scatter}, &message), OPCTS_STATUS_NOT_SUPPORTED);
+  EXPECT_EQ(backend.Query({OPCTS_OP_DML_SCATTER_ND, &scatter}, &message),
+            OPCTS_STATUS_NOT_SUPPORTED);
   EXPECT_NE(message.find("IndicesTensor.DataType"), std::string::npos) << message;
   EXPECT_EQ(backend.Execute({OPCTS_OP_DML_SCATTER_ND, &scatter},
                             {sin.binding(), sidx.binding(), supd.binding(), sout.binding()}),

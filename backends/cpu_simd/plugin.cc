@@ -1,7 +1,6 @@
 // The cpu-simd backend's C ABI surface (backends/include/opcts/backend.h): options, info, query,
 // execute. Nothing here throws across the ABI: every entry point catches and reports.
-#include <algorithm>
-#include <cstring>
+#include <cstdlib>
 #include <exception>
 #include <fstream>
 #include <memory>
@@ -170,7 +169,8 @@ int32_t Execute(void* instance, const opcts_op_desc* op, const opcts_binding* bi
     const Instance& self = *static_cast<Instance*>(instance);
     // A harness may execute without querying first: check everything again.
     int32_t status = CheckOp(op, text);
-    if (status == OPCTS_STATUS_OK) status = plugin::CheckBindings(*op, bindings, binding_count, text);
+    if (status == OPCTS_STATUS_OK)
+      status = plugin::CheckBindings(*op, bindings, binding_count, text);
     if (status != OPCTS_STATUS_OK) return status;
     switch (op->type) {
       case OPCTS_OP_DML_CUMULATIVE_SUMMATION:
@@ -190,8 +190,8 @@ int32_t Execute(void* instance, const opcts_op_desc* op, const opcts_binding* bi
         uint32_t axis = 0;
         status = plugin::CheckOpenVINOAxis(d, bindings[1], &axis, text);
         if (status != OPCTS_STATUS_OK) return status;
-        Scan(self, *d.data, bindings[0], *d.output, bindings[2], axis, d.reverse != 0,
-             ScanOp::kSum, d.exclusive != 0);
+        Scan(self, *d.data, bindings[0], *d.output, bindings[2], axis, d.reverse != 0, ScanOp::kSum,
+             d.exclusive != 0);
         break;
       }
     }
@@ -199,8 +199,8 @@ int32_t Execute(void* instance, const opcts_op_desc* op, const opcts_binding* bi
   });
 }
 
-const opcts_backend_api kApi = {OPCTS_ABI_VERSION, sizeof(opcts_backend_api), Create, Destroy,
-                                GetInfo, Query, Execute};
+const opcts_backend_api kApi = {
+    OPCTS_ABI_VERSION, sizeof(opcts_backend_api), Create, Destroy, GetInfo, Query, Execute};
 
 }  // namespace
 }  // namespace opcts::cpu_simd

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <atomic>
-#include <cstring>
 #include <stdexcept>
 #include <vector>
 
@@ -74,8 +73,8 @@ struct Buffers {
 void RunRows(const ScanArgs& a, const Plan& p, const Buffers& b, unsigned threads) {
   size_t chunks = CeilDiv(p.width, kRowChunk);
   if (p.lines * chunks < threads)  // e.g. axis 0: split the row so every thread has columns
-    chunks = std::max(chunks, std::min<size_t>(CeilDiv(threads, p.lines),
-                                               CeilDiv(p.width, kRowChunkAlign)));
+    chunks = std::max(
+        chunks, std::min<size_t>(CeilDiv(threads, p.lines), CeilDiv(p.width, kRowChunkAlign)));
   const size_t chunk_width = CeilDiv(CeilDiv(p.width, chunks), kRowChunkAlign) * kRowChunkAlign;
   chunks = CeilDiv(p.width, chunk_width);
   const uint64_t items = p.lines * chunks;
@@ -170,14 +169,26 @@ void RunLines(const ScanArgs& a, const Plan& p, const Buffers& b, unsigned threa
 
 ElemKind KindOf(uint32_t data_type) {
   switch (data_type) {
-    case OPCTS_DTYPE_FLOAT32: return ElemKind::kF32;
-    case OPCTS_DTYPE_FLOAT64: return ElemKind::kF64;
-    case OPCTS_DTYPE_FLOAT16: return ElemKind::kF16;
-    case OPCTS_DTYPE_BFLOAT16: return ElemKind::kBF16;
-    case OPCTS_DTYPE_INT8: case OPCTS_DTYPE_UINT8: return ElemKind::kU8;
-    case OPCTS_DTYPE_INT16: case OPCTS_DTYPE_UINT16: return ElemKind::kU16;
-    case OPCTS_DTYPE_INT32: case OPCTS_DTYPE_UINT32: return ElemKind::kU32;
-    case OPCTS_DTYPE_INT64: case OPCTS_DTYPE_UINT64: return ElemKind::kU64;
+    case OPCTS_DTYPE_FLOAT32:
+      return ElemKind::kF32;
+    case OPCTS_DTYPE_FLOAT64:
+      return ElemKind::kF64;
+    case OPCTS_DTYPE_FLOAT16:
+      return ElemKind::kF16;
+    case OPCTS_DTYPE_BFLOAT16:
+      return ElemKind::kBF16;
+    case OPCTS_DTYPE_INT8:
+    case OPCTS_DTYPE_UINT8:
+      return ElemKind::kU8;
+    case OPCTS_DTYPE_INT16:
+    case OPCTS_DTYPE_UINT16:
+      return ElemKind::kU16;
+    case OPCTS_DTYPE_INT32:
+    case OPCTS_DTYPE_UINT32:
+      return ElemKind::kU32;
+    case OPCTS_DTYPE_INT64:
+    case OPCTS_DTYPE_UINT64:
+      return ElemKind::kU64;
   }
   throw std::invalid_argument("unknown data type " + std::to_string(data_type));
 }

@@ -9,9 +9,9 @@
 #define OPCTS_CPU_SIMD_SCAN_KERNELS_INL_H_
 #endif
 
-#include <algorithm>
-
 #include <hwy/highway.h>
+
+#include <algorithm>
 
 #include "cpu_simd/scan_kernels.h"
 
@@ -66,8 +66,8 @@ HWY_INLINE hn::Vec<hn::RebindToUnsigned<DF>> FloatToHalfBits(DF df, hn::Vec<DF> 
   // Normal: rebias (127 -> 15), add 0xFFF plus the kept lsb (ties to even), drop 13 bits.
   const auto lsb = hn::And(hn::ShiftRight<13>(magnitude), hn::Set(du, 1u));
   const auto normal = hn::ShiftRight<13>(magnitude + hn::Set(du, 0xC8000FFFu) + lsb);
-  auto h = hn::IfThenElse(hn::RebindMask(du, magnitude_i < hn::Set(di, 0x38800000)), subnormal,
-                          normal);
+  auto h =
+      hn::IfThenElse(hn::RebindMask(du, magnitude_i < hn::Set(di, 0x38800000)), subnormal, normal);
   h = hn::IfThenElse(hn::RebindMask(du, magnitude_i > hn::Set(di, 0x477FFFFF)), huge, h);
   return hn::Or(h, hn::ShiftRight<16>(sign));
 }
@@ -101,8 +101,10 @@ HWY_INLINE hn::Vec<D> LoadElems(D d, const StorageT<K>* p) {
       return hn::PromoteTo(d, raw);
     } else {
       const auto wide = hn::PromoteTo(hn::RebindToUnsigned<D>(), raw);
-      if constexpr (K == ElemKind::kF16) return HalfBitsToFloat(d, wide);
-      else return hn::BitCast(d, hn::ShiftLeft<16>(wide));  // bfloat16: the top half of a float
+      if constexpr (K == ElemKind::kF16)
+        return HalfBitsToFloat(d, wide);
+      else
+        return hn::BitCast(d, hn::ShiftLeft<16>(wide));  // bfloat16: the top half of a float
     }
   }
 }
@@ -127,8 +129,10 @@ HWY_INLINE void StoreElems(D d, hn::Vec<D> v, StorageT<K>* p) {
 
 template <ScanOp kOp, class V>
 HWY_INLINE V Apply(V a, V b) {
-  if constexpr (kOp == ScanOp::kSum) return a + b;
-  else return a * b;
+  if constexpr (kOp == ScanOp::kSum)
+    return a + b;
+  else
+    return a * b;
 }
 
 template <ScanOp kOp, class D>
@@ -152,8 +156,10 @@ HWY_INLINE hn::Vec<D> ShiftInIdentity(D d, hn::Vec<D> v) {
     return IdentityVec<kOp>(d);
   } else {
     hn::Vec<D> shifted;
-    if constexpr (kReverse) shifted = hn::ShiftRightLanes<kLanes>(d, v);
-    else shifted = hn::ShiftLeftLanes<kLanes>(d, v);
+    if constexpr (kReverse)
+      shifted = hn::ShiftRightLanes<kLanes>(d, v);
+    else
+      shifted = hn::ShiftLeftLanes<kLanes>(d, v);
     // Zeros are already the identity of an integer sum (not of a float sum: -0.0 is).
     if constexpr (kOp == ScanOp::kSum && !std::is_floating_point_v<hn::TFromD<D>>) {
       return shifted;
@@ -178,14 +184,20 @@ HWY_INLINE hn::Vec<D> InclusivePrefix(D d, hn::Vec<D> v) {
 
 // ---- row recurrence (scan along a non-innermost axis) ----------------------------------------
 
+// Rows are combined kRowGroup at a time, so the running row is loaded and stored once per group
+// rather than once per row.
+constexpr size_t kRowGroup = 4;
+
 template <ElemKind K, ScanOp kOp, class D>
-HWY_INLINE void RowStep(D d, bool exclusive, const StorageT<K>* in, StorageT<K>* out,
-                        ComputeT<K>* running) {
-  const auto x = LoadElems<K>(d, in);  // before any store: `out` may alias `in`
+HWY_INLINE void RowGroupStep(D d, bool exclusive, const StorageT<K>* const* in,
+                             StorageT<K>* const* out, size_t rows, size_t x, ComputeT<K>* running) {
   auto r = hn::LoadU(d, running);
-  if (exclusive) StoreElems<K>(d, r, out);
-  r = Apply<kOp>(r, x);
-  if (!exclusive) StoreElems<K>(d, r, out);
+  for (size_t k = 0; k < rows; ++k) {
+    const auto v = LoadElems<K>(d, in[k] + x);  // before the store: `out` may alias `in`
+    if (exclusive) StoreElems<K>(d, r, out[k] + x);
+    r = Apply<kOp>(r, v);
+    if (!exclusive) StoreElems<K>(d, r, out[k] + x);
+  }
   hn::StoreU(r, d, running);
 }
 
@@ -199,13 +211,19 @@ void ScanRowsT(bool exclusive, const RowsJob& job) {
   C* running = static_cast<C*>(job.scratch);
   Carry init = job.init;
   std::fill_n(running, job.width, CarryAs<C>(init));
-  for (size_t r = 0; r < job.rows; ++r) {
-    const auto row = static_cast<ptrdiff_t>(r);
-    const S* in = reinterpret_cast<const S*>(job.in + row * job.in_row_step);
-    S* out = reinterpret_cast<S*>(job.out + row * job.out_row_step);
+  for (size_t r = 0; r < job.rows; r += kRowGroup) {
+    const size_t rows = std::min(kRowGroup, job.rows - r);
+    const S* in[kRowGroup];
+    S* out[kRowGroup];
+    for (size_t k = 0; k < rows; ++k) {
+      const auto row = static_cast<ptrdiff_t>(r + k);
+      in[k] = reinterpret_cast<const S*>(job.in + row * job.in_row_step);
+      out[k] = reinterpret_cast<S*>(job.out + row * job.out_row_step);
+    }
     size_t x = 0;
-    for (; x + n <= job.width; x += n) RowStep<K, kOp>(d, exclusive, in + x, out + x, running + x);
-    for (; x < job.width; ++x) RowStep<K, kOp>(d1, exclusive, in + x, out + x, running + x);
+    for (; x + n <= job.width; x += n)
+      RowGroupStep<K, kOp>(d, exclusive, in, out, rows, x, running + x);
+    for (; x < job.width; ++x) RowGroupStep<K, kOp>(d1, exclusive, in, out, rows, x, running + x);
   }
 }
 
@@ -290,11 +308,15 @@ void ScanLineTarget(const ScanType& t, bool reverse, const void* in, void* out, 
     auto* dst = static_cast<StorageT<K>*>(out);
     ComputeT<K>* c = &CarryAs<ComputeT<K>>(*carry);
     if (t.exclusive) {
-      if (reverse) ScanLineT<K, kOp, true, true>(src, dst, n, c);
-      else ScanLineT<K, kOp, true, false>(src, dst, n, c);
+      if (reverse)
+        ScanLineT<K, kOp, true, true>(src, dst, n, c);
+      else
+        ScanLineT<K, kOp, true, false>(src, dst, n, c);
     } else {
-      if (reverse) ScanLineT<K, kOp, false, true>(src, dst, n, c);
-      else ScanLineT<K, kOp, false, false>(src, dst, n, c);
+      if (reverse)
+        ScanLineT<K, kOp, false, true>(src, dst, n, c);
+      else
+        ScanLineT<K, kOp, false, false>(src, dst, n, c);
     }
   });
 }

@@ -4,7 +4,6 @@
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "cpu_simd/scan_kernels-inl.h"
 #include <hwy/foreach_target.h>  // must come before highway.h
-
 #include <hwy/highway.h>
 
 #include "cpu_simd/scan_kernels-inl.h"
@@ -17,7 +16,9 @@ HWY_EXPORT(ScanLineTarget);
 HWY_EXPORT(ReduceLineTarget);
 HWY_EXPORT(TargetBit);
 
-void ScanRows(const ScanType& t, const RowsJob& job) { HWY_DYNAMIC_DISPATCH(ScanRowsTarget)(t, job); }
+void ScanRows(const ScanType& t, const RowsJob& job) {
+  HWY_DYNAMIC_DISPATCH(ScanRowsTarget)(t, job);
+}
 
 void ScanLine(const ScanType& t, bool reverse, const void* in, void* out, size_t n, Carry* carry) {
   HWY_DYNAMIC_DISPATCH(ScanLineTarget)(t, reverse, in, out, n, carry);

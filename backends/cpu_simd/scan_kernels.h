@@ -27,15 +27,48 @@ struct ScanType {
 
 // Storage and accumulation types. Halves accumulate in float32 and round once on store; 8-bit
 // integers accumulate in uint16 because SIMD has no 8-bit multiply (the low byte is exact).
-template <ElemKind K> struct KindTraits;
-template <> struct KindTraits<ElemKind::kF32> { using Storage = float; using Compute = float; };
-template <> struct KindTraits<ElemKind::kF64> { using Storage = double; using Compute = double; };
-template <> struct KindTraits<ElemKind::kF16> { using Storage = uint16_t; using Compute = float; };
-template <> struct KindTraits<ElemKind::kBF16> { using Storage = uint16_t; using Compute = float; };
-template <> struct KindTraits<ElemKind::kU8> { using Storage = uint8_t; using Compute = uint16_t; };
-template <> struct KindTraits<ElemKind::kU16> { using Storage = uint16_t; using Compute = uint16_t; };
-template <> struct KindTraits<ElemKind::kU32> { using Storage = uint32_t; using Compute = uint32_t; };
-template <> struct KindTraits<ElemKind::kU64> { using Storage = uint64_t; using Compute = uint64_t; };
+template <ElemKind K>
+struct KindTraits;
+template <>
+struct KindTraits<ElemKind::kF32> {
+  using Storage = float;
+  using Compute = float;
+};
+template <>
+struct KindTraits<ElemKind::kF64> {
+  using Storage = double;
+  using Compute = double;
+};
+template <>
+struct KindTraits<ElemKind::kF16> {
+  using Storage = uint16_t;
+  using Compute = float;
+};
+template <>
+struct KindTraits<ElemKind::kBF16> {
+  using Storage = uint16_t;
+  using Compute = float;
+};
+template <>
+struct KindTraits<ElemKind::kU8> {
+  using Storage = uint8_t;
+  using Compute = uint16_t;
+};
+template <>
+struct KindTraits<ElemKind::kU16> {
+  using Storage = uint16_t;
+  using Compute = uint16_t;
+};
+template <>
+struct KindTraits<ElemKind::kU32> {
+  using Storage = uint32_t;
+  using Compute = uint32_t;
+};
+template <>
+struct KindTraits<ElemKind::kU64> {
+  using Storage = uint64_t;
+  using Compute = uint64_t;
+};
 
 // The running value carried between pieces of one line, in the compute type.
 union Carry {
@@ -48,47 +81,67 @@ union Carry {
 
 template <class C>
 C& CarryAs(Carry& c) {
-  if constexpr (std::is_same_v<C, float>) return c.f32;
-  else if constexpr (std::is_same_v<C, double>) return c.f64;
-  else if constexpr (std::is_same_v<C, uint16_t>) return c.u16;
-  else if constexpr (std::is_same_v<C, uint32_t>) return c.u32;
-  else return c.u64;
+  if constexpr (std::is_same_v<C, float>)
+    return c.f32;
+  else if constexpr (std::is_same_v<C, double>)
+    return c.f64;
+  else if constexpr (std::is_same_v<C, uint16_t>)
+    return c.u16;
+  else if constexpr (std::is_same_v<C, uint32_t>)
+    return c.u32;
+  else
+    return c.u64;
 }
 
 // a op b in the compute type; small unsigned types are widened first so `*` cannot overflow int.
 template <ScanOp kOp, class C>
 C ApplyScalar(C a, C b) {
-  if constexpr (std::is_floating_point_v<C>) return kOp == ScanOp::kSum ? a + b : a * b;
+  if constexpr (std::is_floating_point_v<C>)
+    return kOp == ScanOp::kSum ? a + b : a * b;
   else if constexpr (sizeof(C) < sizeof(unsigned))
     return static_cast<C>(kOp == ScanOp::kSum ? unsigned{a} + b : unsigned{a} * b);
-  else return kOp == ScanOp::kSum ? a + b : a * b;
+  else
+    return kOp == ScanOp::kSum ? a + b : a * b;
 }
 
 // The neutral element. A float sum uses -0.0 so that x + identity == x for x == -0.0 too (an
 // inclusive scan copies its first element as is).
 template <ScanOp kOp, class C>
 constexpr C Identity() {
-  if constexpr (kOp == ScanOp::kProduct) return C(1);
-  else if constexpr (std::is_floating_point_v<C>) return C(-0.0);
-  else return C(0);
+  if constexpr (kOp == ScanOp::kProduct)
+    return C(1);
+  else if constexpr (std::is_floating_point_v<C>)
+    return C(-0.0);
+  else
+    return C(0);
 }
 
 // Calls f.template operator()<K, kOp>() for the runtime (kind, op).
 template <class F>
 void VisitKindOp(ElemKind kind, ScanOp op, F&& f) {
   auto with_kind = [&]<ElemKind K>() {
-    if (op == ScanOp::kSum) f.template operator()<K, ScanOp::kSum>();
-    else f.template operator()<K, ScanOp::kProduct>();
+    if (op == ScanOp::kSum)
+      f.template operator()<K, ScanOp::kSum>();
+    else
+      f.template operator()<K, ScanOp::kProduct>();
   };
   switch (kind) {
-    case ElemKind::kF32: return with_kind.template operator()<ElemKind::kF32>();
-    case ElemKind::kF64: return with_kind.template operator()<ElemKind::kF64>();
-    case ElemKind::kF16: return with_kind.template operator()<ElemKind::kF16>();
-    case ElemKind::kBF16: return with_kind.template operator()<ElemKind::kBF16>();
-    case ElemKind::kU8: return with_kind.template operator()<ElemKind::kU8>();
-    case ElemKind::kU16: return with_kind.template operator()<ElemKind::kU16>();
-    case ElemKind::kU32: return with_kind.template operator()<ElemKind::kU32>();
-    case ElemKind::kU64: return with_kind.template operator()<ElemKind::kU64>();
+    case ElemKind::kF32:
+      return with_kind.template operator()<ElemKind::kF32>();
+    case ElemKind::kF64:
+      return with_kind.template operator()<ElemKind::kF64>();
+    case ElemKind::kF16:
+      return with_kind.template operator()<ElemKind::kF16>();
+    case ElemKind::kBF16:
+      return with_kind.template operator()<ElemKind::kBF16>();
+    case ElemKind::kU8:
+      return with_kind.template operator()<ElemKind::kU8>();
+    case ElemKind::kU16:
+      return with_kind.template operator()<ElemKind::kU16>();
+    case ElemKind::kU32:
+      return with_kind.template operator()<ElemKind::kU32>();
+    case ElemKind::kU64:
+      return with_kind.template operator()<ElemKind::kU64>();
   }
 }
 
@@ -106,7 +159,8 @@ inline Carry IdentityCarry(const ScanType& t) {
 inline Carry InitialCarry(const ScanType& t) {
   Carry c = IdentityCarry(t);
   if (t.exclusive && t.op == ScanOp::kSum) {
-    if (t.kind == ElemKind::kF64) c.f64 = 0.0;
+    if (t.kind == ElemKind::kF64)
+      c.f64 = 0.0;
     else if (t.kind == ElemKind::kF32 || t.kind == ElemKind::kF16 || t.kind == ElemKind::kBF16)
       c.f32 = 0.0f;
   }

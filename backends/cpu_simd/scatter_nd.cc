@@ -21,16 +21,23 @@ T ReadAs(const unsigned char* p) {
 bool ResolveIndex(uint32_t data_type, const unsigned char* p, uint32_t size, uint64_t* index) {
   int64_t value;
   switch (data_type) {
-    case OPCTS_DTYPE_INT32: value = ReadAs<int32_t>(p); break;
-    case OPCTS_DTYPE_INT64: value = ReadAs<int64_t>(p); break;
-    case OPCTS_DTYPE_UINT32: value = ReadAs<uint32_t>(p); break;
+    case OPCTS_DTYPE_INT32:
+      value = ReadAs<int32_t>(p);
+      break;
+    case OPCTS_DTYPE_INT64:
+      value = ReadAs<int64_t>(p);
+      break;
+    case OPCTS_DTYPE_UINT32:
+      value = ReadAs<uint32_t>(p);
+      break;
     case OPCTS_DTYPE_UINT64: {
       const uint64_t u = ReadAs<uint64_t>(p);
       if (u >= size) return false;
       value = static_cast<int64_t>(u);
       break;
     }
-    default: return false;
+    default:
+      return false;
   }
   if (value < 0) value += size;  // no overflow: |value| <= 2^63 and size < 2^32
   if (value < 0 || value >= int64_t{size}) return false;
@@ -88,7 +95,7 @@ void RunScatterND(const opcts_dml_scatter_nd_desc& desc, const opcts_binding* bi
 
   const size_t rank = in.sizes.size();
   const size_t k_in = desc.input_dimension_count, k_idx = desc.indices_dimension_count;
-  const size_t q = idx.sizes[rank - 1];  // index tuple size
+  const size_t q = idx.sizes[rank - 1];      // index tuple size
   const size_t first_indexed = rank - k_in;  // output dim the tuple's first index addresses
   const size_t first_slice = first_indexed + q;
   const size_t tuple_dims = k_idx - 1;

@@ -21,6 +21,9 @@
 
 namespace opcts {
 
+// A TensorRecipe of `desc` filled with `values`, its other fields at their defaults.
+TensorRecipe FilledWith(const TensorDesc& desc, Values values = Values::kNone);
+
 // Sizes of `rank` dimensions, each in [1, max_dim], their product at most `budget` (>= 1).
 rc::Gen<std::vector<uint32_t>> SmallShapeGen(unsigned rank, uint32_t max_dim, uint64_t budget);
 

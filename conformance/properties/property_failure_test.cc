@@ -54,6 +54,29 @@ class QuietListener : public rc::detail::TestListener {
   void onTestFinished(const rc::detail::TestMetadata&, const rc::detail::TestResult&) override {}
 };
 
+using Property = void (*)(const Backend&, const OperatorSpec&);
+
+// The failure's description, or "" (and a test failure) if the property held.
+std::string FailureOf(Property property, const Backend& backend, const std::string& operator_name) {
+  const OperatorSpec* spec = LoadedSpecs().Find(operator_name);
+  if (spec == nullptr) {
+    ADD_FAILURE() << "no spec for " << operator_name;
+    return "";
+  }
+  QuietListener quiet;
+  rc::detail::TestParams params = rc::detail::configuration().testParams;
+  params.maxSuccess = 100;
+  const rc::detail::TestResult result = rc::detail::checkProperty(
+      rc::detail::toProperty([&] { property(backend, *spec); }), {"PropertyCanFail", ""}, params, quiet);
+  if (!result.is<rc::detail::FailureResult>()) {
+    std::ostringstream message;
+    rc::detail::printResultMessage(result, message);
+    ADD_FAILURE() << "the property held against a faulty backend:\n" << message.str();
+    return "";
+  }
+  return result.get<rc::detail::FailureResult>().description;
+}
+
 class PropertyCanFail : public testing::Test {
  protected:
   void SetUp() override {
@@ -66,28 +89,10 @@ class PropertyCanFail : public testing::Test {
     backend_ = CorruptingBackend(*load_.plugin);
   }
 
-  // The failure's description, or "" (and a test failure) if the property held.
   std::string FailureOf(Property property, const std::string& operator_name) {
-    const OperatorSpec* spec = LoadedSpecs().Find(operator_name);
-    if (spec == nullptr) {
-      ADD_FAILURE() << "no spec for " << operator_name;
-      return "";
-    }
-    QuietListener quiet;
-    rc::detail::TestParams params = rc::detail::configuration().testParams;
-    params.maxSuccess = 100;
-    const rc::detail::TestResult result = rc::detail::checkProperty(
-        rc::detail::toProperty([&] { property(backend_, *spec); }), {"PropertyCanFail", ""}, params, quiet);
-    if (!result.is<rc::detail::FailureResult>()) {
-      std::ostringstream message;
-      rc::detail::printResultMessage(result, message);
-      ADD_FAILURE() << "the property held against a corrupting backend:\n" << message.str();
-      return "";
-    }
-    return result.get<rc::detail::FailureResult>().description;
+    return opcts::FailureOf(property, backend_, operator_name);
   }
 
-  using Property = void (*)(const Backend&, const OperatorSpec&);
   PluginLoad load_;
   Backend backend_;
 };
@@ -133,6 +138,18 @@ TEST_F(PropertyCanFail, ReverseIsFlippedForwardFails) {
 TEST_F(PropertyCanFail, ScatterIsIdempotentFails) {
   EXPECT_THAT(FailureOf(ScatterIsIdempotent, "DML_SCATTER_ND"),
               HasSubstr("scattering onto its own output changed it"));
+}
+
+// A real faulty plugin through the C ABI (conformance/testing): cpu-reference with the lowest
+// bit of the first element of every FLOAT16 output flipped. Scatter is bit-exact, so every
+// float16 case fails and the shrunk case is the simplest float16 one.
+TEST(PropertyCanFailOnFaultyPlugin, MatchesReferenceCatchesAFlippedFloat16Bit) {
+  ASSERT_TRUE(LoadedSpecs().errors.empty()) << LoadedSpecs().errors.front();
+  const PluginLoad load = LoadPlugin(OPCTS_FAULT_FLIP_BIT_F16, "");
+  ASSERT_NE(load.plugin, nullptr) << load.error;
+  EXPECT_THAT(FailureOf(MatchesReference, PluginBackend(*load.plugin), "DML_SCATTER_ND"),
+              HasSubstr("case dml_scatter_nd.prop.f16.rank4.1x1x1x1.in1-idx1-1x1x1x1-u32.packed.unique.s0 "
+                        "(level 2_1) on "));
 }
 
 }  // namespace

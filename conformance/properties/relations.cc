@@ -35,7 +35,7 @@ struct AxisGeometry {
   uint64_t Mirror(uint64_t logical) const { return LineStart(logical) + (length - 1 - Position(logical)) * inner; }
 };
 
-long double Bound(const ExpectedElement& e) {
+long double AccuracyBound(const ExpectedElement& e) {
   return e.kind == Expect::kNear ? std::max(e.pass_bound, e.warn_bound) : 0.0L;
 }
 bool OverflowOk(const ExpectedElement& e) {
@@ -74,7 +74,7 @@ std::optional<std::string> CheckPairs(const ObservedOutput& a, const ObservedOut
     if (!j) continue;
     const ExpectedElement &ea = a.expected.elements[i], &eb = b.expected.elements[*j];
     if (ea.kind == Expect::kAny || eb.kind == Expect::kAny) continue;
-    const long double tolerance = Bound(ea) + Bound(eb);
+    const long double tolerance = AccuracyBound(ea) + AccuracyBound(eb);
     if (!Agree(t, va.Bits(i), vb.Bits(*j), tolerance, OverflowOk(ea) || OverflowOk(eb)))
       return a_name + " at " + va.Show(i) + ", but " + b_name + " at " + vb.Show(*j) + Tolerance(t, tolerance);
   }
@@ -93,9 +93,9 @@ std::optional<std::string> CheckExclusiveIsShiftedInclusive(const ObservedOutput
   const uint64_t identity_bits = DoubleToBits(t, static_cast<double>(identity));
   for (uint64_t i = 0; i < exclusive.expected.elements.size(); ++i) {
     const ExpectedElement& e = exclusive.expected.elements[i];
-    if (g.Position(i) == first && e.kind != Expect::kAny && !Agree(t, view.Bits(i), identity_bits, Bound(e), false))
+    if (g.Position(i) == first && e.kind != Expect::kAny && !Agree(t, view.Bits(i), identity_bits, AccuracyBound(e), false))
       return "exclusive at " + view.Show(i) + ", but the first element in scan order must be the identity " +
-             FormatElement(t, identity_bits) + Tolerance(t, Bound(e));
+             FormatElement(t, identity_bits) + Tolerance(t, AccuracyBound(e));
   }
   return CheckPairs(exclusive, inclusive, "exclusive", "inclusive", [&](uint64_t i) -> std::optional<uint64_t> {
     if (g.Position(i) == first) return std::nullopt;
@@ -138,7 +138,7 @@ std::optional<std::string> CheckLastInclusiveIsTotal(const ObservedOutput& inclu
       continue;
     }
     const long double own_error = static_cast<long double>(g.length) * 0x1p-63L * (product ? std::fabs(total) : magnitude);
-    const long double tolerance = Bound(e) + own_error, value = BitsToLongDouble(t, actual);
+    const long double tolerance = AccuracyBound(e) + own_error, value = BitsToLongDouble(t, actual);
     const bool agree = value == total || (std::isnan(value) && std::isnan(total)) ||
                        (std::isfinite(total) && !std::isfinite(value) && OverflowOk(e)) ||
                        std::fabs(value - total) <= tolerance;

@@ -136,15 +136,16 @@ CaseRecipe BuildScanRecipe(const ScanChoices& c) {
   r.in_place = c.input_layout == "in-place";
 
   const std::string in_layout = r.in_place ? "packed" : c.input_layout;
-  TensorRecipe input{LayoutDesc(c.dtype, c.shape, in_layout, c.broadcast_dim), c.values, {}, c.shape[c.Axis()], 0};
-  TensorRecipe output{LayoutDesc(c.dtype, c.shape, r.in_place ? "packed" : c.output_layout), Values::kNone};
-  r.tensors[ScanInputName(spec)] = input;
-  r.tensors[ScanOutputName(spec)] = output;
+  TensorRecipe& input = r.tensors[ScanInputName(spec)];
+  input = FilledWith(LayoutDesc(c.dtype, c.shape, in_layout, c.broadcast_dim), c.values);
+  input.line_length = c.shape[c.Axis()];  // keeps signed random sums in range
+  r.tensors[ScanOutputName(spec)] = FilledWith(LayoutDesc(c.dtype, c.shape, r.in_place ? "packed" : c.output_layout));
   if (binding.axis_param[0] != '\0') {
     r.params[binding.axis_param] = c.axis;
   } else if (!c.axis_absent) {
-    r.tensors[TensorWithRole(spec, TensorRole::kScalarInput)] =
-        TensorRecipe{PackedDesc(c.axis_dtype, {}), Values::kScalar, {}, 1, c.axis};
+    TensorRecipe& axis = r.tensors[TensorWithRole(spec, TensorRole::kScalarInput)];
+    axis = FilledWith(PackedDesc(c.axis_dtype, {}), Values::kScalar);
+    axis.scalar = c.axis;
   }
   r.params[binding.reverse_param] = c.reverse;
   r.params[binding.exclusive_param] = c.exclusive;

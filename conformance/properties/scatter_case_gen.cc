@@ -132,12 +132,14 @@ CaseRecipe BuildScatterRecipe(const ScatterChoices& c) {
   r.in_place = c.layout == "in-place";
   r.params = {{n.input_dims, c.input_dims}, {n.indices_dims, c.indices_dims}};
   const std::string input_layout = padded || c.layout == "transposed" ? c.layout : "packed";
-  r.tensors[n.input] = {LayoutDesc(c.dtype, c.input_shape, input_layout), Values::kRandomBits};
-  r.tensors[n.indices] = {LayoutDesc(c.index_dtype, c.indices_shape, padded ? "padded" : "packed"),
-                          c.index_values, index_dims};
-  r.tensors[n.updates] = {LayoutDesc(c.dtype, *updates, c.layout == "broadcast" ? "broadcast" : "packed", c.broadcast_dim),
-                          Values::kRandomBits};
-  r.tensors[n.output] = {LayoutDesc(c.dtype, c.input_shape, padded ? "padded" : "packed"), Values::kNone};
+  r.tensors[n.input] = FilledWith(LayoutDesc(c.dtype, c.input_shape, input_layout), Values::kRandomBits);
+  r.tensors[n.indices] = FilledWith(LayoutDesc(c.index_dtype, c.indices_shape, padded ? "padded" : "packed"),
+                                    c.index_values);
+  r.tensors[n.indices].index_dims = index_dims;
+  r.tensors[n.updates] = FilledWith(
+      LayoutDesc(c.dtype, *updates, c.layout == "broadcast" ? "broadcast" : "packed", c.broadcast_dim),
+      Values::kRandomBits);
+  r.tensors[n.output] = FilledWith(LayoutDesc(c.dtype, c.input_shape, padded ? "padded" : "packed"));
 
   r.id = OperatorKey(spec) + ".prop." + std::string(DTypeShortName(c.dtype)) + ".rank" + std::to_string(rank) +
          "." + FormatShape(c.input_shape) + ".in" + std::to_string(c.input_dims) + "-idx" +

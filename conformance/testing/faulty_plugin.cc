@@ -9,7 +9,16 @@
 //   skip-write       returns success without writing the output
 //   claim-unsupported claims 5_0 but refuses INT64/UINT64 at query
 //   accept-invalid   answers OK at query and execute for everything, computing nothing when invalid
+//   accept-invalid-read-oob  the same, and reads past the end of the input when it is invalid
+//   segfault-f16     dereferences NULL on every FLOAT16 execute
+//   hang-u16         loops forever on every UINT16 execute
+//   abort-i8         calls abort() on every INT8 execute
+//   throw-bf16       lets a C++ exception escape through the C ABI on every BFLOAT16 execute
+//   leak             leaks 1 MiB on every execute
 #include <dlfcn.h>
+
+#include <cstdlib>
+#include <stdexcept>
 
 #include <cstdio>
 #include <cstring>
@@ -58,8 +67,10 @@ int32_t GetInfo(void* instance, opcts_backend_info* info) {
   return status;
 }
 
+bool AcceptsInvalid() { return FAULT_IS("accept-invalid") || FAULT_IS("accept-invalid-read-oob"); }
+
 int32_t Query(void* instance, const opcts_op_desc* op, char* message, size_t capacity) {
-  if (FAULT_IS("accept-invalid")) return OPCTS_STATUS_OK;
+  if (AcceptsInvalid()) return OPCTS_STATUS_OK;
   const opcts_tensor_desc* out = Output(op);
   if (FAULT_IS("claim-unsupported") && out &&
       (out->data_type == OPCTS_DTYPE_INT64 || out->data_type == OPCTS_DTYPE_UINT64)) {
@@ -74,8 +85,28 @@ int32_t Execute(void* instance, const opcts_op_desc* op, const opcts_binding* bi
   if (FAULT_IS("claim-unsupported") && Query(instance, op, message, capacity) != OPCTS_STATUS_OK)
     return OPCTS_STATUS_NOT_SUPPORTED;
   if (FAULT_IS("skip-write")) return OPCTS_STATUS_OK;
+  const opcts_tensor_desc* out_desc = Output(op);
+  const uint32_t dtype = out_desc ? out_desc->data_type : 0;
+  if (FAULT_IS("segfault-f16") && dtype == OPCTS_DTYPE_FLOAT16) {
+    volatile int* null = nullptr;
+    *null = 1;
+  }
+  if (FAULT_IS("hang-u16") && dtype == OPCTS_DTYPE_UINT16)
+    for (volatile bool forever = true; forever;) {}
+  if (FAULT_IS("abort-i8") && dtype == OPCTS_DTYPE_INT8) std::abort();
+  if (FAULT_IS("throw-bf16") && dtype == OPCTS_DTYPE_BFLOAT16) throw std::runtime_error("boom from the plugin");
+  if (FAULT_IS("leak")) {
+    void* leaked = std::malloc(1 << 20);
+    static_cast<volatile char*>(leaked)[0] = 1;
+  }
   const int32_t status = inner->execute(instance, op, bindings, count, message, capacity);
-  if (FAULT_IS("accept-invalid")) return OPCTS_STATUS_OK;  // even when the inner one refused
+  if (AcceptsInvalid() && status != OPCTS_STATUS_OK) {  // the inner one refused: pretend it ran
+    if (FAULT_IS("accept-invalid-read-oob") && count > 0 && bindings[0].data) {
+      volatile uint8_t sink = static_cast<const uint8_t*>(bindings[0].data)[bindings[0].size_in_bytes + 16];
+      (void)sink;
+    }
+    return OPCTS_STATUS_OK;
+  }
   if (status != OPCTS_STATUS_OK || count == 0) return status;
   const opcts_binding& out = bindings[count - 1];
   const opcts_tensor_desc* desc = Output(op);

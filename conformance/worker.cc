@@ -1,0 +1,255 @@
+#include "conformance/worker.h"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cmath>
+#include <cstring>
+#include <iostream>
+
+#include <nlohmann/json.hpp>
+
+#include "conformance/case_executor.h"
+#include "conformance/runner.h"
+
+namespace opcts {
+namespace {
+
+constexpr size_t kStderrTail = 2000;
+constexpr int kUncaughtException = 70;
+constexpr std::chrono::seconds kStartLimit{120};  // loading a GPU driver can take a while
+
+bool WriteAll(int fd, const std::string& data) {
+  size_t done = 0;
+  while (done < data.size()) {
+    const ssize_t n = write(fd, data.data() + done, data.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;
+    done += static_cast<size_t>(n);
+  }
+  return true;
+}
+
+// One result line: index, group, status, duration, max error, bound, ULP, message; tab-separated,
+// compact so that isolation costs little per case.
+std::string EncodeResult(size_t index, CaseGroup group, const CaseOutcome& o) {
+  char numbers[128];
+  auto number = [](const std::optional<double>& v) { return v ? *v : std::nan(""); };
+  std::snprintf(numbers, sizeof numbers, "%llu\t%.17g\t%.17g\t%.17g", static_cast<unsigned long long>(o.duration_us),
+                number(o.max_error), number(o.bound), number(o.ulp));
+  std::string message = o.message;
+  for (char& c : message) if (c == '\t' || c == '\n') c = ' ';
+  return std::to_string(index) + "\t" + std::to_string(static_cast<int>(group)) + "\t" + o.status + "\t" +
+         numbers + "\t" + message + "\n";
+}
+
+bool DecodeResult(const std::string& line, size_t* index, CaseGroup* group, CaseOutcome* o) {
+  std::vector<std::string> fields;
+  size_t start = 0;
+  for (int f = 0; f < 7; ++f) {
+    const size_t tab = line.find('\t', start);
+    if (tab == std::string::npos) return false;
+    fields.push_back(line.substr(start, tab - start));
+    start = tab + 1;
+  }
+  o->message = line.substr(start);
+  try {
+    *index = std::stoull(fields[0]);
+    *group = static_cast<CaseGroup>(std::stoi(fields[1]));
+    o->status = fields[2];
+    o->duration_us = std::stoull(fields[3]);
+    auto number = [](const std::string& text) -> std::optional<double> {
+      const double v = std::strtod(text.c_str(), nullptr);
+      return std::isnan(v) ? std::nullopt : std::optional<double>(v);
+    };
+    o->max_error = number(fields[4]);
+    o->bound = number(fields[5]);
+    o->ulp = number(fields[6]);
+  } catch (...) {
+    return false;
+  }
+  return true;
+}
+
+// The worker: load the backend, say hello, then run the ranges it is sent until stdin closes.
+[[noreturn]] void WorkerMain(const std::vector<CaseRecipe>& cases, const std::string& backend,
+                             const std::string& options, uint64_t seed, int command_fd, int result_fd) {
+  PluginLoad load = LoadPlugin(backend, options);
+  if (!load.plugin) {
+    WriteAll(result_fd, std::string("E ") + (load.unavailable ? "1 " : "0 ") + load.error + "\n");
+    _exit(0);
+  }
+  const Plugin& plugin = *load.plugin;
+  const opcts_backend_info& info = plugin.info();
+  const nlohmann::json hello = {{"name", info.name}, {"version", info.version}, {"device", info.device},
+                                {"feature_level", plugin.FeatureLevel()}, {"extra_support", plugin.ExtraSupport()},
+                                {"details", info.details ? info.details : ""}, {"path", plugin.path()}};
+  if (!WriteAll(result_fd, "H " + hello.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n")) _exit(1);
+  FILE* commands = fdopen(command_fd, "r");
+  unsigned long long begin = 0, end = 0;
+  while (commands && std::fscanf(commands, "%llu %llu", &begin, &end) == 2) {
+    for (size_t i = begin; i < end && i < cases.size(); ++i) {
+      const CaseRecipe& c = cases[i];
+      const Operation op = Materialize(c);
+      const CaseGroup group = GroupFor(c, BackendClaims{plugin.FeatureLevel(), plugin.ExtraSupport()});
+      std::optional<ReferenceResult> expected;
+      if (group != CaseGroup::kInvalid) expected = (*FindReferenceKernel(c.spec->reference))(op);
+      const CaseOutcome o = ExecuteCase(plugin, op, group, expected ? &*expected : nullptr);
+      if (!WriteAll(result_fd, EncodeResult(i, group, o))) _exit(1);
+    }
+  }
+  _exit(0);
+}
+
+}  // namespace
+
+std::unique_ptr<Worker> Worker::Start(const std::vector<CaseRecipe>& cases, const std::string& backend,
+                                      const std::string& options, uint64_t seed, StartError* error) {
+  int command[2], result[2], err[2];
+  if (pipe2(command, O_CLOEXEC) != 0 || pipe2(result, O_CLOEXEC) != 0 || pipe2(err, O_CLOEXEC) != 0) {
+    error->message = std::string("cannot create pipes: ") + std::strerror(errno);
+    return nullptr;
+  }
+  std::cout.flush();
+  std::cerr.flush();
+  const pid_t pid = fork();
+  if (pid < 0) {
+    error->message = std::string("cannot fork a worker: ") + std::strerror(errno);
+    return nullptr;
+  }
+  if (pid == 0) {
+    dup2(err[1], STDERR_FILENO);
+    close(command[1]);
+    close(result[0]);
+    close(err[0]);
+    signal(SIGPIPE, SIG_DFL);
+    // The child must never unwind into the parent's code above this frame.
+    try {
+      WorkerMain(cases, backend, options, seed, command[0], result[1]);
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "uncaught exception escaped the backend: %s\n", e.what());
+    } catch (...) {
+      std::fprintf(stderr, "uncaught exception of unknown type escaped the backend\n");
+    }
+    _exit(kUncaughtException);
+  }
+  close(command[0]);
+  close(result[1]);
+  close(err[1]);
+  std::unique_ptr<Worker> w(new Worker);
+  w->pid_ = pid;
+  w->command_fd_ = command[1];
+  w->result_fd_ = result[0];
+  w->stderr_fd_ = err[0];
+  fcntl(w->stderr_fd_, F_SETFL, O_NONBLOCK);
+
+  std::string line;
+  bool timed_out = false;
+  if (!w->ReadLine(kStartLimit, &line, &timed_out)) {
+    error->message = timed_out ? "did not finish loading within " + std::to_string(kStartLimit.count()) + " s"
+                               : "worker died while loading the backend: " + w->DeathReason();
+    return nullptr;
+  }
+  if (line.rfind("E ", 0) == 0 && line.size() >= 4) {
+    error->unavailable = line[2] == '1';
+    error->message = line.substr(4);
+    return nullptr;
+  }
+  const nlohmann::json hello = nlohmann::json::parse(line.substr(2), nullptr, false);
+  if (line.rfind("H ", 0) != 0 || hello.is_discarded()) {
+    error->message = "worker sent a malformed greeting";
+    return nullptr;
+  }
+  w->info_ = {hello.value("name", ""), hello.value("version", ""), hello.value("device", ""),
+              hello.value("feature_level", ""), hello.value("extra_support", std::vector<std::string>{}),
+              hello.value("details", "")};
+  w->path_ = hello.value("path", "");
+  return w;
+}
+
+Worker::~Worker() {
+  if (command_fd_ >= 0) close(command_fd_);
+  if (pid_ > 0) {
+    kill(pid_, SIGKILL);
+    waitpid(pid_, nullptr, 0);
+  }
+  if (result_fd_ >= 0) close(result_fd_);
+  if (stderr_fd_ >= 0) close(stderr_fd_);
+}
+
+bool Worker::Run(size_t begin, size_t end) {
+  return WriteAll(command_fd_, std::to_string(begin) + " " + std::to_string(end) + "\n");
+}
+
+bool Worker::ReadLine(std::chrono::milliseconds limit, std::string* line, bool* timed_out) {
+  const auto deadline = std::chrono::steady_clock::now() + limit;
+  *timed_out = false;
+  for (;;) {
+    if (const size_t eol = buffer_.find('\n'); eol != std::string::npos) {
+      *line = buffer_.substr(0, eol);
+      buffer_.erase(0, eol + 1);
+      return true;
+    }
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+    if (left.count() <= 0) {
+      *timed_out = true;
+      return false;
+    }
+    pollfd fds[2] = {{result_fd_, POLLIN, 0}, {stderr_fd_, POLLIN, 0}};
+    const int ready = poll(fds, 2, static_cast<int>(std::min<int64_t>(left.count(), 1000)));
+    if (ready < 0 && errno != EINTR) return false;
+    char chunk[65536];
+    if (fds[1].revents & POLLIN) {
+      const ssize_t n = read(stderr_fd_, chunk, sizeof chunk);
+      if (n > 0) stderr_tail_.append(chunk, static_cast<size_t>(n));
+      if (stderr_tail_.size() > kStderrTail) stderr_tail_.erase(0, stderr_tail_.size() - kStderrTail);
+    }
+    if (fds[0].revents & (POLLIN | POLLHUP)) {
+      const ssize_t n = read(result_fd_, chunk, sizeof chunk);
+      if (n == 0) return false;  // the worker is gone
+      if (n > 0) buffer_.append(chunk, static_cast<size_t>(n));
+    }
+  }
+}
+
+std::string Worker::DeathReason() {
+  int status = 0;
+  const pid_t reaped = waitpid(pid_, &status, 0);
+  pid_ = -1;
+  // Collect what the worker said on its way out (abort messages, uncaught exceptions).
+  char chunk[4096];
+  for (ssize_t n; (n = read(stderr_fd_, chunk, sizeof chunk)) > 0;) stderr_tail_.append(chunk, static_cast<size_t>(n));
+  if (stderr_tail_.size() > kStderrTail) stderr_tail_.erase(0, stderr_tail_.size() - kStderrTail);
+  std::string why;
+  if (reaped <= 0) why = "lost the worker";
+  else if (WIFSIGNALED(status)) why = "signal " + std::to_string(WTERMSIG(status)) + " (" + strsignal(WTERMSIG(status)) + ")";
+  else if (WIFEXITED(status)) why = "the worker exited with status " + std::to_string(WEXITSTATUS(status));
+  std::string tail = stderr_tail_;
+  while (!tail.empty() && (tail.back() == '\n' || tail.back() == ' ')) tail.pop_back();
+  for (char& c : tail) if (c == '\n') c = ' ';
+  if (!tail.empty()) why += "; stderr: " + tail;
+  return why;
+}
+
+Worker::Event Worker::Next(std::chrono::milliseconds limit, Result* result, std::string* why) {
+  std::string line;
+  bool timed_out = false;
+  if (!ReadLine(limit, &line, &timed_out)) {
+    if (timed_out) {
+      *why = "no result within " + std::to_string(limit.count()) + " ms; the worker was killed";
+      return Event::kTimedOut;
+    }
+    *why = DeathReason();
+    return Event::kCrashed;
+  }
+  if (!DecodeResult(line, &result->index, &result->group, &result->outcome)) {
+    *why = "the worker sent a malformed result";
+    return Event::kCrashed;
+  }
+  return Event::kResult;
+}
+
+}  // namespace opcts

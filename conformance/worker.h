@@ -1,0 +1,67 @@
+// Process isolation: a worker process loads one backend and runs a stream of cases, sending one
+// journal line per case back over a pipe. The parent notices a crash (the pipe closes; the signal
+// and the worker's last stderr lines say why) or a hang (no result within the case's time limit:
+// the worker is killed), records that case, and starts a fresh worker for the rest.
+//
+//   auto w = Worker::Start(cases, "cpu-simd", "", seed, &error);
+//   w->Run(0, cases.size());
+//   Worker::Result r; std::string why;
+//   switch (w->Next(limit, &r, &why)) { ... }
+#pragma once
+
+#include <sys/types.h>
+
+#include <chrono>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "conformance/case.h"
+#include "conformance/case_executor.h"
+#include "reports/journal.h"
+
+namespace opcts {
+
+class Worker {
+ public:
+  struct StartError {
+    std::string message;
+    bool unavailable = false;  // the backend said it cannot run here (no device)
+  };
+
+  // Forks a worker that loads `backend` and reports its info; nullptr with *error on failure
+  // (including a crash while loading).
+  static std::unique_ptr<Worker> Start(const std::vector<CaseRecipe>& cases, const std::string& backend,
+                                       const std::string& options, uint64_t seed, StartError* error);
+  ~Worker();  // kills the worker if it still runs, and reaps it
+
+  const BackendRecord& info() const { return info_; }
+  const std::string& plugin_path() const { return path_; }
+
+  // Asks the worker to run cases [begin, end) in order.
+  bool Run(size_t begin, size_t end);
+
+  enum class Event { kResult, kCrashed, kTimedOut };
+  struct Result {
+    size_t index = 0;  // into the cases the worker was started with
+    CaseGroup group = CaseGroup::kValid;
+    CaseOutcome outcome;
+  };
+  // Waits up to `limit` for the next case's result. kCrashed/kTimedOut fill *why; the worker is
+  // then dead and must be replaced.
+  Event Next(std::chrono::milliseconds limit, Result* result, std::string* why);
+
+ private:
+  Worker() = default;
+  bool ReadLine(std::chrono::milliseconds limit, std::string* line, bool* timed_out);
+  std::string DeathReason();
+
+  pid_t pid_ = -1;
+  int command_fd_ = -1, result_fd_ = -1, stderr_fd_ = -1;
+  std::string buffer_;       // result bytes not yet split into lines
+  std::string stderr_tail_;  // the worker's last stderr output
+  BackendRecord info_;
+  std::string path_;
+};
+
+}  // namespace opcts

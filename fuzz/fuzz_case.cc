@@ -1,0 +1,412 @@
+#include "fuzz/fuzz_case.h"
+
+#include <fuzzer/FuzzedDataProvider.h>
+
+#include <algorithm>
+#include <set>
+
+#include "conformance/case_generator.h"
+#include "conformance/constraints.h"
+#include "fuzz/special_values.h"
+#include "spec/element.h"
+
+namespace opcts {
+namespace {
+
+struct SizeClass {
+  uint32_t max_dim;
+  uint64_t max_elements;  // per tensor shape (the data tensor, the grid of index tuples)
+};
+
+SizeClass ClassOf(unsigned code) {
+  if (code < 14) return {8, 512};
+  if (code == 14) return {64, 4096};
+  return {70000, 140000};
+}
+constexpr unsigned kSizeClassCodes[] = {0, 14, 15};  // the smallest code of each class
+constexpr unsigned kMaxSizeClassCode = 15;
+// Buffers (padding included) beyond this are not decoded: it bounds memory and time per input.
+constexpr uint64_t kMaxBufferElements = 1 << 19;
+
+// Element selectors after the special values: small numbers, then index coordinates, then raw.
+constexpr int kSmallMin = -8, kSmallMax = 8;
+constexpr unsigned kSmallCount = kSmallMax - kSmallMin + 1;
+constexpr unsigned kCoordinateSelectors = 64;
+constexpr uint8_t kRawSelector = 255;
+static_assert(kMaxSpecialValues + kSmallCount + kCoordinateSelectors < kRawSelector);
+
+const char* LayoutName(FuzzLayout l) {
+  switch (l) {
+    case FuzzLayout::kPadded: return "padded";
+    case FuzzLayout::kTransposed: return "transposed";
+    case FuzzLayout::kBroadcast: return "broadcast";
+    case FuzzLayout::kPacked: break;
+  }
+  return "packed";
+}
+
+TensorDesc Describe(const FuzzTensor& t) {
+  if (t.sizes.empty()) return PackedDesc(t.dtype, {});
+  return LayoutDesc(t.dtype, t.sizes, LayoutName(t.layout), t.broadcast_dim);
+}
+
+// Reads choices from fuzzer bytes.
+class Reader {
+ public:
+  static constexpr bool kReading = true;
+  explicit Reader(FuzzedDataProvider& fdp) : fdp_(fdp) {}
+
+  template <typename T>
+  bool Choose(T& value, int64_t lo, int64_t hi) {
+    value = static_cast<T>(lo + static_cast<int64_t>(fdp_.ConsumeIntegralInRange<uint64_t>(
+                                    0, static_cast<uint64_t>(hi - lo))));
+    return true;
+  }
+  bool Pick(DType& value, const std::vector<DType>& options) {
+    value = options[fdp_.ConsumeIntegralInRange<size_t>(0, options.size() - 1)];
+    return true;
+  }
+  template <typename T>
+  bool Same(T& value, const T& derived) {
+    value = derived;
+    return true;
+  }
+  template <typename T>
+  bool Resize(std::vector<T>& v, size_t n, T fill) {
+    v.assign(n, fill);
+    return true;
+  }
+  void Elements(std::vector<uint64_t>& bits, DType t, uint64_t count,
+                const std::vector<uint32_t>& coordinate_dims) {
+    const std::vector<uint64_t>& specials = SpecialValues(t);
+    const uint64_t special_count = specials.size();
+    bits.resize(count);
+    for (uint64_t i = 0; i < count; ++i) {
+      const uint64_t selector = fdp_.ConsumeIntegral<uint8_t>();
+      if (selector < special_count) {
+        bits[i] = specials[selector];
+      } else if (selector < special_count + kSmallCount) {
+        const int small = static_cast<int>(selector - special_count) + kSmallMin;
+        bits[i] = IsFloat(t) ? DoubleToBits(t, small) : static_cast<uint64_t>(small) & BitsMask(t);
+      } else if (!coordinate_dims.empty() && selector < special_count + kSmallCount + kCoordinateSelectors) {
+        // In range, negative, or one past either end of the dimension this coordinate addresses.
+        const int64_t dim = coordinate_dims[i % coordinate_dims.size()];
+        bits[i] = static_cast<uint64_t>(fdp_.ConsumeIntegralInRange<int64_t>(-dim - 1, dim)) & BitsMask(t);
+      } else {
+        uint64_t raw = 0;
+        fdp_.ConsumeData(&raw, DTypeSize(t));  // little-endian, as the tensor bytes are
+        bits[i] = raw & BitsMask(t);
+      }
+    }
+  }
+
+ private:
+  FuzzedDataProvider& fdp_;
+};
+
+// Writes the bytes a Reader turns into the same choices: integers go to the back in the order
+// FuzzedDataProvider consumes them (most significant byte first, from the end), raw element bits
+// to the front.
+class Writer {
+ public:
+  static constexpr bool kReading = false;
+
+  template <typename T>
+  bool Choose(T& value, int64_t lo, int64_t hi) {
+    const int64_t v = static_cast<int64_t>(value);
+    if (v < lo || v > hi) return false;
+    const uint64_t range = static_cast<uint64_t>(hi - lo), x = static_cast<uint64_t>(v - lo);
+    unsigned bytes = 0;
+    while (bytes < 8 && (range >> (8 * bytes)) > 0) ++bytes;
+    for (unsigned b = bytes; b-- > 0;) back_.push_back(static_cast<char>((x >> (8 * b)) & 0xFF));
+    return true;
+  }
+  bool Pick(DType& value, const std::vector<DType>& options) {
+    auto it = std::find(options.begin(), options.end(), value);
+    if (it == options.end()) return false;
+    size_t index = static_cast<size_t>(it - options.begin());
+    return Choose(index, 0, static_cast<int64_t>(options.size()) - 1);
+  }
+  template <typename T>
+  bool Same(T& value, const T& derived) { return value == derived; }
+  template <typename T>
+  bool Resize(std::vector<T>& v, size_t n, T) { return v.size() == n; }
+  void Elements(std::vector<uint64_t>& bits, DType t, uint64_t count, const std::vector<uint32_t>&) {
+    ok_ = ok_ && bits.size() == count;
+    for (uint64_t i = 0; i < count && ok_; ++i) {
+      uint8_t raw = kRawSelector;
+      Choose(raw, 0, 255);
+      for (size_t b = 0; b < DTypeSize(t); ++b) front_.push_back(static_cast<char>((bits[i] >> (8 * b)) & 0xFF));
+    }
+  }
+
+  bool ok() const { return ok_; }
+  std::string Bytes() const { return front_ + std::string(back_.rbegin(), back_.rend()); }
+
+ private:
+  std::string front_, back_;
+  bool ok_ = true;
+};
+
+const TensorSpec* FirstInput(const OperatorSpec& spec) {
+  for (const TensorSpec& t : spec.tensors)
+    if (t.role == TensorRole::kInput) return &t;
+  return nullptr;
+}
+
+const Constraint* ScatterRule(const OperatorSpec& spec) {
+  for (const Constraint& c : spec.constraints)
+    if (c.kind == ConstraintKind::kScatterNDUpdatesSizes && c.tensors.size() == 3 && c.params.size() == 2)
+      return &c;
+  return nullptr;
+}
+
+// Sizes of `count` dimensions within the size class, each bounded by what the budget leaves.
+template <typename IO>
+bool ChooseDims(IO& io, std::vector<uint32_t>& sizes, size_t first, size_t count, unsigned size_class) {
+  const SizeClass limits = ClassOf(size_class);
+  uint64_t product = 1;
+  for (size_t d = first; d < first + count; ++d) {
+    const uint64_t room = std::max<uint64_t>(1, limits.max_elements / product);
+    if (!io.Choose(sizes[d], 1, static_cast<int64_t>(std::min<uint64_t>(limits.max_dim, room)))) return false;
+    product *= sizes[d];
+  }
+  return true;
+}
+
+template <typename IO>
+bool ChooseRank(IO& io, const TensorSupport& support, std::vector<uint32_t>& sizes) {
+  int64_t rank = static_cast<int64_t>(sizes.size());
+  return io.Choose(rank, support.min_rank, std::min(support.max_rank, kMaxRank)) &&
+         io.Resize(sizes, static_cast<size_t>(rank), 1u);
+}
+
+// Scans and the like: every tensor has the data tensor's dtype and shape; scalar inputs (an
+// OpenVINO axis) are optional as the spec says.
+template <typename IO>
+bool ScanShapes(IO& io, const OperatorSpec& spec, FuzzCase& c) {
+  const SupportLevel& top = TopSupport(spec);
+  const TensorSpec* main = FirstInput(spec);
+  if (main == nullptr) return false;
+  FuzzTensor& m = c.tensors[main->name];
+  const TensorSupport& support = top.tensors.at(main->name);
+  if (!io.Pick(m.dtype, support.dtypes) || !ChooseRank(io, support, m.sizes) ||
+      !ChooseDims(io, m.sizes, 0, m.sizes.size(), c.size_class))
+    return false;
+  for (const TensorSpec& t : spec.tensors) {
+    if (&t == main) continue;
+    if (t.role != TensorRole::kScalarInput) {
+      FuzzTensor& x = c.tensors[t.name];
+      if (!io.Same(x.dtype, m.dtype) || !io.Same(x.sizes, m.sizes)) return false;
+      continue;
+    }
+    bool present = IO::kReading || c.tensors.count(t.name) > 0;
+    if (t.optional && !io.Choose(present, 0, 1)) return false;
+    if (!present) {
+      if (!t.optional) return false;
+      continue;
+    }
+    FuzzTensor& s = c.tensors[t.name];
+    if (!io.Pick(s.dtype, top.tensors.at(t.name).dtypes) || !io.Same(s.sizes, std::vector<uint32_t>{}))
+      return false;
+  }
+  return true;
+}
+
+// Operators with a scatter_nd_updates_sizes rule: the input's meaningful trailing dimensions, a
+// grid of index tuples, and the updates shape that rule derives from them.
+template <typename IO>
+bool ScatterShapes(IO& io, const OperatorSpec& spec, const Constraint& rule, FuzzCase& c,
+                   std::map<std::string, std::vector<uint32_t>>& coordinate_dims) {
+  const SupportLevel& top = TopSupport(spec);
+  const std::string &input = rule.tensors[0], &indices = rule.tensors[1], &updates = rule.tensors[2];
+  FuzzTensor& in = c.tensors[input];
+  FuzzTensor& idx = c.tensors[indices];
+  if (!io.Pick(in.dtype, top.tensors.at(input).dtypes) || !io.Pick(idx.dtype, top.tensors.at(indices).dtypes) ||
+      !ChooseRank(io, top.tensors.at(input), in.sizes))
+    return false;
+  const size_t rank = in.sizes.size();
+  int64_t& input_dims = c.params[rule.params[0]];
+  if (!io.Choose(input_dims, 1, static_cast<int64_t>(rank))) return false;
+  const size_t lead = rank - static_cast<size_t>(input_dims);
+  for (size_t d = 0; d < lead; ++d)
+    if (!io.Same(in.sizes[d], 1u)) return false;
+  if (!ChooseDims(io, in.sizes, lead, static_cast<size_t>(input_dims), c.size_class)) return false;
+
+  uint32_t tuple = idx.sizes.empty() ? 1 : idx.sizes.back();
+  int64_t& indices_dims = c.params[rule.params[1]];
+  if (!io.Choose(tuple, 1, input_dims) || !io.Choose(indices_dims, 1, static_cast<int64_t>(rank)) ||
+      !io.Resize(idx.sizes, rank, 1u))
+    return false;
+  const size_t index_lead = rank - static_cast<size_t>(indices_dims);
+  for (size_t d = 0; d < index_lead; ++d)
+    if (!io.Same(idx.sizes[d], 1u)) return false;
+  if (!ChooseDims(io, idx.sizes, index_lead, static_cast<size_t>(indices_dims) - 1, c.size_class) ||
+      !io.Same(idx.sizes[rank - 1], tuple))
+    return false;
+  coordinate_dims[indices].assign(in.sizes.begin() + static_cast<ptrdiff_t>(lead),
+                                  in.sizes.begin() + static_cast<ptrdiff_t>(lead + tuple));
+
+  const auto updates_sizes = ScatterNDUpdatesSizes(in.sizes, idx.sizes, input_dims, indices_dims);
+  if (!updates_sizes) return false;
+  FuzzTensor& up = c.tensors[updates];
+  if (!io.Same(up.dtype, in.dtype) || !io.Same(up.sizes, *updates_sizes)) return false;
+  for (const TensorSpec& t : spec.tensors) {
+    if (t.name == input || t.name == indices || t.name == updates) continue;
+    FuzzTensor& x = c.tensors[t.name];
+    if (!io.Same(x.dtype, in.dtype) || !io.Same(x.sizes, in.sizes)) return false;
+  }
+  return true;
+}
+
+// A uint32 parameter's range from its param_range rule, evaluated on the shapes chosen so far.
+std::pair<int64_t, int64_t> ParamRange(const OperatorSpec& spec, const ParamSpec& p, const FuzzCase& c) {
+  constexpr std::pair<int64_t, int64_t> kFallback{0, kMaxRank};
+  Operation shapes{&spec, c.params, {}, false};
+  for (const auto& [name, t] : c.tensors) shapes.tensors[name] = TensorData{PackedDesc(t.dtype, t.sizes), {}};
+  for (const Constraint& rule : spec.constraints) {
+    if (rule.kind != ConstraintKind::kParamRange || rule.param != p.name || !rule.min || !rule.max) continue;
+    const auto lo = EvaluateBound(*rule.min, shapes), hi = EvaluateBound(*rule.max, shapes);
+    if (lo && hi && *lo <= *hi) return {std::max<int64_t>(*lo, 0), std::min<int64_t>(*hi, 0xFFFFFFFFll)};
+  }
+  return kFallback;
+}
+
+template <typename IO>
+bool Serialize(IO& io, const OperatorSpec& spec, FuzzCase& c) {
+  if (!io.Choose(c.size_class, 0, kMaxSizeClassCode)) return false;
+  std::map<std::string, std::vector<uint32_t>> coordinate_dims;
+  std::set<std::string> structural;  // parameters the shapes fixed
+  if (const Constraint* rule = ScatterRule(spec)) {
+    if (!ScatterShapes(io, spec, *rule, c, coordinate_dims)) return false;
+    structural.insert(rule->params.begin(), rule->params.end());
+  } else if (!ScanShapes(io, spec, c)) {
+    return false;
+  }
+
+  for (const ParamSpec& p : spec.params) {
+    if (structural.count(p.name)) continue;
+    int64_t& value = c.params[p.name];
+    bool ok = true;
+    if (p.type == ParamType::kBool) ok = io.Choose(value, 0, 1);
+    else if (p.type == ParamType::kEnum) ok = !p.enum_values.empty() && io.Choose(value, 0, static_cast<int64_t>(p.enum_values.size()) - 1);
+    else {
+      const auto [lo, hi] = ParamRange(spec, p, c);
+      ok = io.Choose(value, lo, hi);
+    }
+    if (!ok) return false;
+  }
+
+  const TensorSpec* aliasing = nullptr;  // the output that may alias an input
+  for (const TensorSpec& t : spec.tensors)
+    if (t.role == TensorRole::kOutput && !t.may_alias.empty() && c.tensors.count(t.may_alias)) aliasing = &t;
+  if (spec.semantics.in_place && aliasing != nullptr) {
+    if (!io.Choose(c.in_place, 0, 1)) return false;
+  } else if (!io.Same(c.in_place, false)) {
+    return false;
+  }
+
+  // Inputs first: an in-place output takes its input's layout.
+  for (const TensorRole role : {TensorRole::kInput, TensorRole::kOutput})
+  for (const TensorSpec& t : spec.tensors) {
+    auto it = c.tensors.find(t.name);
+    if (it == c.tensors.end() || t.role != role) continue;
+    FuzzTensor& x = it->second;
+    const bool aliased_input = c.in_place && aliasing != nullptr && aliasing->may_alias == t.name;
+    if (t.role == TensorRole::kOutput && c.in_place && &t == aliasing) {
+      const FuzzTensor& source = c.tensors.at(t.may_alias);
+      if (!io.Same(x.layout, source.layout) || !io.Same(x.broadcast_dim, source.broadcast_dim)) return false;
+      continue;
+    }
+    // Outputs and in-place inputs never broadcast: two elements would share one address.
+    const bool may_broadcast = t.role == TensorRole::kInput && !aliased_input;
+    if (!io.Choose(x.layout, 0, static_cast<int64_t>(may_broadcast ? FuzzLayout::kBroadcast : FuzzLayout::kTransposed)))
+      return false;
+    if (x.layout != FuzzLayout::kBroadcast) {
+      if (!io.Same(x.broadcast_dim, 0u)) return false;
+    } else if (!io.Choose(x.broadcast_dim, 0, static_cast<int64_t>(x.sizes.size()) - 1)) {
+      return false;
+    }
+  }
+
+  for (const TensorSpec& t : spec.tensors) {
+    auto it = c.tensors.find(t.name);
+    if (it == c.tensors.end() || t.role == TensorRole::kOutput) continue;
+    const uint64_t count = BufferElementCount(Describe(it->second));
+    if (count > kMaxBufferElements) return false;
+    io.Elements(it->second.elements, it->second.dtype, count, coordinate_dims[t.name]);
+  }
+  return true;
+}
+
+}  // namespace
+
+std::optional<FuzzCase> DecodeFuzzCase(const OperatorSpec& spec, FuzzedDataProvider& fdp) {
+  Reader reader(fdp);
+  FuzzCase c;
+  if (!Serialize(reader, spec, c)) return std::nullopt;
+  return c;
+}
+
+std::optional<std::string> EncodeFuzzCase(const OperatorSpec& spec, const FuzzCase& c) {
+  for (unsigned code : kSizeClassCodes) {
+    FuzzCase attempt = c;
+    attempt.size_class = code;
+    Writer writer;
+    if (Serialize(writer, spec, attempt) && writer.ok()) return writer.Bytes();
+  }
+  return std::nullopt;
+}
+
+Operation BuildOperation(const OperatorSpec& spec, const FuzzCase& c) {
+  Operation op{&spec, c.params, {}, c.in_place};
+  for (const auto& [name, t] : c.tensors) {
+    TensorData data = MakeTensor(Describe(t));
+    if (spec.FindTensor(name)->role != TensorRole::kOutput)
+      for (uint64_t i = 0; i < t.elements.size(); ++i) StoreBits(t.dtype, data.Element(i), t.elements[i]);
+    op.tensors.emplace(name, std::move(data));
+  }
+  return op;
+}
+
+FuzzCase ExtractFuzzCase(const Operation& op) {
+  FuzzCase c;
+  c.in_place = op.in_place;
+  for (const ParamSpec& p : op.spec->params)
+    if (const auto value = op.Param(p.name)) c.params[p.name] = *value;
+  for (const auto& [name, data] : op.tensors) {
+    const TensorDesc& desc = data.desc;
+    FuzzTensor t{desc.dtype, desc.sizes};
+    bool found = desc.rank() == 0 && desc == PackedDesc(desc.dtype, {});
+    for (FuzzLayout layout : {FuzzLayout::kPacked, FuzzLayout::kPadded, FuzzLayout::kTransposed, FuzzLayout::kBroadcast})
+      for (unsigned dim = 0; dim < (layout == FuzzLayout::kBroadcast ? desc.rank() : 1) && !found && desc.rank() > 0; ++dim)
+        if (LayoutDesc(desc.dtype, desc.sizes, LayoutName(layout), dim) == desc) {
+          t.layout = layout;
+          t.broadcast_dim = dim;
+          found = true;
+        }
+    if (op.spec->FindTensor(name)->role != TensorRole::kOutput) {
+      if (found) {
+        for (uint64_t i = 0; i < BufferElementCount(desc); ++i) t.elements.push_back(LoadBits(desc.dtype, data.Element(i)));
+      } else {
+        const StridedIndexer indexer(desc);
+        for (uint64_t i = 0; i < ElementCount(desc); ++i)
+          t.elements.push_back(LoadBits(desc.dtype, data.Element(indexer.BufferIndex(i))));
+      }
+    }
+    c.tensors.emplace(name, std::move(t));
+  }
+  return c;
+}
+
+std::optional<Operation> DecodeOperation(const OperatorSpec& spec, FuzzedDataProvider& fdp) {
+  std::optional<FuzzCase> c = DecodeFuzzCase(spec, fdp);
+  if (!c) return std::nullopt;
+  return BuildOperation(spec, *c);
+}
+
+std::optional<std::string> EncodeOperation(const Operation& op) {
+  return EncodeFuzzCase(*op.spec, ExtractFuzzCase(op));
+}
+
+}  // namespace opcts

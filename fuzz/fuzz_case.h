@@ -1,0 +1,61 @@
+// Structure-aware fuzzer input: bytes -> a FuzzCase (every choice that makes one operation of a
+// spec) -> an Operation, and back, so golden vectors and generated cases become seeds.
+//
+// Choices (size class, data types, rank, sizes, parameters, in-place, layouts) are read with
+// FuzzedDataProvider::ConsumeIntegralInRange from the end of the input; each input element is a
+// one-byte selector from the end (a special value, a small number, an index coordinate) or raw
+// bits from the front. Shapes follow the spec: every tensor shares the data tensor's shape, or,
+// for an operator with a scatter_nd_updates_sizes rule, index and update shapes are derived
+// from it. Choices stay in the top support table and in each parameter's param_range, but
+// nothing else is promised: callers check FindViolations and skip what is invalid.
+//
+//   FuzzedDataProvider fdp(data, size);
+//   std::optional<Operation> op = DecodeOperation(spec, fdp);  // nullopt: no case in these bytes
+//   std::optional<std::string> seed = EncodeOperation(*op);    // decodes to the same operation
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "spec/operation.h"
+
+class FuzzedDataProvider;
+
+namespace opcts {
+
+// The layouts conformance/case_generator.h's LayoutDesc makes.
+enum class FuzzLayout : uint8_t { kPacked, kPadded, kTransposed, kBroadcast };
+
+struct FuzzTensor {
+  DType dtype = DType::kFloat32;
+  std::vector<uint32_t> sizes;
+  FuzzLayout layout = FuzzLayout::kPacked;
+  unsigned broadcast_dim = 0;
+  std::vector<uint64_t> elements;  // inputs: the bits of every buffer element (padding included)
+};
+
+struct FuzzCase {
+  // 0-13: dims up to 8, 512 elements; 14: dims up to 64, 4096 elements; 15: long axes (70 000)
+  // that cross SIMD blocks, chunks and threads.
+  unsigned size_class = 0;
+  std::map<std::string, FuzzTensor> tensors;  // by spec tensor name; absent optional inputs missing
+  std::map<std::string, int64_t> params;      // every parameter, defaults included
+  bool in_place = false;
+};
+
+std::optional<FuzzCase> DecodeFuzzCase(const OperatorSpec& spec, FuzzedDataProvider& fdp);
+// The bytes DecodeFuzzCase turns back into `c` (its size_class is chosen here: the smallest that
+// fits); nullopt when `c` has a shape, dtype or parameter outside what the decoder can choose.
+std::optional<std::string> EncodeFuzzCase(const OperatorSpec& spec, const FuzzCase& c);
+
+Operation BuildOperation(const OperatorSpec& spec, const FuzzCase& c);
+// A tensor whose layout LayoutDesc does not make is laid out packed, with the same logical values.
+FuzzCase ExtractFuzzCase(const Operation& op);
+
+std::optional<Operation> DecodeOperation(const OperatorSpec& spec, FuzzedDataProvider& fdp);
+std::optional<std::string> EncodeOperation(const Operation& op);
+
+}  // namespace opcts

@@ -1,0 +1,76 @@
+// libFuzzer target: one operator (OPCTS_FUZZ_OPERATOR, a spec's operator name) run on the
+// reference and on a backend, judged by the conformance run's accuracy model (ExecuteCase:
+// guard bytes, prefilled outputs, input clobbering, the oracle's bounds). Bytes that do not
+// make a valid case are skipped (and kept out of the corpus). A mismatch prints the case as an
+// opcts-vector/1 JSON whose `expected` is the reference's answer, then aborts.
+//
+//   opcts_fuzz_dml_scatter_nd [--backend=NAME|PATH] [libFuzzer flags] [CORPUS_DIR|FILE...]
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+#include <fuzzer/FuzzedDataProvider.h>
+#include <nlohmann/json.hpp>
+
+#include "conformance/constraints.h"
+#include "conformance/runner.h"
+#include "fuzz/embedded_specs.h"
+#include "fuzz/finding_vector.h"
+#include "fuzz/fuzz_case.h"
+#include "fuzz/replay.h"
+#include "fuzz/targets/target_support.h"
+
+namespace {
+
+const opcts::OperatorSpec& TargetSpec() {
+  static const opcts::OperatorSpec* spec = [] {
+    const opcts::SpecSet& specs = opcts::EmbeddedSpecSet();
+    for (const std::string& e : specs.errors) std::fprintf(stderr, "%s\n", e.c_str());
+    const opcts::OperatorSpec* s = specs.Find(OPCTS_FUZZ_OPERATOR);
+    if (s == nullptr || opcts::FindReferenceKernel(s->reference) == nullptr) {
+      std::fprintf(stderr, "opcts fuzz: no spec or reference kernel for %s\n", OPCTS_FUZZ_OPERATOR);
+      std::exit(2);
+    }
+    return s;
+  }();
+  return *spec;
+}
+
+[[noreturn]] void ReportMismatch(const opcts::Operation& op, const opcts::ReferenceResult& expected,
+                                 const opcts::CaseOutcome& outcome, const uint8_t* data, size_t size) {
+  const opcts::Plugin& backend = opcts::FuzzBackend();
+  const std::string source = std::string(backend.info().name) + ": " + outcome.status + ": " + outcome.message;
+  const opcts::TestVector v = opcts::FindingVector(
+      op, expected, opcts::FindingName(*op.spec, std::string(reinterpret_cast<const char*>(data), size)), source);
+  std::fprintf(stderr, "\n==opcts-fuzz== %s on %s: %s\n==opcts-fuzz== the case (expected: the reference):\n%s\n",
+               outcome.status.c_str(), op.spec->name.c_str(), source.c_str(), opcts::VectorToJson(v).dump(1).c_str());
+  std::abort();
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerInitialize(int* argc, char*** argv) {
+  opcts::InitFuzzTarget(*argc, *argv);
+  TargetSpec();
+  opcts::FuzzBackend();
+  return 0;
+}
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  const opcts::OperatorSpec& spec = TargetSpec();
+  FuzzedDataProvider fdp(data, size);
+  const std::optional<opcts::Operation> op = opcts::DecodeOperation(spec, fdp);
+  // -1: libFuzzer keeps the input out of the corpus.
+  if (!op || !opcts::FindViolations(*op, /*with_data=*/true).empty()) return -1;
+  const auto level = opcts::LowestSupportingLevel(*op);
+  if (!level) return -1;
+  const opcts::ReferenceResult expected = (*opcts::FindReferenceKernel(spec.reference))(*op);
+  if (expected.invalid) return -1;
+
+  const opcts::Plugin& backend = opcts::FuzzBackend();
+  const opcts::CaseGroup group =
+      opcts::Claims(backend, spec, *level) ? opcts::CaseGroup::kValid : opcts::CaseGroup::kUnclaimed;
+  const opcts::CaseOutcome outcome = opcts::ExecuteCase(backend, *op, group, &expected);
+  if (!opcts::IsAcceptableOutcome(outcome.status, group)) ReportMismatch(*op, expected, outcome, data, size);
+  return 0;
+}

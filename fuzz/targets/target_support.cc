@@ -1,0 +1,43 @@
+#include "fuzz/targets/target_support.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+namespace opcts {
+namespace {
+
+std::string& BackendChoice() {
+  static std::string choice = [] {
+    const char* env = std::getenv("OPCTS_FUZZ_BACKEND");
+    return std::string(env != nullptr && *env != '\0' ? env : kDefaultFuzzBackend);
+  }();
+  return choice;
+}
+
+}  // namespace
+
+int InitFuzzTarget(int argc, char** argv) {
+  const std::string flag = "--backend=";
+  for (int i = 1; i < argc; ++i)
+    if (std::string arg = argv[i]; arg.rfind(flag, 0) == 0) BackendChoice() = arg.substr(flag.size());
+  return 0;
+}
+
+const Plugin& FuzzBackend() {
+  // Never unloaded: a leak report at exit must still symbolize the plugin's frames.
+  static const Plugin* const plugin = [] {
+    PluginLoad load = LoadPlugin(BackendChoice(), "");
+    if (!load.plugin) {
+      // Not a finding: the target cannot start. Exit (not abort) so no crash file is written.
+      std::fprintf(stderr, "opcts fuzz: backend %s: %s\n", BackendChoice().c_str(), load.error.c_str());
+      std::exit(2);
+    }
+    std::fprintf(stderr, "opcts fuzz: backend %s (%s), feature level %s\n", load.plugin->info().name,
+                 load.plugin->path().c_str(), load.plugin->FeatureLevel().c_str());
+    return load.plugin.release();
+  }();
+  return *plugin;
+}
+
+}  // namespace opcts

@@ -1,0 +1,20 @@
+// What every fuzz target shares: its command-line flags and the backend under test.
+//
+// The backend is `--backend=NAME|PATH` on the target's command line (libFuzzer ignores flags
+// that start with "--"), else $OPCTS_FUZZ_BACKEND, else the built-in cpu-simd. Built-ins are
+// found through $OPCTS_PLUGIN_DIR or plugins/ beside the target binary.
+//
+//   extern "C" int LLVMFuzzerInitialize(int* argc, char*** argv) { return InitFuzzTarget(*argc, *argv); }
+//   const Plugin& backend = FuzzBackend();   // loads once; exits with a message if it cannot
+#pragma once
+
+#include "conformance/plugin_loader.h"
+
+namespace opcts {
+
+inline constexpr const char* kDefaultFuzzBackend = "cpu-simd";
+
+int InitFuzzTarget(int argc, char** argv);
+const Plugin& FuzzBackend();
+
+}  // namespace opcts

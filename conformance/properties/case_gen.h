@@ -24,6 +24,20 @@ namespace opcts {
 // A TensorRecipe of `desc` filled with `values`, its other fields at their defaults.
 TensorRecipe FilledWith(const TensorDesc& desc, Values values = Values::kNone);
 
+// Categorical and structural choices (level, dtype, rank, axis, layout) are drawn uniformly
+// whatever rapidcheck's size, so early tests cover the tables too; they shrink towards the first
+// option / the minimum (rapidcheck's elementOf does not shrink at all). Sizes and seeds grow
+// with rapidcheck's size.
+template <typename T>
+rc::Gen<T> UniformInRange(T min, T max) {  // [min, max)
+  return rc::gen::resize(100, rc::gen::inRange(min, max));
+}
+template <typename T>
+rc::Gen<T> ChoiceOf(std::vector<T> options) {
+  const size_t n = options.size();
+  return rc::gen::map(UniformInRange<size_t>(0, n), [options = std::move(options)](size_t i) { return options[i]; });
+}
+
 // Sizes of `rank` dimensions, each in [1, max_dim], their product at most `budget` (>= 1).
 rc::Gen<std::vector<uint32_t>> SmallShapeGen(unsigned rank, uint32_t max_dim, uint64_t budget);
 

@@ -64,17 +64,17 @@ TEST(ExclusiveIsShiftedInclusive, ReportsAMissingIdentity) {
   const DType t = DType::kFloat32;
   const Pair p(Tensor(t, {3}, {2, 6, 24}), Tensor(t, {3}, {2, 2, 6}));
   EXPECT_THAT(CheckExclusiveIsShiftedInclusive(p.A(), p.B(), 0, false, 1).value_or(""),
-              HasSubstr("exclusive at [0] = 2, but the first element in scan order must be the identity 1"));
+              HasSubstr("exclusive at [0] = 2 (0x40000000), but the first element in scan order must be the identity 1"));
 }
 
 TEST(ExclusiveIsShiftedInclusive, FloatsAgreeWithinTheSumOfBothBounds) {
   const DType t = DType::kFloat32;
-  const double three_up = 3.0 + 0x1p-22;  // one float32 ULP above 3
-  const Pair within(Tensor(t, {2}, {1, 3}), Tensor(t, {2}, {0, three_up}), Expect::kNear, 1.5e-7);
+  const double one_up = 1.0 + 0x1p-23;  // one float32 ULP (1.19e-7) above 1
+  const Pair within(Tensor(t, {2}, {1, 3}), Tensor(t, {2}, {0, one_up}), Expect::kNear, 6e-8);
   EXPECT_EQ(CheckExclusiveIsShiftedInclusive(within.A(), within.B(), 0, false, 0), std::nullopt);
-  const Pair beyond(Tensor(t, {2}, {1, 3}), Tensor(t, {2}, {0, three_up}), Expect::kNear, 1.0e-7);
+  const Pair beyond(Tensor(t, {2}, {1, 3}), Tensor(t, {2}, {0, one_up}), Expect::kNear, 5e-8);
   EXPECT_THAT(CheckExclusiveIsShiftedInclusive(beyond.A(), beyond.B(), 0, false, 0).value_or(""),
-              HasSubstr("exclusive at [1]"));
+              HasSubstr("exclusive at [1] = 1.0000001192092896 (0x34000001), but inclusive at [0] = 1"));
 }
 
 TEST(ExclusiveIsShiftedInclusive, SkipsUnconstrainedElements) {
@@ -134,7 +134,7 @@ TEST(SameBits, DistinguishesNaNPayloadsAndSignedZeros) {
   TensorData a = Tensor(t, {2}, {0.0, 1.0}), b = a;
   EXPECT_EQ(CheckSameBits(a, b), std::nullopt);
   StoreBits(t, b.Element(0), 0x80000000u);  // -0
-  EXPECT_THAT(CheckSameBits(a, b).value_or(""), HasSubstr("first at [0] = 0, second -0"));
+  EXPECT_THAT(CheckSameBits(a, b).value_or(""), HasSubstr("first at [0] = 0 (0x00000000), second -0 (0x80000000)"));
   StoreBits(t, a.Element(0), 0x7FC00001u);
   StoreBits(t, b.Element(0), 0x7FC00002u);
   EXPECT_NE(CheckSameBits(a, b), std::nullopt);

@@ -85,21 +85,21 @@ rc::Gen<ScanChoices> ScanChoicesGen(const OperatorSpec& spec, ScanGenOptions opt
     ScanChoices c;
     c.spec = &spec;
     const ScanBinding& binding = *BindingFor(spec.reference);
-    const SupportLevel& table = spec.support[*rc::gen::inRange<size_t>(0, spec.support.size())];
+    const SupportLevel& table = spec.support[*UniformInRange<size_t>(0, spec.support.size())];
     const TensorSupport& data = table.tensors.at(ScanInputName(spec));
-    c.dtype = *rc::gen::elementOf(data.dtypes);
-    const unsigned rank = *rc::gen::inRange(data.min_rank, data.max_rank + 1);
+    c.dtype = *ChoiceOf(data.dtypes);
+    const unsigned rank = *UniformInRange(data.min_rank, data.max_rank + 1);
     c.shape = *SmallShapeGen(rank, kMaxDim, kElementBudget);
     const int signed_rank = static_cast<int>(rank);
     if (binding.axis_param[0] != '\0') {
-      c.axis = *rc::gen::inRange(0, signed_rank);
+      c.axis = *UniformInRange(0, signed_rank);
     } else {
       const std::string& axis_name = TensorWithRole(spec, TensorRole::kScalarInput);
       c.axis_absent = spec.FindTensor(axis_name)->optional && *rc::gen::arbitrary<bool>();
       if (!c.axis_absent) {
-        c.axis_dtype = *rc::gen::elementOf(table.tensors.at(axis_name).dtypes);
+        c.axis_dtype = *ChoiceOf(table.tensors.at(axis_name).dtypes);
         // 0 .. rank-1, then -rank .. -1: shrinks towards axis 0.
-        const int pick = *rc::gen::inRange(0, 2 * signed_rank);
+        const int pick = *UniformInRange(0, 2 * signed_rank);
         c.axis = pick < signed_rank ? pick : pick - 2 * signed_rank;
       }
     }
@@ -107,16 +107,16 @@ rc::Gen<ScanChoices> ScanChoicesGen(const OperatorSpec& spec, ScanGenOptions opt
     c.exclusive = *rc::gen::arbitrary<bool>();
     std::vector<std::string> layouts = {"packed", "padded", "transposed", "broadcast"};
     if (spec.semantics.in_place) layouts.push_back("in-place");
-    c.input_layout = *rc::gen::elementOf(layouts);
-    if (c.input_layout == "broadcast") c.broadcast_dim = *rc::gen::inRange(0u, rank);
+    c.input_layout = *ChoiceOf(layouts);
+    if (c.input_layout == "broadcast") c.broadcast_dim = *UniformInRange(0u, rank);
     c.output_layout = c.input_layout == "in-place"
                           ? "in-place"
-                          : *rc::gen::element<std::string>("packed", "padded", "transposed");
+                          : *ChoiceOf<std::string>({"packed", "padded", "transposed"});
     const Values random = binding.product ? Values::kRandomProduct : Values::kRandomSum;
     if (options.values)
       c.values = *options.values;
     else
-      c.values = options.specials ? *rc::gen::element(random, Values::kExtremes) : random;
+      c.values = options.specials ? *ChoiceOf(std::vector{random, Values::kExtremes}) : random;
     c.seed = *rc::gen::arbitrary<uint32_t>();
     return c;
   });

@@ -67,20 +67,20 @@ rc::Gen<ScatterChoices> ScatterChoicesGen(const OperatorSpec& spec, ScatterGenOp
     const ScatterNames n = ScatterTensorNames(spec);
     ScatterChoices c;
     c.spec = &spec;
-    const SupportLevel& table = spec.support[*rc::gen::inRange<size_t>(0, spec.support.size())];
-    c.dtype = *rc::gen::elementOf(table.tensors.at(n.input).dtypes);
-    c.index_dtype = *rc::gen::elementOf(table.tensors.at(n.indices).dtypes);
+    const SupportLevel& table = spec.support[*UniformInRange<size_t>(0, spec.support.size())];
+    c.dtype = *ChoiceOf(table.tensors.at(n.input).dtypes);
+    c.index_dtype = *ChoiceOf(table.tensors.at(n.indices).dtypes);
     unsigned min_rank = 0, max_rank = kMaxRank;
     for (const auto& [name, support] : table.tensors) {
       min_rank = std::max(min_rank, support.min_rank);
       max_rank = std::min(max_rank, support.max_rank);
     }
-    const unsigned rank = *rc::gen::inRange(min_rank, max_rank + 1);
-    c.input_dims = *rc::gen::inRange(1u, rank + 1);
-    const unsigned tuple = *rc::gen::inRange(1u, c.input_dims + 1);
+    const unsigned rank = *UniformInRange(min_rank, max_rank + 1);
+    c.input_dims = *UniformInRange(1u, rank + 1);
+    const unsigned tuple = *UniformInRange(1u, c.input_dims + 1);
     // Updates have (IndicesDimensionCount - 1) + (InputDimensionCount - tuple) meaningful
     // dimensions, which must fit in the rank.
-    c.indices_dims = *rc::gen::inRange(1u, std::min(rank, rank + 1 - c.input_dims + tuple) + 1);
+    c.indices_dims = *UniformInRange(1u, std::min(rank, rank + 1 - c.input_dims + tuple) + 1);
     c.input_shape = LeadingOnes(rank, *SmallShapeGen(c.input_dims, kMaxDim, kInputBudget));
 
     std::vector<Values> classes = {Values::kIndexUnique};
@@ -90,7 +90,7 @@ rc::Gen<ScatterChoices> ScatterChoicesGen(const OperatorSpec& spec, ScatterGenOp
       if (negatives || !IsSignedInt(c.index_dtype)) classes.push_back(Values::kIndexBoundary);
       if (negatives) classes.push_back(Values::kIndexNegative);
     }
-    c.index_values = *rc::gen::elementOf(classes);
+    c.index_values = *ChoiceOf(classes);
     // Unique tuples need no more tuples than there are target positions.
     uint64_t positions = 1;
     for (unsigned d = 0; d < tuple; ++d) positions *= c.input_shape[rank - c.input_dims + d];
@@ -101,8 +101,8 @@ rc::Gen<ScatterChoices> ScatterChoicesGen(const OperatorSpec& spec, ScatterGenOp
 
     std::vector<std::string> layouts = {"packed", "padded", "transposed", "broadcast"};
     if (spec.semantics.in_place) layouts.push_back("in-place");
-    c.layout = *rc::gen::elementOf(layouts);
-    if (c.layout == "broadcast") c.broadcast_dim = *rc::gen::inRange(0u, rank);
+    c.layout = *ChoiceOf(layouts);
+    if (c.layout == "broadcast") c.broadcast_dim = *UniformInRange(0u, rank);
     c.seed = *rc::gen::arbitrary<uint32_t>();
     return c;
   });

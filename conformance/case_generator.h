@@ -30,6 +30,16 @@ void GenerateScatterNDCases(const OperatorSpec& spec, const GenerateOptions& opt
 void GenerateInvalidCases(const OperatorSpec& spec, const std::vector<CaseRecipe>& valid,
                           std::vector<CaseRecipe>& out);
 
+// How the abstract scan attributes (axis, reverse, exclusive) map onto a scan-family operator's
+// parameters; nullptr for an operator outside the family.
+struct ScanBinding {
+  const char* axis_param;  // "" when the axis is a scalar input tensor
+  const char* reverse_param;
+  const char* exclusive_param;
+  bool product;
+};
+const ScanBinding* ScanBindingFor(const std::string& reference);
+
 // Shared by the hooks.
 std::string OperatorKey(const OperatorSpec& spec);  // "dml_cumulative_summation"
 // Fills id (prefix + ".s" + seed), seed and level of a recipe whose other fields are set.

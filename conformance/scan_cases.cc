@@ -9,25 +9,6 @@
 namespace opcts {
 namespace {
 
-// How the abstract scan attributes map onto each operator's parameters.
-struct ScanBinding {
-  const char* axis_param;  // "" when the axis is a scalar input tensor
-  const char* reverse_param;
-  const char* exclusive_param;
-  bool product;
-};
-
-const ScanBinding* BindingFor(const std::string& reference) {
-  static const std::pair<const char*, ScanBinding> kBindings[] = {
-      {"cumulative_summation", {"Axis", "AxisDirection", "HasExclusiveSum", false}},
-      {"cumulative_product", {"Axis", "AxisDirection", "HasExclusiveProduct", true}},
-      {"openvino_cumsum", {"", "reverse", "exclusive", false}},
-  };
-  for (const auto& [key, binding] : kBindings)
-    if (reference == key) return &binding;
-  return nullptr;
-}
-
 struct Attributes {
   int axis = 0;             // negative only for OpenVINO
   bool reverse = false;
@@ -39,7 +20,7 @@ struct Attributes {
 class ScanCaseBuilder {
  public:
   ScanCaseBuilder(const OperatorSpec& spec, const GenerateOptions& options, std::vector<CaseRecipe>& out)
-      : spec_(spec), options_(options), out_(out), binding_(*BindingFor(spec.reference)) {
+      : spec_(spec), options_(options), out_(out), binding_(*ScanBindingFor(spec.reference)) {
     for (const TensorSpec& t : spec.tensors) {
       if (t.role == TensorRole::kInput && input_.empty()) input_ = t.name;
       if (t.role == TensorRole::kOutput) output_ = t.name;
@@ -128,9 +109,20 @@ std::vector<uint32_t> Shape(unsigned rank, unsigned axis, uint32_t axis_len) {
 
 }  // namespace
 
+const ScanBinding* ScanBindingFor(const std::string& reference) {
+  static const std::pair<const char*, ScanBinding> kBindings[] = {
+      {"cumulative_summation", {"Axis", "AxisDirection", "HasExclusiveSum", false}},
+      {"cumulative_product", {"Axis", "AxisDirection", "HasExclusiveProduct", true}},
+      {"openvino_cumsum", {"", "reverse", "exclusive", false}},
+  };
+  for (const auto& [key, binding] : kBindings)
+    if (reference == key) return &binding;
+  return nullptr;
+}
+
 void GenerateScanCases(const OperatorSpec& spec, const GenerateOptions& options,
                        std::vector<CaseRecipe>& out) {
-  if (BindingFor(spec.reference) == nullptr) return;
+  if (ScanBindingFor(spec.reference) == nullptr) return;
   ScanCaseBuilder b(spec, options, out);
   const SupportLevel& top = TopSupport(spec);
   const TensorSupport& data = top.tensors.at(spec.tensors.front().name);

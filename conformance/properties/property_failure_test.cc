@@ -4,6 +4,7 @@
 // must be the simplest one the spec admits.
 #include <cmath>
 #include <iostream>
+#include <sstream>
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -16,6 +17,7 @@
 namespace opcts {
 namespace {
 
+using testing::ContainsRegex;
 using testing::HasSubstr;
 
 // A value far from the original whatever it was (NaN, inf and 0 included).
@@ -142,14 +144,15 @@ TEST_F(PropertyCanFail, ScatterIsIdempotentFails) {
 
 // A real faulty plugin through the C ABI (conformance/testing): cpu-reference with the lowest
 // bit of the first element of every FLOAT16 output flipped. Scatter is bit-exact, so every
-// float16 case fails and the shrunk case is the simplest float16 one.
+// float16 case fails. Only float16 cases fail, so a shrink to a lower level may be refused (the
+// later choices are drawn again there): the shrunk case is the simplest float16 one at some level.
 TEST(PropertyCanFailOnFaultyPlugin, MatchesReferenceCatchesAFlippedFloat16Bit) {
   ASSERT_TRUE(LoadedSpecs().errors.empty()) << LoadedSpecs().errors.front();
   const PluginLoad load = LoadPlugin(OPCTS_FAULT_FLIP_BIT_F16, "");
   ASSERT_NE(load.plugin, nullptr) << load.error;
   EXPECT_THAT(FailureOf(MatchesReference, PluginBackend(*load.plugin), "DML_SCATTER_ND"),
-              HasSubstr("case dml_scatter_nd.prop.f16.rank4.1x1x1x1.in1-idx1-1x1x1x1-u32.packed.unique.s0 "
-                        "(level 2_1) on "));
+              ContainsRegex("case dml_scatter_nd\\.prop\\.f16\\.rank[14]\\.(1|1x1x1x1)\\.in1-idx1-(1|1x1x1x1)-[iu](32|64)"
+                            "\\.packed\\.unique\\.s0 \\(level [0-9_]+\\) on fault-flip-bit-f16: Fail"));
 }
 
 }  // namespace

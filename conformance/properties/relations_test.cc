@@ -74,7 +74,7 @@ TEST(ExclusiveIsShiftedInclusive, FloatsAgreeWithinTheSumOfBothBounds) {
   EXPECT_EQ(CheckExclusiveIsShiftedInclusive(within.A(), within.B(), 0, false, 0), std::nullopt);
   const Pair beyond(Tensor(t, {2}, {1, 3}), Tensor(t, {2}, {0, one_up}), Expect::kNear, 5e-8);
   EXPECT_THAT(CheckExclusiveIsShiftedInclusive(beyond.A(), beyond.B(), 0, false, 0).value_or(""),
-              HasSubstr("exclusive at [1] = 1.0000001192092896 (0x34000001), but inclusive at [0] = 1"));
+              HasSubstr("exclusive at [1] = 1.0000001192092896 (0x3f800001), but inclusive at [0] = 1"));
 }
 
 TEST(ExclusiveIsShiftedInclusive, SkipsUnconstrainedElements) {

@@ -1,5 +1,4 @@
-// Scan-family choices and recipes. The attribute binding mirrors conformance/scan_cases.cc's
-// (not exported from there).
+// Scan-family choices and recipes, with the generator's attribute binding (ScanBindingFor).
 #include <algorithm>
 
 #include "conformance/case_generator.h"
@@ -10,26 +9,10 @@ namespace opcts {
 namespace {
 
 constexpr uint32_t kMaxDim = 6;
+// The scanned axis may be longer: kernels differ by line length (vector width, tails), and 40
+// covers 32 float16 lanes of AVX-512 plus a tail.
+constexpr uint32_t kMaxAxisLength = 40;
 constexpr uint64_t kElementBudget = 240;  // small enough to read when a failure has shrunk
-
-// How the abstract scan attributes map onto each operator's parameters.
-struct ScanBinding {
-  const char* axis_param;  // "" when the axis is a scalar input tensor
-  const char* reverse_param;
-  const char* exclusive_param;
-  bool product;
-};
-
-const ScanBinding* BindingFor(const std::string& reference) {
-  static const std::pair<const char*, ScanBinding> kBindings[] = {
-      {"cumulative_summation", {"Axis", "AxisDirection", "HasExclusiveSum", false}},
-      {"cumulative_product", {"Axis", "AxisDirection", "HasExclusiveProduct", true}},
-      {"openvino_cumsum", {"", "reverse", "exclusive", false}},
-  };
-  for (const auto& [key, binding] : kBindings)
-    if (reference == key) return &binding;
-  return nullptr;
-}
 
 const std::string& TensorWithRole(const OperatorSpec& spec, TensorRole role) {
   static const std::string kNone;
@@ -38,9 +21,15 @@ const std::string& TensorWithRole(const OperatorSpec& spec, TensorRole role) {
   return kNone;
 }
 
+// The dimension an axis value names: OpenVINO counts negatives from the back; absent is 0.
+unsigned DimensionOf(int axis, bool absent, unsigned rank) {
+  if (absent) return 0;
+  return static_cast<unsigned>(axis < 0 ? axis + static_cast<int>(rank) : axis);
+}
+
 std::string AttributeTag(const ScanChoices& c) {
   std::string tag;
-  if (BindingFor(c.spec->reference)->axis_param[0] != '\0')
+  if (ScanBindingFor(c.spec->reference)->axis_param[0] != '\0')
     tag = "axis" + std::to_string(c.axis);
   else if (c.axis_absent)
     tag = "noaxis";
@@ -67,14 +56,11 @@ std::string ValueTag(const ScanChoices& c) {
 
 }  // namespace
 
-unsigned ScanChoices::Axis() const {
-  if (axis_absent) return 0;
-  return static_cast<unsigned>(axis < 0 ? axis + static_cast<int>(shape.size()) : axis);
-}
+unsigned ScanChoices::Axis() const { return DimensionOf(axis, axis_absent, static_cast<unsigned>(shape.size())); }
 
-bool IsScanFamily(const OperatorSpec& spec) { return BindingFor(spec.reference) != nullptr; }
+bool IsScanFamily(const OperatorSpec& spec) { return ScanBindingFor(spec.reference) != nullptr; }
 bool IsProductScan(const OperatorSpec& spec) {
-  const ScanBinding* b = BindingFor(spec.reference);
+  const ScanBinding* b = ScanBindingFor(spec.reference);
   return b != nullptr && b->product;
 }
 const std::string& ScanInputName(const OperatorSpec& spec) { return TensorWithRole(spec, TensorRole::kInput); }
@@ -84,12 +70,11 @@ rc::Gen<ScanChoices> ScanChoicesGen(const OperatorSpec& spec, ScanGenOptions opt
   return rc::gen::exec([&spec, options] {
     ScanChoices c;
     c.spec = &spec;
-    const ScanBinding& binding = *BindingFor(spec.reference);
+    const ScanBinding& binding = *ScanBindingFor(spec.reference);
     const SupportLevel& table = spec.support[*UniformInRange<size_t>(0, spec.support.size())];
     const TensorSupport& data = table.tensors.at(ScanInputName(spec));
     c.dtype = *ChoiceOf(data.dtypes);
     const unsigned rank = *UniformInRange(data.min_rank, data.max_rank + 1);
-    c.shape = *SmallShapeGen(rank, kMaxDim, kElementBudget);
     const int signed_rank = static_cast<int>(rank);
     if (binding.axis_param[0] != '\0') {
       c.axis = *UniformInRange(0, signed_rank);
@@ -103,6 +88,9 @@ rc::Gen<ScanChoices> ScanChoicesGen(const OperatorSpec& spec, ScanGenOptions opt
         c.axis = pick < signed_rank ? pick : pick - 2 * signed_rank;
       }
     }
+    const uint32_t length = *rc::gen::inRange(1u, kMaxAxisLength + 1);
+    c.shape = *SmallShapeGen(rank - 1, kMaxDim, kElementBudget / length);
+    c.shape.insert(c.shape.begin() + DimensionOf(c.axis, c.axis_absent, rank), length);
     c.reverse = *rc::gen::arbitrary<bool>();
     c.exclusive = *rc::gen::arbitrary<bool>();
     std::vector<std::string> layouts = {"packed", "padded", "transposed", "broadcast"};
@@ -124,7 +112,7 @@ rc::Gen<ScanChoices> ScanChoicesGen(const OperatorSpec& spec, ScanGenOptions opt
 
 CaseRecipe BuildScanRecipe(const ScanChoices& c) {
   const OperatorSpec& spec = *c.spec;
-  const ScanBinding& binding = *BindingFor(spec.reference);
+  const ScanBinding& binding = *ScanBindingFor(spec.reference);
   CaseRecipe r;
   r.spec = &spec;
   r.group = "valid";

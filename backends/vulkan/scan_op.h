@@ -1,0 +1,34 @@
+// Cumulative sum / product along one axis (DirectML CUMULATIVE_SUMMATION and
+// CUMULATIVE_PRODUCT, OpenVINO CumSum-3), for any rank, layout and dtype the device can do.
+//
+// Plan: pack the input into a row-major buffer of accumulators (strided_copy.comp; float16 and
+// bfloat16 widen to float32, 8/16-bit integers to 32-bit words), scan it in place, unpack into
+// the output's layout. Reading everything before writing anything makes in-place execution
+// (output binding == input binding) correct for any pair of layouts.
+#pragma once
+
+#include <cstdint>
+
+#include "gpu.h"
+#include "opcts/backend.h"
+#include "vk_status.h"
+
+namespace opcts::vulkan {
+
+struct ScanProblem {
+  const opcts_tensor_desc* input;
+  const opcts_tensor_desc* output;
+  bool product;
+  uint32_t axis;
+  bool reverse;
+  bool exclusive;
+};
+
+// Query-time checks beyond the descriptor's validity: dtype and buffer limits.
+Status CheckScanSupport(const Device& device, const opcts_tensor_desc& input,
+                        const opcts_tensor_desc& output);
+
+Status RunScan(Gpu& gpu, const ScanProblem& problem, const opcts_binding& input,
+               const opcts_binding& output);
+
+}  // namespace opcts::vulkan

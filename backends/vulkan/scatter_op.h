@@ -1,0 +1,22 @@
+// DirectML SCATTER_ND: output = input, then output[indices tuple] = updates slice.
+//
+// Plan: copy input to output (bit-exact, word moves only), pack indices and updates into
+// 32/64-bit words, then scatter_nd.comp in two phases that make duplicate tuples resolve to one
+// whole update (the last in row-major order). Negative indices of signed index types count from
+// the end of their dimension; tuples out of range are skipped, so nothing outside the output
+// tensor can be written.
+#pragma once
+
+#include "gpu.h"
+#include "opcts/backend.h"
+#include "vk_status.h"
+
+namespace opcts::vulkan {
+
+// Query-time checks beyond the descriptor's validity: buffer limits.
+Status CheckScatterSupport(const Device& device, const opcts_dml_scatter_nd_desc& desc);
+
+// bindings: input, indices, updates, output.
+Status RunScatter(Gpu& gpu, const opcts_dml_scatter_nd_desc& desc, const opcts_binding* bindings);
+
+}  // namespace opcts::vulkan

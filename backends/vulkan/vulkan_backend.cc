@@ -1,0 +1,244 @@
+#include "vulkan_backend.h"
+
+#include <cstring>
+
+#include "common/plugin_support.h"
+#include "gpu.h"
+#include "options.h"
+#include "scan_op.h"
+#include "scatter_op.h"
+#include "support.h"
+
+namespace opcts::vulkan {
+namespace {
+
+constexpr const char* kVersion = OPCTS_VULKAN_VERSION;
+
+std::string Flag(bool value) { return value ? "1" : "0"; }
+
+std::string FloatControlsText(const FloatControls& fc, int index) {
+  return "denormPreserve=" + Flag(fc.denorm_preserve[index]) +
+         " denormFlushToZero=" + Flag(fc.denorm_flush_to_zero[index]) +
+         " signedZeroInfNanPreserve=" + Flag(fc.signed_zero_inf_nan_preserve[index]);
+}
+
+std::string ModesText(const FloatControlModes& modes) {
+  std::string text;
+  if (modes.denorm_preserve) text += "DenormPreserve ";
+  if (modes.signed_zero_inf_nan_preserve) text += "SignedZeroInfNanPreserve ";
+  return text.empty() ? "none" : text.substr(0, text.size() - 1);
+}
+
+}  // namespace
+
+Result<std::unique_ptr<Backend>> Backend::Create(const char* options_text) {
+  Result<Options> options = ParseOptions(options_text);
+  if (!options.ok()) return options.status();
+  std::unique_ptr<Backend> self(new Backend());
+
+  Result<std::unique_ptr<Instance>> instance = Instance::Create(options.value().validation);
+  if (!instance.ok()) return instance.status();
+  self->instance_ = std::move(instance.value());
+  Result<std::unique_ptr<Device>> device = Device::Create(*self->instance_, options.value());
+  if (!device.ok()) return device.status();
+  self->device_ = std::move(device.value());
+  Result<std::unique_ptr<KernelCache>> kernels = KernelCache::Create(*self->device_);
+  if (!kernels.ok()) return kernels.status();
+  self->kernels_ = std::move(kernels.value());
+  Result<std::unique_ptr<CommandStream>> commands =
+      CommandStream::Create(*self->device_, *self->kernels_);
+  if (!commands.ok()) return commands.status();
+  self->commands_ = std::move(commands.value());
+  self->buffers_ = std::make_unique<BufferPool>(*self->device_);
+
+  Result<std::string> f32 = self->ProbeSubnormals(OPCTS_DTYPE_FLOAT32);
+  if (!f32.ok()) return f32.status();
+  std::string measured = "float32 " + f32.value();
+  if (self->device_->enabled().float64) {
+    Result<std::string> f64 = self->ProbeSubnormals(OPCTS_DTYPE_FLOAT64);
+    if (!f64.ok()) return f64.status();
+    measured += ", float64 " + f64.value();
+  }
+  self->device_description_ =
+      self->DescribeDevice() + "; subnormals in scan arithmetic (measured at create): " + measured;
+  return self;
+}
+
+Backend::~Backend() {
+  if (device_) vkDeviceWaitIdle(device_->get());
+}
+
+Result<std::string> Backend::ProbeSubnormals(uint32_t data_type) {
+  // x = 2^-127 (float32) or 2^-1023 (float64), a subnormal; an inclusive sum of [x, x] is
+  // [x, 2x]. Denormals-are-zero gives [0, 0]; flush-to-zero of results gives [0, 2x].
+  const bool f64 = data_type == OPCTS_DTYPE_FLOAT64;
+  const uint64_t x = f64 ? 0x0008000000000000ull : 0x00400000ull;
+  const uint64_t twice = f64 ? 0x0010000000000000ull : 0x00800000ull;
+  const uint32_t bytes = f64 ? 8 : 4;
+  unsigned char input[16] = {};
+  unsigned char output[16] = {};
+  std::memcpy(input, &x, bytes);  // little-endian: the low bytes are the element
+  std::memcpy(input + bytes, &x, bytes);
+  const uint32_t sizes[1] = {2};
+  opcts_tensor_desc tensor{data_type, 0, 1, sizes, nullptr, 2u * bytes, 0};
+  opcts_dml_cumulative_desc desc{&tensor, &tensor, 0, OPCTS_AXIS_DIRECTION_INCREASING, 0};
+  opcts_op_desc op{OPCTS_OP_DML_CUMULATIVE_SUMMATION, &desc};
+  const opcts_binding bindings[2] = {{input, 2u * bytes}, {output, 2u * bytes}};
+  OPCTS_TRY(Execute(op, bindings, 2));
+  uint64_t first = 0;
+  uint64_t second = 0;
+  std::memcpy(&first, output, bytes);
+  std::memcpy(&second, output + bytes, bytes);
+  if (first == x && second == twice) return std::string("preserved");
+  if (first == 0 && second == 0) return std::string("flushed to zero (inputs and results)");
+  if (first == 0) return std::string("flushed to zero (results)");
+  return std::string("changed unexpectedly");
+}
+
+std::string Backend::DescribeDevice() const {
+  const DeviceCaps& caps = device_->caps();
+  const EnabledFeatures& enabled = device_->enabled();
+  const FloatControls& fc = caps.float_controls;
+  std::string text = "driver: " + caps.driver + "; Vulkan " +
+                     ApiVersionString(caps.device_api_version) + " (used as " +
+                     ApiVersionString(caps.api_version) + ")";
+  text += "; subgroup size " + std::to_string(caps.subgroup_size) +
+          " (arithmetic in compute: " + Flag(caps.subgroup_arithmetic) +
+          ", used: " + Flag(enabled.subgroups) +
+          ", full subgroups required: " + Flag(enabled.full_subgroups) + ")";
+  text += "; workgroup size " + std::to_string(device_->workgroup_size());
+  text += "; features: shaderFloat16=" + Flag(caps.shader_float16) +
+          " storageBuffer16BitAccess=" + Flag(caps.storage_buffer_16bit_access) +
+          " shaderInt8=" + Flag(caps.shader_int8) +
+          " storageBuffer8BitAccess=" + Flag(caps.storage_buffer_8bit_access) +
+          " shaderInt16=" + Flag(caps.shader_int16) + " shaderInt64=" + Flag(caps.shader_int64) +
+          " shaderFloat64=" + Flag(caps.shader_float64) +
+          " shaderSubgroupExtendedTypes=" + Flag(caps.subgroup_extended_types) +
+          " computeFullSubgroups=" + Flag(caps.compute_full_subgroups);
+  text += "; used: int64 scans=" + Flag(enabled.int64) + " float64 scans=" + Flag(enabled.float64);
+  text +=
+      "; 8/16-bit integers, float16 and bfloat16 live in 32-bit words in the shaders "
+      "(no 8/16-bit feature needed; float16/bfloat16 accumulate in float32)";
+  if (fc.known) {
+    text += "; float controls: float32 " + FloatControlsText(fc, 0) + ", float64 " +
+            FloatControlsText(fc, 1) + "; modes requested: float32 " +
+            ModesText(kernels_->FloatModes(32)) + ", float64 " +
+            ModesText(kernels_->FloatModes(64));
+  } else {
+    text += "; float controls: unknown (needs Vulkan 1.2)";
+  }
+  text += "; maxStorageBufferRange=" + std::to_string(caps.max_storage_buffer_range) +
+          " maxMemoryAllocationSize=" + std::to_string(caps.max_memory_allocation_size);
+  return text;
+}
+
+const char* Backend::Details() {
+  const bool validation = instance_->validation();
+  const uint64_t count = validation ? instance_->validation_log().count() : 0;
+  if (details_.empty() || count != details_validation_count_) {
+    details_.push_back(
+        device_description_ +
+        (validation ? "; validation: on, messages=" + std::to_string(count) : "; validation: off"));
+    details_validation_count_ = count;
+  }
+  return details_.back().c_str();
+}
+
+void Backend::GetInfo(opcts_backend_info* info) {
+  std::lock_guard lock(mutex_);
+  info->name = "vulkan";
+  info->version = kVersion;
+  info->device = device_->caps().name.c_str();
+  info->feature_level = ClaimedFeatureLevel(device_->enabled());
+  info->extra_support = ExtraSupport(device_->enabled());
+  info->details = Details();
+}
+
+Status Backend::Query(const opcts_op_desc& op) {
+  std::lock_guard lock(mutex_);
+  return CheckSupport(op);
+}
+
+Status Backend::CheckSupport(const opcts_op_desc& op) {
+  std::string message;
+  if (int32_t code = plugin::CheckDescriptor(op, &message); code != OPCTS_STATUS_OK) {
+    return {code, message};
+  }
+  switch (op.type) {
+    case OPCTS_OP_DML_CUMULATIVE_SUMMATION:
+    case OPCTS_OP_DML_CUMULATIVE_PRODUCT: {
+      const auto& desc = *static_cast<const opcts_dml_cumulative_desc*>(op.desc);
+      return CheckScanSupport(*device_, *desc.input, *desc.output);
+    }
+    case OPCTS_OP_OPENVINO_CUMSUM_3: {
+      const auto& desc = *static_cast<const opcts_openvino_cumsum_desc*>(op.desc);
+      return CheckScanSupport(*device_, *desc.data, *desc.output);
+    }
+    case OPCTS_OP_DML_SCATTER_ND:
+      return CheckScatterSupport(*device_, *static_cast<const opcts_dml_scatter_nd_desc*>(op.desc));
+    default:
+      return NotSupportedError("operator type " + std::to_string(op.type) + " is not implemented");
+  }
+}
+
+Status Backend::Execute(const opcts_op_desc& op, const opcts_binding* bindings,
+                        uint32_t binding_count) {
+  std::lock_guard lock(mutex_);
+  if (lost_) {
+    return InternalError(
+        "the Vulkan device was lost (or hung) in an earlier execute; "
+        "create a new backend instance");
+  }
+  OPCTS_TRY(CheckSupport(op));
+  std::string message;
+  if (int32_t code = plugin::CheckBindings(op, bindings, binding_count, &message);
+      code != OPCTS_STATUS_OK) {
+    return {code, message};
+  }
+  const uint64_t validation_before = instance_->validation_log().count();
+  Status status = Run(op, bindings);
+  if (status.vk_result == VK_ERROR_DEVICE_LOST || status.vk_result == VK_TIMEOUT) lost_ = true;
+  const uint64_t validation_after = instance_->validation_log().count();
+  if (status.ok() && validation_after != validation_before) {
+    return InternalError("Vulkan validation layer reported " +
+                         std::to_string(validation_after - validation_before) +
+                         " message(s) during this execute; first: " +
+                         instance_->validation_log().Message(validation_before));
+  }
+  return status;
+}
+
+Status Backend::Run(const opcts_op_desc& op, const opcts_binding* bindings) {
+  Gpu gpu{*device_, *kernels_, *commands_, *buffers_};
+  switch (op.type) {
+    case OPCTS_OP_DML_CUMULATIVE_SUMMATION:
+    case OPCTS_OP_DML_CUMULATIVE_PRODUCT: {
+      const auto& desc = *static_cast<const opcts_dml_cumulative_desc*>(op.desc);
+      ScanProblem problem{desc.input,
+                          desc.output,
+                          op.type == OPCTS_OP_DML_CUMULATIVE_PRODUCT,
+                          desc.axis,
+                          desc.axis_direction == OPCTS_AXIS_DIRECTION_DECREASING,
+                          desc.has_exclusive != 0};
+      return RunScan(gpu, problem, bindings[0], bindings[1]);
+    }
+    case OPCTS_OP_OPENVINO_CUMSUM_3: {
+      const auto& desc = *static_cast<const opcts_openvino_cumsum_desc*>(op.desc);
+      uint32_t axis = 0;
+      std::string message;
+      if (int32_t code = plugin::CheckOpenVINOAxis(desc, bindings[1], &axis, &message);
+          code != OPCTS_STATUS_OK) {
+        return {code, message};
+      }
+      ScanProblem problem{desc.data, desc.output,       false,
+                          axis,      desc.reverse != 0, desc.exclusive != 0};
+      return RunScan(gpu, problem, bindings[0], bindings[2]);
+    }
+    case OPCTS_OP_DML_SCATTER_ND:
+      return RunScatter(gpu, *static_cast<const opcts_dml_scatter_nd_desc*>(op.desc), bindings);
+    default:
+      return NotSupportedError("operator type " + std::to_string(op.type) + " is not implemented");
+  }
+}
+
+}  // namespace opcts::vulkan

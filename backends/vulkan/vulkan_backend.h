@@ -1,0 +1,56 @@
+// One instance of the `vulkan` backend: a Vulkan instance and device, the kernels, buffers and
+// command stream, and what it reports about itself. plugin_entry.cc exposes it on the C ABI.
+// Calls on one instance are serialized (they share one command buffer and staging buffer).
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <string>
+
+#include "buffer_pool.h"
+#include "command_stream.h"
+#include "device.h"
+#include "instance.h"
+#include "kernel_cache.h"
+#include "opcts/backend.h"
+#include "vk_status.h"
+
+namespace opcts::vulkan {
+
+class Backend {
+ public:
+  static Result<std::unique_ptr<Backend>> Create(const char* options);
+  ~Backend();
+
+  void GetInfo(opcts_backend_info* info);
+  Status Query(const opcts_op_desc& op);
+  Status Execute(const opcts_op_desc& op, const opcts_binding* bindings, uint32_t binding_count);
+
+ private:
+  Backend() = default;
+  Status CheckSupport(const opcts_op_desc& op);
+  Status Run(const opcts_op_desc& op, const opcts_binding* bindings);
+  // Scans two subnormals and says whether the device kept them ("preserved") or not.
+  Result<std::string> ProbeSubnormals(uint32_t data_type);
+  std::string DescribeDevice() const;
+  const char* Details();
+
+  // Declared in creation order: destroyed in reverse.
+  std::unique_ptr<Instance> instance_;
+  std::unique_ptr<Device> device_;
+  std::unique_ptr<KernelCache> kernels_;
+  std::unique_ptr<CommandStream> commands_;
+  std::unique_ptr<BufferPool> buffers_;
+
+  std::mutex mutex_;
+  bool lost_ = false;  // a device loss or timeout: no further executes
+  std::string device_description_;
+  // Earlier get_info strings stay valid until destroy (the ABI promises it), so a details
+  // string with a new validation count is appended, never overwritten.
+  std::deque<std::string> details_;
+  uint64_t details_validation_count_ = 0;
+};
+
+}  // namespace opcts::vulkan

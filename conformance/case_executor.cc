@@ -9,7 +9,6 @@
 namespace opcts {
 namespace {
 
-constexpr uint8_t kGuard = 0xA5;
 constexpr size_t kMessageCapacity = 1024;
 
 // A never-written output element shows up as this: a quiet NaN with a recognisable payload for
@@ -24,13 +23,17 @@ uint64_t Prefill(DType t) {
   }
 }
 
-// One harness-owned buffer: [guard][tensor bytes][guard], the tensor 64-byte aligned.
+// One harness-owned buffer: [guard][tensor bytes][guard], the tensor 64-byte aligned. Each
+// buffer has its own guard byte, so a copy that runs from one buffer into the next one's guard
+// does not write the very value it overwrites.
 struct GuardedBuffer {
   std::vector<uint8_t> storage;
   size_t offset = 0;
   uint64_t size = 0;
+  uint8_t guard;
 
-  explicit GuardedBuffer(uint64_t bytes) : storage(bytes + 2 * kGuardBytes + 64, kGuard), size(bytes) {
+  GuardedBuffer(uint64_t bytes, uint8_t guard_byte)
+      : storage(bytes + 2 * kGuardBytes + 64, guard_byte), size(bytes), guard(guard_byte) {
     const auto base = reinterpret_cast<uintptr_t>(storage.data()) + kGuardBytes;
     offset = kGuardBytes + (64 - base % 64) % 64;
   }
@@ -38,9 +41,9 @@ struct GuardedBuffer {
   // "3 bytes before" / "at byte 12 after the end" for the first changed guard byte, or "".
   std::string GuardDamage() const {
     for (size_t i = 0; i < offset; ++i)
-      if (storage[i] != kGuard) return "wrote " + std::to_string(offset - i) + " bytes before the start";
+      if (storage[i] != guard) return "wrote " + std::to_string(offset - i) + " bytes before the start";
     for (size_t i = offset + size; i < storage.size(); ++i)
-      if (storage[i] != kGuard) return "wrote at byte " + std::to_string(i - offset - size) + " past the end";
+      if (storage[i] != guard) return "wrote at byte " + std::to_string(i - offset - size) + " past the end";
     return "";
   }
 };
@@ -107,7 +110,8 @@ CaseOutcome ExecuteCase(const Plugin& plugin, const Operation& op, CaseGroup gro
       bindings.push_back({shared.data(), shared.size});
       continue;
     }
-    GuardedBuffer& b = buffers.emplace(name, GuardedBuffer(t->desc.total_bytes)).first->second;
+    const auto guard = static_cast<uint8_t>(0xA5 + 0x3B * buffers.size());
+    GuardedBuffer& b = buffers.emplace(name, GuardedBuffer(t->desc.total_bytes, guard)).first->second;
     if (spec->role == TensorRole::kOutput) {
       const uint64_t fill = Prefill(t->desc.dtype);
       const size_t element = DTypeSize(t->desc.dtype);

@@ -121,7 +121,10 @@ void Fill(TensorData& data, const TensorRecipe& recipe, Rng& rng) {
   const TensorDesc& desc = data.desc;
   const DType t = desc.dtype;
   const uint64_t logical = ElementCount(desc);
-  for (uint64_t i = 0; i < BufferElementCount(desc); ++i) StoreBits(t, data.Element(i), Poison(t));
+  // An invalid case may give a TotalTensorSizeInBytes below what the sizes address: fill only
+  // what the buffer holds.
+  const uint64_t capacity = data.bytes.size() / DTypeSize(t);
+  for (uint64_t i = 0; i < std::min(BufferElementCount(desc), capacity); ++i) StoreBits(t, data.Element(i), Poison(t));
   std::vector<uint64_t> values;
   switch (recipe.values) {
     case Values::kNone: return;
@@ -143,7 +146,8 @@ void Fill(TensorData& data, const TensorRecipe& recipe, Rng& rng) {
       }
   }
   const StridedIndexer indexer(desc);
-  for (uint64_t i = 0; i < values.size(); ++i) StoreBits(t, data.Element(indexer.BufferIndex(i)), values[i]);
+  for (uint64_t i = 0; i < values.size(); ++i)
+    if (const uint64_t at = indexer.BufferIndex(i); at < capacity) StoreBits(t, data.Element(at), values[i]);
 }
 
 }  // namespace

@@ -143,6 +143,14 @@ void GenerateScanCases(const OperatorSpec& spec, const GenerateOptions& options,
             const int signed_axis = b.HasAxisTensor() && (variant % 3 == 1) ? static_cast<int>(axis) - static_cast<int>(rank) : static_cast<int>(axis);
             b.Add(dtype, Shape(rank, axis, 5), attrs(signed_axis, reverse, exclusive, variant++), "packed", b.Random());
           }
+      // One shape (no size-1 dimension) scanned along each axis class: a backend that caches
+      // plans or kernels per shape must key them on the axis too.
+      if (rank >= 2) {
+        std::vector<uint32_t> same = Shape(rank, rank - 1, 4);
+        std::replace(same.begin(), same.end(), 1u, 2u);
+        for (unsigned axis : axes)
+          b.Add(dtype, same, attrs(static_cast<int>(axis), false, false, variant++), "packed", b.Random());
+      }
       // Layouts, each with a forward inclusive and a reverse exclusive scan.
       for (const std::string layout : {"padded", "transposed", "broadcast", "broadcast-axis", "in-place"})
         for (bool second : {false, true}) {

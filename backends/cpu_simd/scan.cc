@@ -22,6 +22,10 @@ constexpr size_t kRowChunkAlign = 64;
 constexpr size_t kLongLine = size_t{1} << 16;
 // A piece of such a line: small enough to stay in L2 between its reduce and its scan.
 constexpr size_t kLinePieceBytes = size_t{128} << 10;
+// Outputs at least this large are written around the caches (non-temporal stores): 3/4 of a
+// 32 MiB L3, glibc memcpy's rule. They would not stay cached for the next reader anyway, and a
+// cached store first reads the line it writes: a third stream of memory traffic.
+constexpr uint64_t kStreamMinBytes = uint64_t{24} << 20;
 
 size_t CeilDiv(size_t a, size_t b) { return (a + b - 1) / b; }
 
@@ -66,6 +70,7 @@ struct Buffers {
   const unsigned char* in;
   unsigned char* out;
   size_t element_size;
+  bool stream;  // non-temporal output stores
 };
 
 // Row recurrence: each line's rows combined element-wise, vectorized across `width`. Work items
@@ -106,6 +111,7 @@ void RunRows(const ScanArgs& a, const Plan& p, const Buffers& b, unsigned thread
       job.width = std::min(chunk_width, p.width - column);
       job.scratch = scratch[t].data();
       job.init = init;
+      job.stream = b.stream;
       ScanRows(a.type, job);
     }
   });
@@ -116,7 +122,7 @@ void RunRows(const ScanArgs& a, const Plan& p, const Buffers& b, unsigned thread
 // carry op total on, and only then scans it from cache, so no thread waits for another's scan.
 // Each piece is read before it is written, by its owner alone, so this is safe in place.
 void ScanSplitLine(const ScanArgs& a, const unsigned char* in, unsigned char* out, size_t n,
-                   size_t es, unsigned threads) {
+                   size_t es, bool stream, unsigned threads) {
   const size_t piece = std::max<size_t>(kLinePieceBytes / es, 1024);
   const size_t pieces = CeilDiv(n, piece);
   std::vector<Carry> carries(pieces + 1);
@@ -139,7 +145,7 @@ void ScanSplitLine(const ScanArgs& a, const unsigned char* in, unsigned char* ou
         known.wait(seen, std::memory_order_acquire);
       Carry carry = carries[k];
       publish(k + 1, Combine(a.type, carry, total));
-      ScanLine(a.type, a.reverse, src, dst, length, &carry);
+      ScanLine(a.type, a.reverse, src, dst, length, &carry, stream);
     }
   });
 }
@@ -151,7 +157,7 @@ void RunLines(const ScanArgs& a, const Plan& p, const Buffers& b, unsigned threa
   if (threads > 1 && n >= kLongLine && p.lines < 2 * uint64_t{threads}) {
     OffsetWalker walker = LineWalker(p, 0);
     for (uint64_t line = 0; line < p.lines; ++line, walker.Next())
-      ScanSplitLine(a, b.in + walker.a() * es, b.out + walker.b() * es, n, es, threads);
+      ScanSplitLine(a, b.in + walker.a() * es, b.out + walker.b() * es, n, es, b.stream, threads);
     return;
   }
   threads = static_cast<unsigned>(std::min<uint64_t>(threads, p.lines));
@@ -160,7 +166,8 @@ void RunLines(const ScanArgs& a, const Plan& p, const Buffers& b, unsigned threa
     OffsetWalker walker = LineWalker(p, begin);
     for (uint64_t line = begin; line < end; ++line, walker.Next()) {
       Carry carry = InitialCarry(a.type);
-      ScanLine(a.type, a.reverse, b.in + walker.a() * es, b.out + walker.b() * es, n, &carry);
+      ScanLine(a.type, a.reverse, b.in + walker.a() * es, b.out + walker.b() * es, n, &carry,
+               b.stream);
     }
   });
 }
@@ -197,8 +204,9 @@ void RunScan(const ScanArgs& a) {
   const size_t es = plugin::DTypeSize(a.in->data_type);
   const uint64_t in_span = SpanElements(a.in->sizes, a.in->strides) * es;
   const uint64_t out_span = SpanElements(a.out->sizes, a.out->strides) * es;
+  // In place, each output line was just read into cache: streaming would save nothing.
   Buffers b{static_cast<const unsigned char*>(a.in_data), static_cast<unsigned char*>(a.out_data),
-            es};
+            es, out_span >= kStreamMinBytes && a.in_data != a.out_data};
   // Element-for-element aliasing (the documented in-place case) is safe: every kernel reads an
   // element before writing it and never reads it again. Any other overlap reads a copy.
   std::vector<unsigned char> input_copy;

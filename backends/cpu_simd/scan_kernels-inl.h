@@ -9,9 +9,11 @@
 #define OPCTS_CPU_SIMD_SCAN_KERNELS_INL_H_
 #endif
 
+#include <hwy/cache_control.h>
 #include <hwy/highway.h>
 
 #include <algorithm>
+#include <cstdint>
 
 #include "cpu_simd/scan_kernels.h"
 
@@ -22,7 +24,14 @@ namespace hn = hwy::HWY_NAMESPACE;
 // ---- conversions between storage and compute lanes -----------------------------------------
 // Own float16/bfloat16 conversions: Highway 1.0.3's emulated float16 ones (SSE4, SCALAR) drop
 // rounding and infinities, and its bfloat16 DemoteTo truncates. These round to nearest even,
-// keep subnormals, infinities and NaN, identically on every target.
+// keep subnormals, infinities and NaN, identically on every target. On AVX2 and AVX3 float16
+// goes through F16C instead (vcvtph2ps / vcvtps2ph, round to nearest even), 10x faster.
+#undef OPCTS_CPU_SIMD_F16C
+#if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX2
+#define OPCTS_CPU_SIMD_F16C 1
+#else
+#define OPCTS_CPU_SIMD_F16C 0
+#endif
 
 // binary16 bits (one per 32-bit lane) -> float, exact.
 template <class DF>
@@ -95,6 +104,10 @@ HWY_INLINE hn::Vec<D> LoadElems(D d, const StorageT<K>* p) {
   if constexpr (std::is_same_v<StorageT<K>, ComputeT<K>>) {
     return hn::LoadU(d, p);
   } else {
+    if constexpr (K == ElemKind::kF16 && OPCTS_CPU_SIMD_F16C) {
+      const hn::Rebind<hwy::float16_t, D> dh;
+      return hn::PromoteTo(d, hn::LoadU(dh, reinterpret_cast<const hwy::float16_t*>(p)));
+    }
     const hn::Rebind<StorageT<K>, D> ds;
     const auto raw = hn::LoadU(ds, p);
     if constexpr (K == ElemKind::kU8) {
@@ -109,18 +122,37 @@ HWY_INLINE hn::Vec<D> LoadElems(D d, const StorageT<K>* p) {
   }
 }
 
+// Stores a vector; with `stream` (an output too large to stay in cache) a whole, aligned vector
+// of at least 16 bytes goes around the caches, saving the read-for-ownership of its line.
+template <class D>
+HWY_INLINE void Put(D d, hn::Vec<D> v, hn::TFromD<D>* p, bool stream) {
+#if HWY_TARGET == HWY_SCALAR
+  (void)stream;  // no streaming store
+#else
+  constexpr size_t kBytes = hn::MaxLanes(D()) * sizeof(hn::TFromD<D>);
+  if constexpr (kBytes >= 16) {
+    if (stream && reinterpret_cast<uintptr_t>(p) % kBytes == 0 && hn::Lanes(d) * sizeof(*p) == kBytes)
+      return hn::Stream(v, d, p);
+  }
+#endif
+  hn::StoreU(v, d, p);
+}
+
 // Stores compute lanes as Lanes(d) elements of kind K, rounding or truncating once.
 template <ElemKind K, class D>
-HWY_INLINE void StoreElems(D d, hn::Vec<D> v, StorageT<K>* p) {
+HWY_INLINE void StoreElems(D d, hn::Vec<D> v, StorageT<K>* p, bool stream) {
   if constexpr (std::is_same_v<StorageT<K>, ComputeT<K>>) {
-    hn::StoreU(v, d, p);
+    Put(d, v, p, stream);
+  } else if constexpr (K == ElemKind::kF16 && OPCTS_CPU_SIMD_F16C) {
+    const hn::Rebind<hwy::float16_t, D> dh;
+    Put(dh, hn::DemoteTo(dh, v), reinterpret_cast<hwy::float16_t*>(p), stream);
   } else {
     const hn::Rebind<StorageT<K>, D> ds;
     if constexpr (K == ElemKind::kU8) {
-      hn::StoreU(hn::TruncateTo(ds, v), ds, p);
+      Put(ds, hn::TruncateTo(ds, v), p, stream);
     } else {
       const auto bits = K == ElemKind::kF16 ? FloatToHalfBits(d, v) : FloatToBFloat16Bits(d, v);
-      hn::StoreU(hn::TruncateTo(ds, bits), ds, p);
+      Put(ds, hn::TruncateTo(ds, bits), p, stream);
     }
   }
 }
@@ -140,19 +172,42 @@ HWY_INLINE hn::Vec<D> IdentityVec(D d) {
   return hn::Set(d, Identity<kOp, hn::TFromD<D>>());
 }
 
-// v moved kLanes lanes along the scan direction (towards higher lanes, or lower when kReverse),
-// the identity filling the vacated lanes. Vectors here are at most 128 bits, so Highway's
-// block-local lane shifts move across the whole vector.
+// Lanes per 128-bit block: Highway's lane shifts and broadcasts act within blocks. The line scan
+// uses vectors of one or two blocks (256 bits: on Zen 4 a 512-bit shuffle costs two 256-bit
+// ones, and the in-register scan is shuffle-bound).
+template <class D>
+constexpr size_t BlockLanes() {
+  return HWY_MIN(hn::MaxLanes(D()), 16 / sizeof(hn::TFromD<D>));
+}
+template <class D>
+constexpr bool TwoBlocks() {
+  return hn::MaxLanes(D()) > BlockLanes<D>();
+}
+
+// The lanes of each block that a shift by kLanes along the scan direction vacates.
+template <size_t kLanes, bool kReverse, class D>
+HWY_INLINE hn::Mask<D> VacatedLanes(D d) {
+  constexpr size_t kBlock = BlockLanes<D>();
+  const hn::RebindToSigned<D> di;
+  using TI = hn::TFromD<decltype(di)>;
+  const auto lane = hn::And(hn::Iota(di, 0), hn::Set(di, static_cast<TI>(kBlock - 1)));
+  if constexpr (kReverse)
+    return hn::RebindMask(d, lane > hn::Set(di, static_cast<TI>(kBlock - 1 - kLanes)));
+  else
+    return hn::RebindMask(d, lane < hn::Set(di, static_cast<TI>(kLanes)));
+}
+
+// v moved kLanes lanes along the scan direction (towards higher lanes, or lower when kReverse)
+// within each block, the identity filling the vacated lanes.
 template <size_t kLanes, bool kReverse, ScanOp kOp, class D>
 HWY_INLINE hn::Vec<D> ShiftInIdentity(D d, hn::Vec<D> v) {
-  constexpr size_t kN = hn::MaxLanes(D());
 #if HWY_TARGET == HWY_SCALAR
   // One lane and no lane-shift ops: everything shifts out.
-  static_assert(kN == 1 && kLanes >= 1);
+  static_assert(hn::MaxLanes(D()) == 1 && kLanes >= 1);
   (void)v;
   return IdentityVec<kOp>(d);
 #else
-  if constexpr (kLanes >= kN) {
+  if constexpr (kLanes >= BlockLanes<D>()) {
     return IdentityVec<kOp>(d);
   } else {
     hn::Vec<D> shifted;
@@ -161,25 +216,58 @@ HWY_INLINE hn::Vec<D> ShiftInIdentity(D d, hn::Vec<D> v) {
     else
       shifted = hn::ShiftLeftLanes<kLanes>(d, v);
     // Zeros are already the identity of an integer sum (not of a float sum: -0.0 is).
-    if constexpr (kOp == ScanOp::kSum && !std::is_floating_point_v<hn::TFromD<D>>) {
+    if constexpr (kOp == ScanOp::kSum && !std::is_floating_point_v<hn::TFromD<D>>)
       return shifted;
-    } else {
-      const auto vacated = kReverse ? hn::Not(hn::FirstN(d, kN - kLanes)) : hn::FirstN(d, kLanes);
-      return hn::IfThenElse(vacated, IdentityVec<kOp>(d), shifted);
-    }
+    else
+      return hn::IfThenElse(VacatedLanes<kLanes, kReverse>(d), IdentityVec<kOp>(d), shifted);
   }
 #endif
 }
 
-// In-register inclusive scan of one vector (Hillis-Steele shift-and-combine).
+// In-register inclusive scan of one vector: Hillis-Steele shift-and-combine within blocks, then
+// (two blocks) the first block's total, in scan order, carried into the second. *total gets the
+// vector's total in every lane, taken from the block totals rather than by broadcasting the
+// last lane across blocks: one cross-block shuffle fewer, and the scan is shuffle-bound.
 template <bool kReverse, ScanOp kOp, class D>
-HWY_INLINE hn::Vec<D> InclusivePrefix(D d, hn::Vec<D> v) {
-  constexpr size_t kN = hn::MaxLanes(D());
-  if constexpr (kN >= 2) v = Apply<kOp>(v, ShiftInIdentity<1, kReverse, kOp>(d, v));
-  if constexpr (kN >= 4) v = Apply<kOp>(v, ShiftInIdentity<2, kReverse, kOp>(d, v));
-  if constexpr (kN >= 8) v = Apply<kOp>(v, ShiftInIdentity<4, kReverse, kOp>(d, v));
-  if constexpr (kN >= 16) v = Apply<kOp>(v, ShiftInIdentity<8, kReverse, kOp>(d, v));
+HWY_INLINE hn::Vec<D> InclusivePrefix(D d, hn::Vec<D> v, hn::Vec<D>* total) {
+  constexpr size_t kBlock = BlockLanes<D>();
+  if constexpr (kBlock >= 2) v = Apply<kOp>(v, ShiftInIdentity<1, kReverse, kOp>(d, v));
+  if constexpr (kBlock >= 4) v = Apply<kOp>(v, ShiftInIdentity<2, kReverse, kOp>(d, v));
+  if constexpr (kBlock >= 8) v = Apply<kOp>(v, ShiftInIdentity<4, kReverse, kOp>(d, v));
+  if constexpr (kBlock >= 16) v = Apply<kOp>(v, ShiftInIdentity<8, kReverse, kOp>(d, v));
+  const auto block_totals = hn::Broadcast<kReverse ? 0 : static_cast<int>(kBlock) - 1>(v);
+#if HWY_TARGET != HWY_SCALAR
+  if constexpr (TwoBlocks<D>()) {
+    const auto other = hn::SwapAdjacentBlocks(block_totals);
+    *total = Apply<kOp>(block_totals, other);
+    const auto carried = kReverse ? hn::ConcatUpperLower(d, IdentityVec<kOp>(d), other)
+                                  : hn::ConcatUpperLower(d, other, IdentityVec<kOp>(d));
+    return Apply<kOp>(v, carried);
+  }
+#endif
+  (void)d;
+  *total = block_totals;
   return v;
+}
+
+// The inclusive prefix moved one lane along the scan direction across the whole vector, the
+// identity entering: the exclusive prefix.
+template <bool kReverse, ScanOp kOp, class D>
+HWY_INLINE hn::Vec<D> ExclusiveFromInclusive(D d, hn::Vec<D> prefix) {
+#if HWY_TARGET != HWY_SCALAR
+  if constexpr (TwoBlocks<D>()) {
+    constexpr size_t kBlock = BlockLanes<D>();
+    // `bridge` holds, per block, what enters it: the identity or the neighbouring block.
+    if constexpr (kReverse) {
+      const auto bridge = hn::ConcatUpperUpper(d, IdentityVec<kOp>(d), prefix);
+      return hn::CombineShiftRightLanes<1>(d, bridge, prefix);
+    } else {
+      const auto bridge = hn::ConcatLowerLower(d, prefix, IdentityVec<kOp>(d));
+      return hn::CombineShiftRightLanes<kBlock - 1>(d, prefix, bridge);
+    }
+  }
+#endif
+  return ShiftInIdentity<1, kReverse, kOp>(d, prefix);
 }
 
 // ---- row recurrence (scan along a non-innermost axis) ----------------------------------------
@@ -189,14 +277,14 @@ HWY_INLINE hn::Vec<D> InclusivePrefix(D d, hn::Vec<D> v) {
 constexpr size_t kRowGroup = 4;
 
 template <ElemKind K, ScanOp kOp, class D>
-HWY_INLINE void RowGroupStep(D d, bool exclusive, const StorageT<K>* const* in,
+HWY_INLINE void RowGroupStep(D d, bool exclusive, bool stream, const StorageT<K>* const* in,
                              StorageT<K>* const* out, size_t rows, size_t x, ComputeT<K>* running) {
   auto r = hn::LoadU(d, running);
   for (size_t k = 0; k < rows; ++k) {
     const auto v = LoadElems<K>(d, in[k] + x);  // before the store: `out` may alias `in`
-    if (exclusive) StoreElems<K>(d, r, out[k] + x);
+    if (exclusive) StoreElems<K>(d, r, out[k] + x, stream);
     r = Apply<kOp>(r, v);
-    if (!exclusive) StoreElems<K>(d, r, out[k] + x);
+    if (!exclusive) StoreElems<K>(d, r, out[k] + x, stream);
   }
   hn::StoreU(r, d, running);
 }
@@ -222,53 +310,78 @@ void ScanRowsT(bool exclusive, const RowsJob& job) {
     }
     size_t x = 0;
     for (; x + n <= job.width; x += n)
-      RowGroupStep<K, kOp>(d, exclusive, in, out, rows, x, running + x);
-    for (; x < job.width; ++x) RowGroupStep<K, kOp>(d1, exclusive, in, out, rows, x, running + x);
+      RowGroupStep<K, kOp>(d, exclusive, job.stream, in, out, rows, x, running + x);
+    for (; x < job.width; ++x)
+      RowGroupStep<K, kOp>(d1, exclusive, false, in, out, rows, x, running + x);
   }
+  if (job.stream) hwy::FlushStream();
 }
 
 // ---- in-register line scan (scan along the innermost axis) -----------------------------------
 
-// Scans one vector of the line; returns the carry after it.
+// Scans one vector of the line; returns the carry after it. The carry chain is one combine per
+// vector: the prefix and its last lane are computed off it.
 template <ElemKind K, ScanOp kOp, bool kExclusive, bool kReverse, class D>
-HWY_INLINE hn::Vec<D> LineStep(D d, const StorageT<K>* in, StorageT<K>* out, hn::Vec<D> carry) {
-  const auto prefix = InclusivePrefix<kReverse, kOp>(d, LoadElems<K>(d, in));
-  if constexpr (kExclusive) {
-    StoreElems<K>(d, Apply<kOp>(carry, ShiftInIdentity<1, kReverse, kOp>(d, prefix)), out);
-  } else {
-    StoreElems<K>(d, Apply<kOp>(carry, prefix), out);
-  }
-  constexpr int kLast = kReverse ? 0 : static_cast<int>(hn::MaxLanes(D())) - 1;
-  return Apply<kOp>(carry, hn::Broadcast<kLast>(prefix));
+HWY_INLINE hn::Vec<D> LineStep(D d, const StorageT<K>* in, StorageT<K>* out, hn::Vec<D> carry,
+                               bool stream) {
+  hn::Vec<D> total;
+  const auto prefix = InclusivePrefix<kReverse, kOp>(d, LoadElems<K>(d, in), &total);
+  const auto before = kExclusive ? ExclusiveFromInclusive<kReverse, kOp>(d, prefix) : prefix;
+  StoreElems<K>(d, Apply<kOp>(carry, before), out, stream);
+  return Apply<kOp>(carry, total);
+}
+
+// Elements from the start of `p` to the next multiple of `bytes`, or 0 when there is none.
+template <class S>
+size_t ElementsToAlignment(const S* p, size_t bytes) {
+  const size_t misaligned = reinterpret_cast<uintptr_t>(p) % bytes;
+  return misaligned % sizeof(S) ? 0 : (bytes - misaligned) % bytes / sizeof(S);
+}
+
+// Element i alone, after the running value c; returns the value after it.
+template <ElemKind K, ScanOp kOp, bool kExclusive, bool kReverse>
+HWY_INLINE ComputeT<K> ScanOne(const StorageT<K>* in, StorageT<K>* out, size_t i, ComputeT<K> c) {
+  const hn::CappedTag<ComputeT<K>, 1> d1;
+  return hn::GetLane(
+      LineStep<K, kOp, kExclusive, kReverse>(d1, in + i, out + i, hn::Set(d1, c), false));
 }
 
 template <ElemKind K, ScanOp kOp, bool kExclusive, bool kReverse>
-void ScanLineT(const StorageT<K>* in, StorageT<K>* out, size_t n, ComputeT<K>* carry_io) {
+void ScanLineT(const StorageT<K>* in, StorageT<K>* out, size_t n, ComputeT<K>* carry_io,
+               bool stream) {
   using C = ComputeT<K>;
-  // 128 bits at most: lane shifts stay within one block on every target.
-  const hn::CappedTag<C, 16 / sizeof(C)> d;
-  const hn::CappedTag<C, 1> d1;
+  const hn::CappedTag<C, 32 / sizeof(C)> d;  // one or two blocks
   const size_t lanes = hn::Lanes(d);
-  const size_t tail = n % lanes;
-  auto carry = hn::Set(d, *carry_io);
+  // Streaming stores need aligned vectors: single elements up to the first aligned one.
+  const size_t vector_bytes = lanes * sizeof(StorageT<K>);
+  C c = *carry_io;
   if constexpr (!kReverse) {
+    const size_t head = stream ? std::min(n, ElementsToAlignment(out, vector_bytes)) : 0;
     size_t i = 0;
+    for (; i < head; ++i) c = ScanOne<K, kOp, kExclusive, kReverse>(in, out, i, c);
+    auto carry = hn::Set(d, c);
     for (; i + lanes <= n; i += lanes)
-      carry = LineStep<K, kOp, kExclusive, kReverse>(d, in + i, out + i, carry);
-    auto carry1 = hn::Set(d1, hn::GetLane(carry));
-    for (; i < n; ++i) carry1 = LineStep<K, kOp, kExclusive, kReverse>(d1, in + i, out + i, carry1);
-    *carry_io = hn::GetLane(carry1);
+      carry = LineStep<K, kOp, kExclusive, kReverse>(d, in + i, out + i, carry, stream);
+    c = hn::GetLane(carry);
+    for (; i < n; ++i) c = ScanOne<K, kOp, kExclusive, kReverse>(in, out, i, c);
   } else {
-    // Whole vectors from the end down to `tail`, then the first `tail` elements one by one.
-    for (size_t i = n; i > tail;) {
+    // From the end: single elements down to an aligned end, whole vectors, single elements.
+    const size_t misaligned_end = reinterpret_cast<uintptr_t>(out + n) % vector_bytes;
+    const size_t tail = stream && misaligned_end % sizeof(StorageT<K>) == 0
+                            ? std::min(n, misaligned_end / sizeof(StorageT<K>))
+                            : 0;
+    size_t i = n;
+    for (; i > n - tail;) c = ScanOne<K, kOp, kExclusive, kReverse>(in, out, --i, c);
+    auto carry = hn::Set(d, c);
+    for (; i >= lanes;) {
       i -= lanes;
-      carry = LineStep<K, kOp, kExclusive, kReverse>(d, in + i, out + i, carry);
+      carry = LineStep<K, kOp, kExclusive, kReverse>(d, in + i, out + i, carry, stream);
     }
-    auto carry1 = hn::Set(d1, hn::GetLane(carry));
-    for (size_t i = tail; i-- > 0;)
-      carry1 = LineStep<K, kOp, kExclusive, kReverse>(d1, in + i, out + i, carry1);
-    *carry_io = hn::GetLane(carry1);
+    c = hn::GetLane(carry);
+    while (i > 0) c = ScanOne<K, kOp, kExclusive, kReverse>(in, out, --i, c);
   }
+  *carry_io = c;
+  if (stream) hwy::FlushStream();
 }
 
 // ---- reduction (the carry pass of a line split across threads) -------------------------------
@@ -302,21 +415,21 @@ void ScanRowsTarget(const ScanType& t, const RowsJob& job) {
 }
 
 void ScanLineTarget(const ScanType& t, bool reverse, const void* in, void* out, size_t n,
-                    Carry* carry) {
+                    Carry* carry, bool stream) {
   VisitKindOp(t.kind, t.op, [&]<ElemKind K, ScanOp kOp>() {
     const auto* src = static_cast<const StorageT<K>*>(in);
     auto* dst = static_cast<StorageT<K>*>(out);
     ComputeT<K>* c = &CarryAs<ComputeT<K>>(*carry);
     if (t.exclusive) {
       if (reverse)
-        ScanLineT<K, kOp, true, true>(src, dst, n, c);
+        ScanLineT<K, kOp, true, true>(src, dst, n, c, stream);
       else
-        ScanLineT<K, kOp, true, false>(src, dst, n, c);
+        ScanLineT<K, kOp, true, false>(src, dst, n, c, stream);
     } else {
       if (reverse)
-        ScanLineT<K, kOp, false, true>(src, dst, n, c);
+        ScanLineT<K, kOp, false, true>(src, dst, n, c, stream);
       else
-        ScanLineT<K, kOp, false, false>(src, dst, n, c);
+        ScanLineT<K, kOp, false, false>(src, dst, n, c, stream);
     }
   });
 }

@@ -20,8 +20,9 @@ void ScanRows(const ScanType& t, const RowsJob& job) {
   HWY_DYNAMIC_DISPATCH(ScanRowsTarget)(t, job);
 }
 
-void ScanLine(const ScanType& t, bool reverse, const void* in, void* out, size_t n, Carry* carry) {
-  HWY_DYNAMIC_DISPATCH(ScanLineTarget)(t, reverse, in, out, n, carry);
+void ScanLine(const ScanType& t, bool reverse, const void* in, void* out, size_t n, Carry* carry,
+              bool stream) {
+  HWY_DYNAMIC_DISPATCH(ScanLineTarget)(t, reverse, in, out, n, carry, stream);
 }
 
 void ReduceLine(const ScanType& t, const void* in, size_t n, Carry* total) {

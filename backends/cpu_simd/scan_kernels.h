@@ -4,7 +4,7 @@
 //
 //   ScanType t{ElemKind::kF32, ScanOp::kSum, /*exclusive=*/false};
 //   Carry carry = InitialCarry(t);
-//   ScanLine(t, /*reverse=*/false, in, out, n, &carry);  // carry now holds the line's total
+//   ScanLine(t, /*reverse=*/false, in, out, n, &carry, /*stream=*/false);  // carry: the total
 #pragma once
 
 #include <cstddef>
@@ -188,12 +188,15 @@ struct RowsJob {
   size_t width;
   void* scratch;  // width compute-type elements (at most 8 bytes each), owned by the caller
   Carry init;
+  bool stream;  // output stores bypass the caches (an output larger than the caches)
 };
 void ScanRows(const ScanType& t, const RowsJob& job);
 
 // One contiguous line of n elements, scanned in registers; *carry comes in as the running value
-// before the line and goes out as the value after it. `reverse` walks from the end.
-void ScanLine(const ScanType& t, bool reverse, const void* in, void* out, size_t n, Carry* carry);
+// before the line and goes out as the value after it. `reverse` walks from the end. `stream`:
+// output stores bypass the caches.
+void ScanLine(const ScanType& t, bool reverse, const void* in, void* out, size_t n, Carry* carry,
+              bool stream);
 
 // *total = *total op (combination of the n contiguous elements at `in`).
 void ReduceLine(const ScanType& t, const void* in, size_t n, Carry* total);

@@ -1,7 +1,7 @@
 // Structure-aware fuzzer input: bytes -> a FuzzCase (every choice that makes one operation of a
 // spec) -> an Operation, and back, so golden vectors and generated cases become seeds.
 //
-// Choices (size class, data types, rank, sizes, parameters, in-place, layouts) are read with
+// Choices (data types, rank, sizes, parameters, in-place, layouts) are read with
 // FuzzedDataProvider::ConsumeIntegralInRange from the end of the input; each input element is a
 // one-byte selector from the end (a special value, a small number, an index coordinate) or raw
 // bits from the front. Shapes follow the spec: every tensor shares the data tensor's shape, or,
@@ -38,17 +38,14 @@ struct FuzzTensor {
 };
 
 struct FuzzCase {
-  // 0-13: dims up to 8, 512 elements; 14: dims up to 64, 4096 elements; 15: long axes (70 000)
-  // that cross SIMD blocks, chunks and threads.
-  unsigned size_class = 0;
   std::map<std::string, FuzzTensor> tensors;  // by spec tensor name; absent optional inputs missing
   std::map<std::string, int64_t> params;      // every parameter, defaults included
   bool in_place = false;
 };
 
 std::optional<FuzzCase> DecodeFuzzCase(const OperatorSpec& spec, FuzzedDataProvider& fdp);
-// The bytes DecodeFuzzCase turns back into `c` (its size_class is chosen here: the smallest that
-// fits); nullopt when `c` has a shape, dtype or parameter outside what the decoder can choose.
+// The bytes DecodeFuzzCase turns back into `c`; nullopt when `c` has a shape (dims up to 16, 64
+// elements), dtype or parameter outside what the decoder can choose.
 std::optional<std::string> EncodeFuzzCase(const OperatorSpec& spec, const FuzzCase& c);
 
 Operation BuildOperation(const OperatorSpec& spec, const FuzzCase& c);

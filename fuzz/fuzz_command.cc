@@ -110,14 +110,15 @@ int RunLogged(const std::vector<std::string>& argv, const std::string& backend, 
   return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
-// libFuzzer's status lines end with "exec/s: N"; the last one covers the whole run.
+// libFuzzer's status lines: "#N ... exec/s: R" (one process) or "#N: ... exec/s R" (-fork, R
+// per worker); the last one covers the whole run.
 void ReadStats(const std::string& log, TargetRun& run) {
   std::istringstream lines(log);
   for (std::string line; std::getline(lines, line);) {
-    const size_t hash = line.find('#'), rate = line.find("exec/s: ");
-    if (hash != 0 || rate == std::string::npos) continue;
+    const size_t rate = line.find("exec/s");
+    if (line.rfind('#', 0) != 0 || rate == std::string::npos) continue;
     run.execs = std::strtoull(line.c_str() + 1, nullptr, 10);
-    run.exec_per_sec = std::strtod(line.c_str() + rate + 8, nullptr);
+    run.exec_per_sec = std::strtod(line.c_str() + line.find_first_of("0123456789", rate), nullptr);
   }
 }
 

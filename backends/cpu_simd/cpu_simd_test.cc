@@ -10,6 +10,7 @@
 #include <random>
 #include <set>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "opcts/backend.h"
@@ -666,6 +667,60 @@ TEST(CpuSimdThreads, SplitsRowsAcrossThreads) {
       }
 }
 
+// More workers than cores, and two harness threads executing on one instance at once (the
+// second finds the pool busy and works alone): every result still right.
+TEST(CpuSimdThreads, SharesOneWorkerPoolSafely) {
+  const Backend backend("threads=5");
+  ASSERT_EQ(backend.create_status(), OPCTS_STATUS_OK) << backend.create_message();
+  auto run = [&](uint32_t first_seed) {
+    for (uint32_t i = 0; i < 6; ++i) {
+      ScanCase c;
+      c.op = i % 2 ? Op::kDmlProduct : Op::kDmlSum;
+      c.dtype = i % 3 ? OPCTS_DTYPE_FLOAT32 : OPCTS_DTYPE_INT64;
+      c.sizes = i < 3 ? std::vector<uint32_t>{300007} : std::vector<uint32_t>{257, 1030};
+      c.axis = i < 3 ? 0 : i % 2;
+      c.reverse = i % 2;
+      c.exclusive = i % 4 == 1;
+      c.seed = first_seed + i;
+      RunScanCase(backend, c);
+    }
+  };
+  std::thread other(run, 7000);
+  run(7100);
+  other.join();
+}
+
+// Outputs of 24 MiB and more are written with non-temporal stores, aligned vectors only: odd
+// lengths and padded rows put the first aligned element anywhere.
+TEST(CpuSimdThreads, StreamsOutputsLargerThanTheCaches) {
+  const Backend backend;
+  struct Large {
+    uint32_t dtype;
+    std::vector<uint32_t> sizes, out_strides;
+    uint32_t axis;
+  };
+  const Large cases[] = {
+      {OPCTS_DTYPE_FLOAT32, {6400001}, {}, 0},                 // one line split over threads
+      {OPCTS_DTYPE_FLOAT16, {3, 4200007}, {}, 1},              // a few long lines
+      {OPCTS_DTYPE_FLOAT64, {4001, 801}, {803, 1}, 1},         // many lines, each misaligned
+      {OPCTS_DTYPE_FLOAT32, {1601, 4001}, {4003, 1}, 0},       // row recurrence, padded rows
+  };
+  uint32_t seed = 5000;
+  for (const Large& large : cases)
+    for (int mode = 0; mode < 2; ++mode) {
+      ScanCase c;
+      c.dtype = large.dtype;
+      c.sizes = large.sizes;
+      c.out_strides = large.out_strides;
+      c.axis = large.axis;
+      c.reverse = mode == 1;
+      c.exclusive = mode == 1;
+      c.seed = ++seed;
+      RunScanCase(backend, c);
+      if (testing::Test::HasFailure()) return;
+    }
+}
+
 // ---- scatter-nd --------------------------------------------------------------------------------
 
 struct ScatterCase {
@@ -847,6 +902,37 @@ TEST(CpuSimdScatterND, HandlesStridedTensorsAndInPlace) {
   p.in_strides = p.out_strides = {8, 1};
   p.indices = ScatterCase::Indices::kOutOfRange;
   RunScatterCase(backend, p);
+}
+
+// Outputs of 4 MiB and more (packed, or in place) are produced in blocks of whole slices, split
+// between threads; repeated tuples must still leave one of their updates, skipped tuples nothing.
+TEST(CpuSimdScatterND, SplitsLargeOutputsIntoBlocksAndThreads) {
+  const Backend backend;
+  const ScatterShape shapes[] = {
+      {{2048, 600}, {700, 1}, {700, 600}, 2, 2},            // rows
+      {{128, 64, 160}, {25, 20, 2}, {25, 20, 160}, 3, 3},   // a grid of two-coordinate tuples
+      {{16, 128, 640}, {1, 2000, 3}, {1, 1, 2000}, 3, 2},   // single elements
+      {{3, 300000}, {1, 1}, {1, 300000}, 2, 2},              // slices larger than a block
+  };
+  uint32_t seed = 6000;
+  for (const ScatterShape& s : shapes)
+    for (uint32_t dtype : {OPCTS_DTYPE_FLOAT32, OPCTS_DTYPE_UINT8, OPCTS_DTYPE_FLOAT64})
+      for (auto mode : {ScatterCase::Indices::kRandom, ScatterCase::Indices::kDuplicate,
+                        ScatterCase::Indices::kOutOfRange}) {
+        ScatterCase c;
+        c.dtype = dtype;
+        c.index_dtype = seed % 2 ? OPCTS_DTYPE_INT64 : OPCTS_DTYPE_UINT32;
+        c.in_sizes = s.in;
+        c.idx_sizes = s.idx;
+        c.upd_sizes = s.upd;
+        c.k_in = s.k_in;
+        c.k_idx = s.k_idx;
+        c.indices = mode;
+        c.in_place = seed % 3 == 0;
+        c.seed = ++seed;
+        RunScatterCase(backend, c);
+        if (testing::Test::HasFailure()) return;
+      }
 }
 
 // ---- ABI: info, query, execute's own checks

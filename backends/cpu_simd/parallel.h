@@ -1,43 +1,73 @@
-// Runs fn(0) .. fn(threads - 1) concurrently, fn(0) on the calling thread.
+// A pool of worker threads owned by one backend instance, started by create() so that a thread
+// that cannot start is an error there, never a hang later.
 //
-// Every worker thread is created before any work starts: if creating one fails, none runs and
-// the std::system_error propagates, so work split in interdependent pieces (a line whose carry
-// passes from thread to thread) never waits for a thread that does not exist. fn must not throw.
+//   WorkPool pool(1);  // the calling thread plus one worker
+//   pool.Run(chunks, /*parallel=*/true, [&](uint64_t chunk, unsigned slot) { ... });
+//
+// Run hands out chunks in increasing order to the calling thread and to whichever workers wake
+// in time; a worker that wakes after every chunk is claimed does nothing. So the caller never
+// waits for a thread that is not running (on a busy machine it does the work itself), and a
+// chunk may wait for an earlier one (a carry) only because that one is already being worked on.
 #pragma once
 
 #include <atomic>
+#include <cstdint>
+#include <mutex>
 #include <thread>
 #include <vector>
 
 namespace opcts::cpu_simd {
 
-template <class F>
-void RunParallel(unsigned threads, const F& fn) {
-  if (threads <= 1) {
-    fn(0u);
-    return;
+class WorkPool {
+ public:
+  // Throws std::system_error when a worker cannot be started.
+  explicit WorkPool(unsigned workers);
+  ~WorkPool();
+  WorkPool(const WorkPool&) = delete;
+  WorkPool& operator=(const WorkPool&) = delete;
+
+  // The calling thread plus the workers.
+  unsigned threads() const { return static_cast<unsigned>(workers_.size()) + 1; }
+
+  // fn(chunk, slot) for every chunk in [0, chunks); slot < threads() tells apart the threads
+  // running at once (per-thread scratch). fn must not throw. Without `parallel`, or while
+  // another caller's Run is in progress, the calling thread runs every chunk itself.
+  template <class F>
+  void Run(uint64_t chunks, bool parallel, const F& fn) {
+    const Invoke invoke = [](const void* f, uint64_t chunk, unsigned slot) {
+      (*static_cast<const F*>(f))(chunk, slot);
+    };
+    if (!parallel || !RunShared(chunks, invoke, &fn))
+      for (uint64_t chunk = 0; chunk < chunks; ++chunk) fn(chunk, 0);
   }
-  enum : int { kWait, kGo, kCancel };
-  std::atomic<int> start{kWait};
-  std::vector<std::thread> workers;
-  auto release_and_join = [&](int how, auto&& before_join) {
-    start.store(how, std::memory_order_release);
-    start.notify_all();
-    before_join();
-    for (std::thread& w : workers) w.join();
-  };
-  try {
-    workers.reserve(threads - 1);
-    for (unsigned t = 1; t < threads; ++t)
-      workers.emplace_back([&start, &fn, t] {
-        start.wait(kWait, std::memory_order_acquire);
-        if (start.load(std::memory_order_acquire) == kGo) fn(t);
-      });
-  } catch (...) {
-    release_and_join(kCancel, [] {});
-    throw;
-  }
-  release_and_join(kGo, [&] { fn(0u); });
-}
+
+ private:
+  using Invoke = void (*)(const void* fn, uint64_t chunk, unsigned slot);
+  // Posts the job and works on it; false (nothing run) when there is no worker or the pool is
+  // busy with another caller's job.
+  bool RunShared(uint64_t chunks, Invoke invoke, const void* fn);
+  // Claims and runs chunks of the current job until none is left.
+  void Work(unsigned slot);
+  void WorkerLoop(unsigned slot);
+  // Wakes the workers to exit and joins them.
+  void Stop();
+
+  std::vector<std::thread> workers_;
+  std::mutex run_mutex_;  // one job at a time
+  // The job's sequence number (upper bits) and next chunk (lower kChunkBits) in one word: a
+  // worker that wakes late claims with compare-and-swap, which fails once its job has ended.
+  static constexpr unsigned kChunkBits = 40;
+  static constexpr uint64_t kChunkMask = (uint64_t{1} << kChunkBits) - 1;
+  std::atomic<uint64_t> claim_{0};
+  std::atomic<uint32_t> posted_{0};    // bumped to post a job (or to stop); workers wait on it
+  std::atomic<uint64_t> done_{0};      // chunks of the current job finished
+  std::atomic<uint32_t> finished_{0};  // bumped when done_ reaches the job's chunk count
+  // The current job, written before claim_ publishes it. Atomic: a late worker may read them
+  // while the next job is being posted (its claim then fails).
+  std::atomic<uint64_t> chunks_{0};
+  std::atomic<Invoke> invoke_{nullptr};
+  std::atomic<const void*> fn_{nullptr};
+  std::atomic<bool> stop_{false};
+};
 
 }  // namespace opcts::cpu_simd

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "common/plugin_support.h"
+#include "cpu_simd/parallel.h"
 #include "cpu_simd/scan.h"
 #include "cpu_simd/scatter_nd.h"
 #include "opcts/backend.h"
@@ -20,6 +21,7 @@ constexpr unsigned kMaxThreads = 256;
 
 struct Instance {
   unsigned threads = kDefaultThreads;
+  std::unique_ptr<WorkPool> pool;  // threads - 1 workers, started by create()
   std::string device, details;
   opcts_backend_info info{};
 };
@@ -97,6 +99,7 @@ int32_t Create(const char* options, void** instance, char* message, size_t capac
     auto created = std::make_unique<Instance>();
     const int32_t status = ParseOptions(options ? options : "", created.get(), text);
     if (status != OPCTS_STATUS_OK) return status;
+    created->pool = std::make_unique<WorkPool>(created->threads - 1);
     const char* target = DispatchedTargetName();
     created->device = CpuModel() + " (" + target + ")";
     created->details = "Highway " + HighwayVersion() + "; dispatched target " + target +
@@ -156,7 +159,7 @@ void Scan(const Instance& self, const opcts_tensor_desc& in_desc, const opcts_bi
   const plugin::TensorLayout in_layout = plugin::MakeLayout(in_desc);
   const plugin::TensorLayout out_layout = plugin::MakeLayout(out_desc);
   RunScan({&in_layout, &out_layout, in.data, out.data, axis, reverse,
-           ScanType{KindOf(in_desc.data_type), op, exclusive}, self.threads});
+           ScanType{KindOf(in_desc.data_type), op, exclusive}, self.pool.get()});
 }
 
 int32_t Execute(void* instance, const opcts_op_desc* op, const opcts_binding* bindings,
@@ -183,7 +186,8 @@ int32_t Execute(void* instance, const opcts_op_desc* op, const opcts_binding* bi
         break;
       }
       case OPCTS_OP_DML_SCATTER_ND:
-        RunScatterND(*static_cast<const opcts_dml_scatter_nd_desc*>(op->desc), bindings);
+        RunScatterND(*static_cast<const opcts_dml_scatter_nd_desc*>(op->desc), bindings,
+                     *self.pool);
         break;
       case OPCTS_OP_OPENVINO_CUMSUM_3: {
         const auto& d = *static_cast<const opcts_openvino_cumsum_desc*>(op->desc);

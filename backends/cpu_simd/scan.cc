@@ -11,8 +11,10 @@
 namespace opcts::cpu_simd {
 namespace {
 
-// Below this many elements, starting a thread costs more than it saves.
+// Below this many elements, waking a thread costs more than it saves.
 constexpr uint64_t kParallelMinElements = uint64_t{1} << 16;
+// Shared-out work comes in chunks of at least this many elements, when there are enough.
+constexpr uint64_t kChunkMinElements = uint64_t{1} << 16;
 // Columns per row job: the running row (8 bytes per column at most) stays in L2.
 constexpr size_t kRowChunk = 8192;
 // Row jobs split a row at multiples of this many columns (whole vectors on every target).
@@ -73,9 +75,16 @@ struct Buffers {
   bool stream;  // non-temporal output stores
 };
 
+// How many chunks to cut `items` equal items (`elements` in all) into: about kChunkMinElements
+// elements each, but at least 4 per thread (a late or slow thread leaves little behind).
+uint64_t ChunkCount(uint64_t items, uint64_t elements, unsigned threads) {
+  return std::min(items, std::max<uint64_t>(4 * uint64_t{threads}, elements / kChunkMinElements));
+}
+
 // Row recurrence: each line's rows combined element-wise, vectorized across `width`. Work items
-// are (line, column chunk) pairs, shared out evenly.
-void RunRows(const ScanArgs& a, const Plan& p, const Buffers& b, unsigned threads) {
+// are (line, column chunk) pairs, shared out in contiguous runs.
+void RunRows(const ScanArgs& a, const Plan& p, const Buffers& b, bool parallel) {
+  const unsigned threads = parallel ? a.pool->threads() : 1;
   size_t chunks = CeilDiv(p.width, kRowChunk);
   if (p.lines * chunks < threads)  // e.g. axis 0: split the row so every thread has columns
     chunks = std::max(
@@ -83,7 +92,7 @@ void RunRows(const ScanArgs& a, const Plan& p, const Buffers& b, unsigned thread
   const size_t chunk_width = CeilDiv(CeilDiv(p.width, chunks), kRowChunkAlign) * kRowChunkAlign;
   chunks = CeilDiv(p.width, chunk_width);
   const uint64_t items = p.lines * chunks;
-  threads = static_cast<unsigned>(std::min<uint64_t>(threads, items));
+  const uint64_t runs = ChunkCount(items, a.in->element_count, threads);
 
   // One running row per thread, 8 bytes per column (the widest compute type).
   std::vector<std::vector<uint64_t>> scratch(threads,
@@ -92,8 +101,8 @@ void RunRows(const ScanArgs& a, const Plan& p, const Buffers& b, unsigned thread
   const size_t es = b.element_size;
   const size_t first_row = a.reverse ? p.rows - 1 : 0;
   const ptrdiff_t direction = a.reverse ? -1 : 1;
-  RunParallel(threads, [&](unsigned t) {
-    const uint64_t begin = items * t / threads, end = items * (t + 1) / threads;
+  a.pool->Run(runs, parallel, [&](uint64_t run, unsigned slot) {
+    const uint64_t begin = items * run / runs, end = items * (run + 1) / runs;
     uint64_t line = begin / chunks;
     OffsetWalker walker = LineWalker(p, line);
     for (uint64_t item = begin; item < end; ++item) {
@@ -109,7 +118,7 @@ void RunRows(const ScanArgs& a, const Plan& p, const Buffers& b, unsigned thread
       job.out_row_step = direction * static_cast<ptrdiff_t>(p.out_axis_stride * es);
       job.rows = p.rows;
       job.width = std::min(chunk_width, p.width - column);
-      job.scratch = scratch[t].data();
+      job.scratch = scratch[slot].data();
       job.init = init;
       job.stream = b.stream;
       ScanRows(a.type, job);
@@ -117,12 +126,13 @@ void RunRows(const ScanArgs& a, const Plan& p, const Buffers& b, unsigned thread
   });
 }
 
-// One long contiguous line scanned by all threads: pieces go round-robin to the threads; the
-// owner of a piece reduces it (reading it into cache), waits for the carry into it, passes
-// carry op total on, and only then scans it from cache, so no thread waits for another's scan.
-// Each piece is read before it is written, by its owner alone, so this is safe in place.
+// One long contiguous line scanned by all threads in pieces, claimed in order: the claimer of a
+// piece reduces it (reading it into cache), waits for the carry into it, passes carry op total
+// on, and only then scans it from cache, so no thread waits for another's scan, and a piece
+// waits only for an earlier piece, which a running thread has claimed. Each piece is read
+// before it is written, by its claimer alone, so this is safe in place.
 void ScanSplitLine(const ScanArgs& a, const unsigned char* in, unsigned char* out, size_t n,
-                   size_t es, bool stream, unsigned threads) {
+                   size_t es, bool stream) {
   const size_t piece = std::max<size_t>(kLinePieceBytes / es, 1024);
   const size_t pieces = CeilDiv(n, piece);
   std::vector<Carry> carries(pieces + 1);
@@ -133,36 +143,35 @@ void ScanSplitLine(const ScanArgs& a, const unsigned char* in, unsigned char* ou
     known.store(static_cast<uint32_t>(i + 1), std::memory_order_release);
     known.notify_all();
   };
-  RunParallel(threads, [&](unsigned t) {
-    for (size_t k = t; k < pieces; k += threads) {
-      const size_t walked = k * piece, length = std::min(piece, n - walked);
-      const size_t begin = a.reverse ? n - walked - length : walked;
-      const unsigned char* src = in + begin * es;
-      unsigned char* dst = out + begin * es;
-      Carry total = IdentityCarry(a.type);
-      ReduceLine(a.type, src, length, &total);
-      for (uint32_t seen; (seen = known.load(std::memory_order_acquire)) <= k;)
-        known.wait(seen, std::memory_order_acquire);
-      Carry carry = carries[k];
-      publish(k + 1, Combine(a.type, carry, total));
-      ScanLine(a.type, a.reverse, src, dst, length, &carry, stream);
-    }
+  a.pool->Run(pieces, true, [&](uint64_t k, unsigned) {
+    const size_t walked = k * piece, length = std::min(piece, n - walked);
+    const size_t begin = a.reverse ? n - walked - length : walked;
+    const unsigned char* src = in + begin * es;
+    unsigned char* dst = out + begin * es;
+    Carry total = IdentityCarry(a.type);
+    ReduceLine(a.type, src, length, &total);
+    for (uint32_t seen; (seen = known.load(std::memory_order_acquire)) <= k;)
+      known.wait(seen, std::memory_order_acquire);
+    Carry carry = carries[k];
+    publish(k + 1, Combine(a.type, carry, total));
+    ScanLine(a.type, a.reverse, src, dst, length, &carry, stream);
   });
 }
 
 // In-register scan of contiguous innermost lines: lines shared out, or a few long lines each
 // split across the threads.
-void RunLines(const ScanArgs& a, const Plan& p, const Buffers& b, unsigned threads) {
+void RunLines(const ScanArgs& a, const Plan& p, const Buffers& b, bool parallel) {
   const size_t n = p.rows, es = b.element_size;
+  const unsigned threads = parallel ? a.pool->threads() : 1;
   if (threads > 1 && n >= kLongLine && p.lines < 2 * uint64_t{threads}) {
     OffsetWalker walker = LineWalker(p, 0);
     for (uint64_t line = 0; line < p.lines; ++line, walker.Next())
-      ScanSplitLine(a, b.in + walker.a() * es, b.out + walker.b() * es, n, es, b.stream, threads);
+      ScanSplitLine(a, b.in + walker.a() * es, b.out + walker.b() * es, n, es, b.stream);
     return;
   }
-  threads = static_cast<unsigned>(std::min<uint64_t>(threads, p.lines));
-  RunParallel(threads, [&](unsigned t) {
-    const uint64_t begin = p.lines * t / threads, end = p.lines * (t + 1) / threads;
+  const uint64_t runs = ChunkCount(p.lines, a.in->element_count, threads);
+  a.pool->Run(runs, parallel, [&](uint64_t run, unsigned) {
+    const uint64_t begin = p.lines * run / runs, end = p.lines * (run + 1) / runs;
     OffsetWalker walker = LineWalker(p, begin);
     for (uint64_t line = begin; line < end; ++line, walker.Next()) {
       Carry carry = InitialCarry(a.type);
@@ -216,11 +225,11 @@ void RunScan(const ScanArgs& a) {
     b.in = input_copy.data();
   }
   const Plan plan = MakePlan(*a.in, *a.out, a.axis);
-  const unsigned threads = a.in->element_count >= kParallelMinElements ? a.threads : 1;
+  const bool parallel = a.in->element_count >= kParallelMinElements;
   if (plan.width == 1 && plan.in_axis_stride == 1 && plan.out_axis_stride == 1)
-    RunLines(a, plan, b, threads);
+    RunLines(a, plan, b, parallel);
   else
-    RunRows(a, plan, b, threads);
+    RunRows(a, plan, b, parallel);
 }
 
 }  // namespace opcts::cpu_simd

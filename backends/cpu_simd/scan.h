@@ -6,6 +6,7 @@
 #include <cstdint>
 
 #include "common/plugin_support.h"
+#include "cpu_simd/parallel.h"
 #include "cpu_simd/scan_kernels.h"
 
 namespace opcts::cpu_simd {
@@ -18,13 +19,13 @@ struct ScanArgs {
   uint32_t axis;
   bool reverse;
   ScanType type;
-  unsigned threads;
+  WorkPool* pool;
 };
 
 // The kernels' storage class of an OPCTS_DTYPE_* (signed integers use the unsigned kernels).
 ElemKind KindOf(uint32_t data_type);
 
-// Throws std::bad_alloc or std::system_error when memory or threads run out.
+// Throws std::bad_alloc when memory runs out.
 void RunScan(const ScanArgs& args);
 
 }  // namespace opcts::cpu_simd

@@ -276,17 +276,41 @@ HWY_INLINE hn::Vec<D> ExclusiveFromInclusive(D d, hn::Vec<D> prefix) {
 // rather than once per row.
 constexpr size_t kRowGroup = 4;
 
+// One row: `r` (the running value) combined with `v` and stored, before (exclusive) or after.
+template <ElemKind K, ScanOp kOp, class D>
+HWY_INLINE hn::Vec<D> RowStep(D d, bool exclusive, bool stream, hn::Vec<D> r, hn::Vec<D> v,
+                              StorageT<K>* out) {
+  if (exclusive) StoreElems<K>(d, r, out, stream);
+  r = Apply<kOp>(r, v);
+  if (!exclusive) StoreElems<K>(d, r, out, stream);
+  return r;
+}
+
+// A group of kRowGroup rows at column x. Every load comes before any store: an output row may
+// alias its input row (in place), and rows a multiple of 4 KiB apart would otherwise make each
+// load wait for the store before it (4K aliasing).
 template <ElemKind K, ScanOp kOp, class D>
 HWY_INLINE void RowGroupStep(D d, bool exclusive, bool stream, const StorageT<K>* const* in,
-                             StorageT<K>* const* out, size_t rows, size_t x, ComputeT<K>* running) {
+                             StorageT<K>* const* out, size_t x, ComputeT<K>* running) {
+  static_assert(kRowGroup == 4);
+  const auto v0 = LoadElems<K>(d, in[0] + x);
+  const auto v1 = LoadElems<K>(d, in[1] + x);
+  const auto v2 = LoadElems<K>(d, in[2] + x);
+  const auto v3 = LoadElems<K>(d, in[3] + x);
   auto r = hn::LoadU(d, running);
-  for (size_t k = 0; k < rows; ++k) {
-    const auto v = LoadElems<K>(d, in[k] + x);  // before the store: `out` may alias `in`
-    if (exclusive) StoreElems<K>(d, r, out[k] + x, stream);
-    r = Apply<kOp>(r, v);
-    if (!exclusive) StoreElems<K>(d, r, out[k] + x, stream);
-  }
+  r = RowStep<K, kOp>(d, exclusive, stream, r, v0, out[0] + x);
+  r = RowStep<K, kOp>(d, exclusive, stream, r, v1, out[1] + x);
+  r = RowStep<K, kOp>(d, exclusive, stream, r, v2, out[2] + x);
+  r = RowStep<K, kOp>(d, exclusive, stream, r, v3, out[3] + x);
   hn::StoreU(r, d, running);
+}
+
+// A single row at column x.
+template <ElemKind K, ScanOp kOp, class D>
+HWY_INLINE void SingleRowStep(D d, bool exclusive, bool stream, const StorageT<K>* in,
+                              StorageT<K>* out, size_t x, ComputeT<K>* running) {
+  const auto v = LoadElems<K>(d, in + x);
+  hn::StoreU(RowStep<K, kOp>(d, exclusive, stream, hn::LoadU(d, running), v, out + x), d, running);
 }
 
 template <ElemKind K, ScanOp kOp>
@@ -299,20 +323,27 @@ void ScanRowsT(bool exclusive, const RowsJob& job) {
   C* running = static_cast<C*>(job.scratch);
   Carry init = job.init;
   std::fill_n(running, job.width, CarryAs<C>(init));
-  for (size_t r = 0; r < job.rows; r += kRowGroup) {
-    const size_t rows = std::min(kRowGroup, job.rows - r);
-    const S* in[kRowGroup];
-    S* out[kRowGroup];
-    for (size_t k = 0; k < rows; ++k) {
-      const auto row = static_cast<ptrdiff_t>(r + k);
-      in[k] = reinterpret_cast<const S*>(job.in + row * job.in_row_step);
-      out[k] = reinterpret_cast<S*>(job.out + row * job.out_row_step);
-    }
+  auto in_row = [&job](size_t r) {
+    return reinterpret_cast<const S*>(job.in + static_cast<ptrdiff_t>(r) * job.in_row_step);
+  };
+  auto out_row = [&job](size_t r) {
+    return reinterpret_cast<S*>(job.out + static_cast<ptrdiff_t>(r) * job.out_row_step);
+  };
+  size_t r = 0;
+  for (; r + kRowGroup <= job.rows; r += kRowGroup) {
+    const S* in[kRowGroup] = {in_row(r), in_row(r + 1), in_row(r + 2), in_row(r + 3)};
+    S* out[kRowGroup] = {out_row(r), out_row(r + 1), out_row(r + 2), out_row(r + 3)};
     size_t x = 0;
     for (; x + n <= job.width; x += n)
-      RowGroupStep<K, kOp>(d, exclusive, job.stream, in, out, rows, x, running + x);
+      RowGroupStep<K, kOp>(d, exclusive, job.stream, in, out, x, running + x);
+    for (; x < job.width; ++x) RowGroupStep<K, kOp>(d1, exclusive, false, in, out, x, running + x);
+  }
+  for (; r < job.rows; ++r) {
+    size_t x = 0;
+    for (; x + n <= job.width; x += n)
+      SingleRowStep<K, kOp>(d, exclusive, job.stream, in_row(r), out_row(r), x, running + x);
     for (; x < job.width; ++x)
-      RowGroupStep<K, kOp>(d1, exclusive, false, in, out, rows, x, running + x);
+      SingleRowStep<K, kOp>(d1, exclusive, false, in_row(r), out_row(r), x, running + x);
   }
   if (job.stream) hwy::FlushStream();
 }

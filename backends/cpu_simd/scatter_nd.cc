@@ -1,9 +1,12 @@
 #include "cpu_simd/scatter_nd.h"
 
+#include <algorithm>
 #include <cstring>
+#include <optional>
 #include <vector>
 
 #include "common/plugin_support.h"
+#include "cpu_simd/parallel.h"
 #include "cpu_simd/strided.h"
 
 namespace opcts::cpu_simd {
@@ -62,6 +65,119 @@ void CopyTensor(const plugin::TensorLayout& from_layout, const unsigned char* fr
     std::memcpy(to + walker.b() * es, from + walker.a() * es, es);
 }
 
+// Everything RunScatterND derives from the descriptors: where each tuple's indices and update
+// slice live, and how a slice is laid out in updates and output.
+struct ScatterPlan {
+  plugin::TensorLayout in, idx, upd, out;
+  size_t es = 0, is = 0;
+  size_t q = 0;              // index tuple size
+  size_t first_indexed = 0;  // output dim the tuple's first index addresses
+  std::vector<uint32_t> tuple_sizes, tuple_idx_strides, tuple_upd_strides;
+  std::vector<uint32_t> slice_sizes, slice_upd_strides, slice_out_strides;
+  uint64_t slice_elements = 1;
+  bool slice_contiguous = false;  // packed updates and output: a slice is one run of bytes
+  uint32_t index_stride = 0;
+
+  explicit ScatterPlan(const opcts_dml_scatter_nd_desc& desc)
+      : in(plugin::MakeLayout(*desc.input)),
+        idx(plugin::MakeLayout(*desc.indices)),
+        upd(plugin::MakeLayout(*desc.updates)),
+        out(plugin::MakeLayout(*desc.output)),
+        es(plugin::DTypeSize(in.data_type)),
+        is(plugin::DTypeSize(idx.data_type)) {
+    const size_t rank = in.sizes.size();
+    const size_t k_in = desc.input_dimension_count, k_idx = desc.indices_dimension_count;
+    q = idx.sizes[rank - 1];
+    first_indexed = rank - k_in;
+    const size_t first_slice = first_indexed + q;
+    const size_t first_update_tuple_dim = first_slice - (k_idx - 1);  // updates are right-aligned
+    // Tuples: the meaningful indices dims except the last; their offsets in indices and updates.
+    tuple_sizes = Slice(idx.sizes, rank - k_idx, rank - 1);
+    tuple_idx_strides = Slice(idx.strides, rank - k_idx, rank - 1);
+    tuple_upd_strides = Slice(upd.strides, first_update_tuple_dim, first_slice);
+    // One slice: the output dims after the indexed ones, in updates and output.
+    slice_sizes = Slice(in.sizes, first_slice, rank);
+    slice_upd_strides = Slice(upd.strides, first_slice, rank);
+    slice_out_strides = Slice(out.strides, first_slice, rank);
+    for (uint32_t size : slice_sizes) slice_elements *= size;
+    slice_contiguous = upd.packed && out.packed;
+    index_stride = idx.strides[rank - 1];
+  }
+
+  // The output element offset of the tuple whose indices start at element `idx_offset`, or
+  // nullopt when an index is out of range.
+  std::optional<uint64_t> OutputOffset(const unsigned char* idx_data, uint64_t idx_offset) const {
+    uint64_t out_offset = 0;
+    for (size_t j = 0; j < q; ++j) {
+      uint64_t index = 0;
+      if (!ResolveIndex(idx.data_type, idx_data + (idx_offset + j * index_stride) * is,
+                        in.sizes[first_indexed + j], &index))
+        return std::nullopt;
+      out_offset += index * out.strides[first_indexed + j];
+    }
+    return out_offset;
+  }
+
+  void CopySlice(const unsigned char* upd_data, uint64_t upd_offset, unsigned char* out_data,
+                 uint64_t out_offset) const {
+    const unsigned char* src = upd_data + upd_offset * es;
+    unsigned char* dst = out_data + out_offset * es;
+    if (slice_contiguous) {
+      std::memcpy(dst, src, slice_elements * es);
+      return;
+    }
+    OffsetWalker slice(slice_sizes, slice_upd_strides, slice_out_strides);
+    for (uint64_t i = 0; i < slice_elements; ++i, slice.Next())
+      std::memcpy(dst + slice.b() * es, src + slice.a() * es, es);
+  }
+};
+
+// Outputs this large (larger than L2) are produced block by block, over the threads.
+constexpr uint64_t kBlockedMinBytes = uint64_t{4} << 20;
+// Output is produced in blocks of about this size, whole slices, each copied from the input and
+// then overwritten by its updates while it is still in L2: the scatter's writes hit cache.
+constexpr uint64_t kBlockBytes = uint64_t{256} << 10;
+
+// Packed input and output (or in place): output element offsets equal input ones, and a slice
+// starts at a multiple of its own size, so blocks of whole slices partition the output. The
+// tuples are resolved in parallel, grouped by block in tuple order (repeated tuples keep their
+// sequential outcome), and each block is produced by one thread: no element has two writers.
+void ScatterBlocked(const ScatterPlan& p, const unsigned char* in_data,
+                    const unsigned char* idx_data, const unsigned char* upd_data,
+                    unsigned char* out_data, bool copy_input, WorkPool& pool) {
+  const uint64_t total = p.out.element_count;
+  const uint64_t block_slices = std::max<uint64_t>(1, kBlockBytes / (p.slice_elements * p.es));
+  const uint64_t block_elements = block_slices * p.slice_elements;
+  const uint64_t blocks = (total / p.slice_elements + block_slices - 1) / block_slices;
+  const uint64_t count = OffsetWalker(p.tuple_sizes, p.tuple_idx_strides, p.tuple_upd_strides).count();
+  constexpr uint64_t kSkip = ~uint64_t{0};
+  std::vector<uint64_t> out_offsets(count), upd_offsets(count);
+  const uint64_t parts = std::min<uint64_t>(count, 4 * uint64_t{pool.threads()});
+  pool.Run(parts, true, [&](uint64_t part, unsigned) {
+    const uint64_t first = count * part / parts, last = count * (part + 1) / parts;
+    OffsetWalker walker(p.tuple_sizes, p.tuple_idx_strides, p.tuple_upd_strides, first);
+    for (uint64_t k = first; k < last; ++k, walker.Next()) {
+      out_offsets[k] = p.OutputOffset(idx_data, walker.a()).value_or(kSkip);
+      upd_offsets[k] = walker.b();
+    }
+  });
+  // Counting sort of the tuples by block, stable: starts[b] .. starts[b + 1] in `order`.
+  std::vector<uint64_t> starts(blocks + 1, 0), order(count);
+  for (uint64_t k = 0; k < count; ++k)
+    if (out_offsets[k] != kSkip) ++starts[out_offsets[k] / block_elements + 1];
+  for (uint64_t b = 0; b < blocks; ++b) starts[b + 1] += starts[b];
+  std::vector<uint64_t> next(starts.begin(), starts.end() - 1);
+  for (uint64_t k = 0; k < count; ++k)
+    if (out_offsets[k] != kSkip) order[next[out_offsets[k] / block_elements]++] = k;
+
+  pool.Run(blocks, true, [&](uint64_t b, unsigned) {
+    const uint64_t lo = b * block_elements, hi = std::min(total, lo + block_elements);
+    if (copy_input) std::memcpy(out_data + lo * p.es, in_data + lo * p.es, (hi - lo) * p.es);
+    for (uint64_t i = starts[b]; i < starts[b + 1]; ++i)
+      p.CopySlice(upd_data, upd_offsets[order[i]], out_data, out_offsets[order[i]]);
+  });
+}
+
 }  // namespace
 
 bool IsSupportedIndexType(uint32_t data_type) {
@@ -69,72 +185,35 @@ bool IsSupportedIndexType(uint32_t data_type) {
          data_type == OPCTS_DTYPE_UINT32 || data_type == OPCTS_DTYPE_UINT64;
 }
 
-void RunScatterND(const opcts_dml_scatter_nd_desc& desc, const opcts_binding* bindings) {
-  const plugin::TensorLayout in = plugin::MakeLayout(*desc.input);
-  const plugin::TensorLayout idx = plugin::MakeLayout(*desc.indices);
-  const plugin::TensorLayout upd = plugin::MakeLayout(*desc.updates);
-  const plugin::TensorLayout out = plugin::MakeLayout(*desc.output);
+void RunScatterND(const opcts_dml_scatter_nd_desc& desc, const opcts_binding* bindings,
+                  WorkPool& pool) {
+  const ScatterPlan p(desc);
   const auto* in_data = static_cast<const unsigned char*>(bindings[0].data);
   const auto* idx_data = static_cast<const unsigned char*>(bindings[1].data);
   const auto* upd_data = static_cast<const unsigned char*>(bindings[2].data);
   auto* out_data = static_cast<unsigned char*>(bindings[3].data);
-  const size_t es = plugin::DTypeSize(in.data_type);
-  const size_t is = plugin::DTypeSize(idx.data_type);
+  const bool in_place = in_data == out_data && p.in.strides == p.out.strides;
+  const uint64_t out_bytes = SpanElements(p.out.sizes, p.out.strides) * p.es;
+  const bool disjoint = in_data + out_bytes <= out_data || out_data + out_bytes <= in_data;
+  if (out_bytes >= kBlockedMinBytes && p.out.packed && (in_place || (p.in.packed && disjoint))) {
+    ScatterBlocked(p, in_data, idx_data, upd_data, out_data, !in_place, pool);
+    return;
+  }
 
   // output = input, skipped when they are the same elements (in place).
-  if (in_data != out_data || in.strides != out.strides) {
-    const uint64_t in_bytes = SpanElements(in.sizes, in.strides) * es;
-    const uint64_t out_bytes = SpanElements(out.sizes, out.strides) * es;
+  if (!in_place) {
+    const uint64_t in_bytes = SpanElements(p.in.sizes, p.in.strides) * p.es;
     std::vector<unsigned char> input_copy;
     if (in_data < out_data + out_bytes && out_data < in_data + in_bytes) {
       input_copy.assign(in_data, in_data + in_bytes);
       in_data = input_copy.data();
     }
-    CopyTensor(in, in_data, out, out_data, es);
+    CopyTensor(p.in, in_data, p.out, out_data, p.es);
   }
-
-  const size_t rank = in.sizes.size();
-  const size_t k_in = desc.input_dimension_count, k_idx = desc.indices_dimension_count;
-  const size_t q = idx.sizes[rank - 1];      // index tuple size
-  const size_t first_indexed = rank - k_in;  // output dim the tuple's first index addresses
-  const size_t first_slice = first_indexed + q;
-  const size_t tuple_dims = k_idx - 1;
-  const size_t first_update_tuple_dim = first_slice - tuple_dims;  // updates are right-aligned
-
-  // Tuples: the meaningful indices dims except the last; their offsets in indices and updates.
-  OffsetWalker tuples(Slice(idx.sizes, rank - k_idx, rank - 1),
-                      Slice(idx.strides, rank - k_idx, rank - 1),
-                      Slice(upd.strides, first_update_tuple_dim, first_slice));
-  // One slice: the output dims after the indexed ones, in updates and output.
-  const std::vector<uint32_t> slice_sizes = Slice(in.sizes, first_slice, rank);
-  const std::vector<uint32_t> slice_upd_strides = Slice(upd.strides, first_slice, rank);
-  const std::vector<uint32_t> slice_out_strides = Slice(out.strides, first_slice, rank);
-  uint64_t slice_elements = 1;
-  for (uint32_t s : slice_sizes) slice_elements *= s;
-  // Packed tensors hold a slice as one run of bytes.
-  const bool slice_contiguous = upd.packed && out.packed;
-  const uint32_t index_stride = idx.strides[rank - 1];
-
-  for (uint64_t t = 0; t < tuples.count(); ++t, tuples.Next()) {
-    uint64_t out_offset = 0;
-    bool in_range = true;
-    for (size_t j = 0; j < q && in_range; ++j) {
-      uint64_t index = 0;
-      in_range = ResolveIndex(idx.data_type, idx_data + (tuples.a() + j * index_stride) * is,
-                              in.sizes[first_indexed + j], &index);
-      out_offset += index * out.strides[first_indexed + j];
-    }
-    if (!in_range) continue;
-    const unsigned char* src = upd_data + tuples.b() * es;
-    unsigned char* dst = out_data + out_offset * es;
-    if (slice_contiguous) {
-      std::memcpy(dst, src, slice_elements * es);
-      continue;
-    }
-    OffsetWalker slice(slice_sizes, slice_upd_strides, slice_out_strides);
-    for (uint64_t i = 0; i < slice_elements; ++i, slice.Next())
-      std::memcpy(dst + slice.b() * es, src + slice.a() * es, es);
-  }
+  OffsetWalker tuples(p.tuple_sizes, p.tuple_idx_strides, p.tuple_upd_strides);
+  for (uint64_t t = 0; t < tuples.count(); ++t, tuples.Next())
+    if (const std::optional<uint64_t> out_offset = p.OutputOffset(idx_data, tuples.a()))
+      p.CopySlice(upd_data, tuples.b(), out_data, *out_offset);
 }
 
 }  // namespace opcts::cpu_simd

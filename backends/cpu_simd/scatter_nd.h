@@ -4,6 +4,7 @@
 // of range are skipped, so nothing outside the output is ever written.
 #pragma once
 
+#include "cpu_simd/parallel.h"
 #include "opcts/backend.h"
 
 namespace opcts::cpu_simd {
@@ -12,7 +13,9 @@ namespace opcts::cpu_simd {
 bool IsSupportedIndexType(uint32_t data_type);
 
 // `desc` passed plugin::CheckDescriptor and `bindings` (input, indices, updates, output) passed
-// plugin::CheckBindings. Throws std::bad_alloc when memory runs out.
-void RunScatterND(const opcts_dml_scatter_nd_desc& desc, const opcts_binding* bindings);
+// plugin::CheckBindings. Large packed outputs are shared out over the pool's threads. Throws
+// std::bad_alloc when memory runs out.
+void RunScatterND(const opcts_dml_scatter_nd_desc& desc, const opcts_binding* bindings,
+                  WorkPool& pool);
 
 }  // namespace opcts::cpu_simd

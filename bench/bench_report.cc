@@ -1,0 +1,333 @@
+#include "bench/bench_report.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "bench/bench_cases.h"
+
+namespace opcts::bench {
+namespace {
+
+using nlohmann::json;
+
+std::vector<std::string> Split(const std::string& s, char separator) {
+  std::vector<std::string> parts;
+  std::stringstream in(s);
+  for (std::string part; std::getline(in, part, separator);) parts.push_back(part);
+  return parts;
+}
+
+double Median(std::vector<double> v) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  const size_t n = v.size();
+  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+double Number(const json& entry, const char* key) {
+  const auto it = entry.find(key);
+  return it != entry.end() && it->is_number() ? it->get<double>() : 0.0;
+}
+
+// The fields kept from one run: the median entry when repetitions were aggregated, else the
+// median of the iteration entries field by field.
+struct Run {
+  std::vector<const json*> iterations;
+  const json* median = nullptr;
+};
+
+double Field(const Run& run, const char* key) {
+  if (run.median != nullptr) return Number(*run.median, key);
+  std::vector<double> values;
+  for (const json* e : run.iterations) values.push_back(Number(*e, key));
+  return Median(values);
+}
+
+std::string Fixed(double v, int digits) {
+  char text[64];
+  std::snprintf(text, sizeof text, "%.*f", digits, v);
+  return text;
+}
+
+std::string GBps(double bytes_per_second) { return Fixed(bytes_per_second / 1e9, 2); }
+
+std::string Escape(const std::string& s) {
+  std::string out;
+  for (char c : s) {
+    if (c == '<') out += "&lt;";
+    else if (c == '>') out += "&gt;";
+    else if (c == '&') out += "&amp;";
+    else if (c == '"') out += "&quot;";
+    else out += c;
+  }
+  return out;
+}
+
+std::string ByteTick(double bytes) {
+  const double kib = bytes / 1024;
+  if (kib < 1024) return Fixed(kib, 0) + "K";
+  const double mib = kib / 1024;
+  if (mib < 1024) return Fixed(mib, 0) + "M";
+  return Fixed(mib / 1024, 0) + "G";
+}
+
+template <class T>
+void AddOnce(std::vector<T>& v, const T& x) {
+  if (std::find(v.begin(), v.end(), x) == v.end()) v.push_back(x);
+}
+
+}  // namespace
+
+bool LoadBenchJson(const std::string& path, BenchResults* out, std::string* error) {
+  std::ifstream in(path);
+  if (!in) {
+    *error = path + ": cannot open";
+    return false;
+  }
+  json doc;
+  try {
+    doc = json::parse(in);
+  } catch (const json::exception& e) {
+    *error = path + ": not JSON: " + e.what();
+    return false;
+  }
+  if (!doc.is_object() || !doc.contains("benchmarks") || !doc["benchmarks"].is_array()) {
+    *error = path + ": no \"benchmarks\" array (not Google Benchmark JSON output)";
+    return false;
+  }
+  if (const auto ctx = doc.find("context"); ctx != doc.end() && ctx->is_object()) {
+    std::string line = ctx->value("date", "");
+    if (const auto load = ctx->find("load_avg"); load != ctx->end() && load->is_array()) {
+      line += "; load average";
+      for (const json& v : *load) {
+        line += ' ';
+        line += Fixed(v.is_number() ? v.get<double>() : 0, 2);
+      }
+    }
+    for (const auto& [key, value] : ctx->items())
+      if (key.rfind("backend ", 0) == 0 && value.is_string())
+        line += "; " + key.substr(8) + ": " + value.get<std::string>();
+    out->context += (out->context.empty() ? "" : " | ") + line;
+  }
+
+  std::map<std::string, Run> runs;
+  std::vector<std::string> order;
+  for (const json& e : doc["benchmarks"]) {
+    if (!e.is_object() || !e.contains("name") || !e["name"].is_string()) {
+      *error = path + ": a benchmark entry without a \"name\"";
+      return false;
+    }
+    std::string name = e.value("run_name", e["name"].get<std::string>());
+    const std::string kManual = "/manual_time";
+    if (name.size() > kManual.size() && name.ends_with(kManual))
+      name.resize(name.size() - kManual.size());
+    if (e.value("error_occurred", false)) {
+      out->skipped.push_back({name, e.value("error_message", "(no message)")});
+      continue;
+    }
+    AddOnce(order, name);
+    Run& run = runs[name];
+    if (e.value("run_type", "iteration") == "aggregate") {
+      if (e.value("aggregate_name", "") == "median") run.median = &e;
+    } else {
+      run.iterations.push_back(&e);
+    }
+  }
+
+  for (const std::string& name : order) {
+    const Run& run = runs[name];
+    if (run.median == nullptr && run.iterations.empty()) continue;  // only mean/stddev: unused
+    const std::vector<std::string> parts = Split(name, '/');
+    if (parts.size() == 2 && parts[0] == "memcpy") {
+      out->memcpy.push_back({Field(run, "bytes"), Field(run, "bytes_per_second")});
+      continue;
+    }
+    if (parts.size() != 5) {
+      *error = path + ": benchmark \"" + name + "\" is not op/backend/dtype/layout/size";
+      return false;
+    }
+    BenchResult r{parts[0], parts[1], parts[2], parts[3], parts[4]};
+    r.bytes = Field(run, "bytes");
+    r.bytes_per_second = Field(run, "bytes_per_second");
+    r.memcpy_bytes_per_second = Field(run, "memcpy_bytes_per_second");
+    r.ratio_to_memcpy = Field(run, "ratio_to_memcpy");
+    r.repetitions = run.median != nullptr ? run.median->value("repetitions", 1)
+                                          : static_cast<int>(run.iterations.size());
+    if (r.bytes <= 0 || r.bytes_per_second <= 0 || r.ratio_to_memcpy <= 0) {
+      *error = path + ": benchmark \"" + name + "\" lacks bytes, bytes_per_second or ratio_to_memcpy";
+      return false;
+    }
+    out->results.push_back(r);
+  }
+  std::sort(out->memcpy.begin(), out->memcpy.end(),
+            [](const MemcpyResult& a, const MemcpyResult& b) { return a.bytes < b.bytes; });
+  return true;
+}
+
+double TargetRatio(const BenchResult& r) {
+  if (r.backend.rfind("cpu-simd", 0) != 0 || r.size != "DRAM") return 0;
+  if (r.layout.rfind("slice", 0) == 0) {  // ScatterND: slices of at least 1 KiB
+    const bool small = r.layout.rfind("slice64B", 0) == 0;
+    return small ? 0 : 0.8;
+  }
+  if (r.layout == "strided") return 0;  // a padded view: reported, no target set
+  if (r.dtype == "f16" || r.dtype == "bf16") return 0.8;
+  if (r.dtype == "f32" || r.dtype == "i32" || r.dtype == "f64" || r.dtype == "i64") return 0.9;
+  return 0;
+}
+
+std::string RenderMarkdown(const BenchResults& results) {
+  std::vector<std::string> backends, sizes;
+  for (const BenchResult& r : results.results) AddOnce(backends, r.backend);
+  for (const SizeClass& s : kSizeClasses) sizes.insert(sizes.begin(), s.name);  // DRAM first
+  std::ostringstream md;
+  md << "Run: " << results.context << "\n\n"
+     << "Each cell: ratio to memcpy of the same bytes timed in the same iterations "
+        "(median over repetitions), then the operator's and memcpy's GB/s.\n";
+  for (const std::string& size : sizes) {
+    std::vector<std::string> rows;  // "op/dtype/layout" in first-seen order
+    std::map<std::string, std::map<std::string, const BenchResult*>> cells;
+    for (const BenchResult& r : results.results) {
+      if (r.size != size) continue;
+      const std::string row = r.op + "/" + r.dtype + "/" + r.layout;
+      AddOnce(rows, row);
+      cells[row][r.backend] = &r;
+    }
+    if (rows.empty()) continue;
+    md << "\n### " << size << "\n\n| operator | dtype | layout |";
+    for (const std::string& b : backends) md << " " << b << " |";
+    md << " cpu-simd target |\n|---|---|---|";
+    for (size_t i = 0; i <= backends.size(); ++i) md << "---|";
+    md << "\n";
+    for (const std::string& row : rows) {
+      const std::vector<std::string> key = Split(row, '/');
+      md << "| " << key[0] << " | " << key[1] << " | " << key[2] << " |";
+      std::string target = "";
+      for (const std::string& b : backends) {
+        const auto it = cells[row].find(b);
+        if (it == cells[row].end()) {
+          md << " – |";
+          continue;
+        }
+        const BenchResult& r = *it->second;
+        md << " " << Fixed(r.ratio_to_memcpy, r.ratio_to_memcpy < 0.01 ? 4 : 2) << "× ("
+           << GBps(r.bytes_per_second) << " / " << GBps(r.memcpy_bytes_per_second) << ") |";
+        if (const double t = TargetRatio(r); t > 0)
+          target = "≥ " + Fixed(t, 1) + (r.ratio_to_memcpy >= t ? " met" : " **missed**");
+      }
+      md << " " << target << " |\n";
+    }
+  }
+  if (!results.skipped.empty()) {
+    md << "\n### Skipped\n\n";
+    for (const Skip& s : results.skipped) md << "- `" << s.name << "`: " << s.reason << "\n";
+  }
+  return md.str();
+}
+
+std::string RenderSvg(const BenchResults& results) {
+  constexpr double kPanelW = 460, kPanelH = 300, kLeft = 60, kTop = 70, kGapX = 40, kGapY = 60;
+  constexpr double kPlotW = kPanelW - 70, kPlotH = kPanelH - 60;
+  static const char* kColors[] = {"#d62728", "#1f77b4", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b"};
+  std::vector<std::string> ops, backends;
+  for (const BenchResult& r : results.results) {
+    AddOnce(ops, r.op);
+    AddOnce(backends, r.backend);
+  }
+  // Common axes: log2 bytes, log10 bytes/s, widened to whole decades / powers of 4.
+  double x_min = 1e300, x_max = 0, y_min = 1e300, y_max = 0;
+  auto widen = [&](double x, double y) {
+    x_min = std::min(x_min, x), x_max = std::max(x_max, x);
+    y_min = std::min(y_min, y), y_max = std::max(y_max, y);
+  };
+  for (const BenchResult& r : results.results) widen(r.bytes, r.bytes_per_second);
+  for (const MemcpyResult& m : results.memcpy) widen(m.bytes, m.bytes_per_second);
+  if (x_max == 0) x_min = 1, x_max = 2, y_min = 1e9, y_max = 1e10;
+  const double lx0 = std::floor(std::log2(x_min) / 2) * 2, lx1 = std::ceil(std::log2(x_max) / 2) * 2 + (x_min == x_max ? 2 : 0);
+  const double ly0 = std::floor(std::log10(y_min)), ly1 = std::ceil(std::log10(y_max)) + (y_min == y_max ? 1 : 0);
+
+  const size_t columns = 2, panels = std::max<size_t>(ops.size(), 1);
+  const double width = kLeft + columns * (kPanelW + kGapX);
+  const double height = kTop + static_cast<double>((panels + 1) / 2) * (kPanelH + kGapY);
+  std::ostringstream svg;
+  svg << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << width << "\" height=\"" << height
+      << "\" font-family=\"sans-serif\" font-size=\"11\">\n"
+      << "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
+      << "<text x=\"10\" y=\"20\" font-size=\"15\">opcts bench: throughput against size (bytes "
+         "moved per second, log scales); dashed: memcpy of the same bytes</text>\n"
+      << "<text x=\"10\" y=\"38\" fill=\"#555\">" << Escape(results.context.substr(0, 220)) << "</text>\n";
+  // Legend.
+  double lx = 10;
+  for (size_t b = 0; b < backends.size(); ++b) {
+    svg << "<rect x=\"" << lx << "\" y=\"48\" width=\"12\" height=\"4\" fill=\"" << kColors[b % 6]
+        << "\"/><text x=\"" << lx + 16 << "\" y=\"54\">" << Escape(backends[b]) << "</text>\n";
+    lx += 30 + 7 * static_cast<double>(backends[b].size());
+  }
+  svg << "<line x1=\"" << lx << "\" y1=\"50\" x2=\"" << lx + 12
+      << "\" y2=\"50\" stroke=\"black\" stroke-dasharray=\"4 2\"/><text x=\"" << lx + 16
+      << "\" y=\"54\">memcpy</text>\n";
+
+  for (size_t p = 0; p < panels; ++p) {
+    const double ox = kLeft + static_cast<double>(p % columns) * (kPanelW + kGapX);
+    const double oy = kTop + static_cast<double>(p / columns) * (kPanelH + kGapY);
+    auto px = [&](double bytes) { return ox + (std::log2(bytes) - lx0) / (lx1 - lx0) * kPlotW; };
+    auto py = [&](double bps) { return oy + 20 + kPlotH - (std::log10(bps) - ly0) / (ly1 - ly0) * kPlotH; };
+    svg << "<g>\n<text x=\"" << ox << "\" y=\"" << oy + 12 << "\" font-size=\"13\">"
+        << Escape(p < ops.size() ? ops[p] : "(no results)") << "</text>\n"
+        << "<rect x=\"" << ox << "\" y=\"" << oy + 20 << "\" width=\"" << kPlotW << "\" height=\""
+        << kPlotH << "\" fill=\"none\" stroke=\"#999\"/>\n";
+    for (double e = lx0; e <= lx1; e += 2)
+      svg << "<text x=\"" << px(std::exp2(e)) << "\" y=\"" << oy + 34 + kPlotH
+          << "\" text-anchor=\"middle\">" << ByteTick(std::exp2(e)) << "</text>\n";
+    for (double e = ly0; e <= ly1; ++e)
+      svg << "<line x1=\"" << ox << "\" x2=\"" << ox + kPlotW << "\" y1=\"" << py(std::pow(10, e))
+          << "\" y2=\"" << py(std::pow(10, e)) << "\" stroke=\"#eee\"/><text x=\"" << ox - 4
+          << "\" y=\"" << py(std::pow(10, e)) + 4 << "\" text-anchor=\"end\">"
+          << Escape(e >= 9 ? Fixed(std::pow(10, e - 9), 0) + " GB/s" : Fixed(std::pow(10, e - 6), 0) + " MB/s")
+          << "</text>\n";
+    if (p >= ops.size()) {
+      svg << "</g>\n";
+      continue;
+    }
+    std::string memcpy_points;
+    for (const MemcpyResult& m : results.memcpy)
+      memcpy_points += Fixed(px(m.bytes), 1) + "," + Fixed(py(m.bytes_per_second), 1) + " ";
+    svg << "<polyline points=\"" << memcpy_points
+        << "\" fill=\"none\" stroke=\"black\" stroke-dasharray=\"4 2\"/>\n";
+    for (size_t b = 0; b < backends.size(); ++b) {
+      // Dots per case; the line joins geometric means per size class.
+      std::map<std::string, std::pair<double, double>> log_sums;
+      std::map<std::string, int> counts;
+      for (const BenchResult& r : results.results) {
+        if (r.op != ops[p] || r.backend != backends[b]) continue;
+        svg << "<circle cx=\"" << Fixed(px(r.bytes), 1) << "\" cy=\"" << Fixed(py(r.bytes_per_second), 1)
+            << "\" r=\"2\" fill=\"" << kColors[b % 6] << "\" fill-opacity=\"0.35\"><title>"
+            << Escape(r.op + "/" + r.backend + "/" + r.dtype + "/" + r.layout + "/" + r.size) << ": "
+            << GBps(r.bytes_per_second) << " GB/s, " << Fixed(r.ratio_to_memcpy, 3)
+            << "x memcpy</title></circle>\n";
+        log_sums[r.size].first += std::log(r.bytes);
+        log_sums[r.size].second += std::log(r.bytes_per_second);
+        ++counts[r.size];
+      }
+      std::string points;
+      for (const SizeClass& s : kSizeClasses) {
+        if (!counts.count(s.name)) continue;
+        const double n = counts[s.name];
+        points += Fixed(px(std::exp(log_sums[s.name].first / n)), 1) + "," +
+                  Fixed(py(std::exp(log_sums[s.name].second / n)), 1) + " ";
+      }
+      svg << "<polyline points=\"" << points << "\" fill=\"none\" stroke=\"" << kColors[b % 6]
+          << "\" stroke-width=\"2\"/>\n";
+    }
+    svg << "</g>\n";
+  }
+  svg << "</svg>\n";
+  return svg.str();
+}
+
+}  // namespace opcts::bench

@@ -1,0 +1,61 @@
+// Reads Google Benchmark JSON written by opcts_bench and renders it: a Markdown table of ratios
+// to memcpy per operator x dtype x layout and backend, and an SVG plot (throughput against size,
+// one panel per operator, a line per backend and the memcpy line) that the HTML report can embed.
+// Reads only the results files, never the backends.
+//
+//   BenchResults r;
+//   std::string error;
+//   if (!LoadBenchJson("bench.json", &r, &error)) ...
+//   std::ofstream("bench.svg") << RenderSvg(r);
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace opcts::bench {
+
+// One benchmark: the median over repetitions when the file has aggregates.
+struct BenchResult {
+  std::string op, backend, dtype, layout, size;  // from "op/backend/dtype/layout/size"
+  double bytes = 0;
+  double bytes_per_second = 0;
+  double memcpy_bytes_per_second = 0;
+  double ratio_to_memcpy = 0;
+  int repetitions = 1;
+};
+
+// memcpy/<bytes> on its own.
+struct MemcpyResult {
+  double bytes = 0;
+  double bytes_per_second = 0;
+};
+
+struct Skip {
+  std::string name;
+  std::string reason;
+};
+
+struct BenchResults {
+  std::vector<BenchResult> results;
+  std::vector<MemcpyResult> memcpy;
+  std::vector<Skip> skipped;
+  std::string context;  // one line: date, load average, backends' devices
+};
+
+// Appends the file's results (several files may be loaded into one BenchResults). False with a
+// message naming the file and what is wrong when it cannot be read.
+bool LoadBenchJson(const std::string& path, BenchResults* results, std::string* error);
+
+// The target ratio the benchmark issue sets for cpu-simd on this case at the DRAM size, or 0.
+double TargetRatio(const BenchResult& r);
+
+// Markdown: per size class (DRAM first), a table op | dtype | layout | one ratio column per
+// backend (x memcpy, with GB/s), the median memcpy GB/s, and the cpu-simd target when one is
+// set; then the skipped benchmarks with their reasons.
+std::string RenderMarkdown(const BenchResults& results);
+
+// A self-contained SVG document.
+std::string RenderSvg(const BenchResults& results);
+
+}  // namespace opcts::bench

@@ -1,0 +1,116 @@
+// The renderer on hand-written Google Benchmark JSON: medians picked over repetitions, skips
+// with their reasons, the ratio table and its targets, the SVG, and unreadable input.
+#include "bench/bench_report.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <fstream>
+#include <string>
+
+namespace opcts::bench {
+namespace {
+
+std::string WriteTemp(const std::string& name, const std::string& text) {
+  const std::string path = testing::TempDir() + name;
+  std::ofstream(path) << text;
+  return path;
+}
+
+// Two repetitions aggregated (mean and median differ), a plain run, a skip and a memcpy.
+const char* kJson = R"json({
+  "context": {"date": "2026-01-01T00:00:00", "load_avg": [0.5, 0.25, 0.125],
+              "backend cpu-simd": "AMD EPYC (AVX3)"},
+  "benchmarks": [
+    {"name": "memcpy/67108864", "run_name": "memcpy/67108864", "run_type": "iteration",
+     "bytes": 67108864, "bytes_per_second": 20e9},
+    {"name": "dml_cumulative_summation/cpu-simd/f32/1d/DRAM/manual_time_mean",
+     "run_name": "dml_cumulative_summation/cpu-simd/f32/1d/DRAM/manual_time",
+     "run_type": "aggregate", "aggregate_name": "mean", "repetitions": 2,
+     "bytes": 67108864, "bytes_per_second": 1e9, "memcpy_bytes_per_second": 1e9,
+     "ratio_to_memcpy": 0.5},
+    {"name": "dml_cumulative_summation/cpu-simd/f32/1d/DRAM/manual_time_median",
+     "run_name": "dml_cumulative_summation/cpu-simd/f32/1d/DRAM/manual_time",
+     "run_type": "aggregate", "aggregate_name": "median", "repetitions": 2,
+     "bytes": 67108864, "bytes_per_second": 19e9, "memcpy_bytes_per_second": 20e9,
+     "ratio_to_memcpy": 0.95},
+    {"name": "dml_cumulative_summation/cpu-simd/f16/1d/DRAM/manual_time",
+     "run_name": "dml_cumulative_summation/cpu-simd/f16/1d/DRAM/manual_time",
+     "run_type": "iteration", "bytes": 67108864, "bytes_per_second": 10e9,
+     "memcpy_bytes_per_second": 20e9, "ratio_to_memcpy": 0.5},
+    {"name": "dml_scatter_nd/vulkan/u8/slice1KiB-all/DRAM/manual_time",
+     "run_name": "dml_scatter_nd/vulkan/u8/slice1KiB-all/DRAM/manual_time",
+     "run_type": "iteration", "error_occurred": true,
+     "error_message": "vulkan refuses at query (NOT_SUPPORTED): no 8-bit storage"}
+  ]
+})json";
+
+TEST(BenchReport, TakesMediansAndSkips) {
+  BenchResults r;
+  std::string error;
+  ASSERT_TRUE(LoadBenchJson(WriteTemp("report.json", kJson), &r, &error)) << error;
+  ASSERT_EQ(r.results.size(), 2u);
+  EXPECT_EQ(r.results[0].dtype, "f32");
+  EXPECT_DOUBLE_EQ(r.results[0].ratio_to_memcpy, 0.95);  // the median, not the mean
+  EXPECT_EQ(r.results[0].repetitions, 2);
+  EXPECT_EQ(r.results[1].dtype, "f16");
+  ASSERT_EQ(r.memcpy.size(), 1u);
+  EXPECT_DOUBLE_EQ(r.memcpy[0].bytes_per_second, 20e9);
+  ASSERT_EQ(r.skipped.size(), 1u);
+  EXPECT_NE(r.skipped[0].reason.find("no 8-bit storage"), std::string::npos);
+  EXPECT_NE(r.context.find("load average 0.50 0.25 0.12"), std::string::npos) << r.context;
+}
+
+TEST(BenchReport, TargetsFollowTheIssue) {
+  BenchResult r{"dml_cumulative_product", "cpu-simd", "f32", "outer", "DRAM"};
+  EXPECT_EQ(TargetRatio(r), 0.9);
+  r.dtype = "f16";
+  EXPECT_EQ(TargetRatio(r), 0.8);
+  r.dtype = "u8";
+  EXPECT_EQ(TargetRatio(r), 0);
+  r = {"dml_scatter_nd", "cpu-simd", "u8", "slice1KiB-sparse-in-place", "DRAM"};
+  EXPECT_EQ(TargetRatio(r), 0.8);
+  r.layout = "slice64B-all";
+  EXPECT_EQ(TargetRatio(r), 0);
+  r = {"dml_cumulative_summation", "cpu-simd", "f32", "1d", "L3"};  // targets are for >= 16 Mi
+  EXPECT_EQ(TargetRatio(r), 0);
+  r = {"dml_cumulative_summation", "cpu-reference", "f32", "1d", "DRAM"};
+  EXPECT_EQ(TargetRatio(r), 0);
+}
+
+TEST(BenchReport, RendersTheRatioTableAndThePlot) {
+  BenchResults r;
+  std::string error;
+  ASSERT_TRUE(LoadBenchJson(WriteTemp("render.json", kJson), &r, &error)) << error;
+  const std::string md = RenderMarkdown(r);
+  EXPECT_NE(md.find("| dml_cumulative_summation | f32 | 1d | 0.95× (19.00 / 20.00) | ≥ 0.9 met |"),
+            std::string::npos)
+      << md;
+  EXPECT_NE(md.find("| dml_cumulative_summation | f16 | 1d | 0.50× (10.00 / 20.00) | ≥ 0.8 **missed** |"),
+            std::string::npos)
+      << md;
+  EXPECT_NE(md.find("`dml_scatter_nd/vulkan/u8/slice1KiB-all/DRAM`: vulkan refuses"), std::string::npos);
+  const std::string svg = RenderSvg(r);
+  EXPECT_EQ(svg.rfind("<svg", 0), 0u);
+  EXPECT_NE(svg.find("stroke-dasharray=\"4 2\"/>"), std::string::npos);  // the memcpy line
+  EXPECT_NE(svg.find(">cpu-simd</text>"), std::string::npos);             // the legend
+  EXPECT_NE(svg.find("</svg>"), std::string::npos);
+}
+
+TEST(BenchReport, RejectsWhatIsNotBenchmarkOutput) {
+  BenchResults r;
+  std::string error;
+  EXPECT_FALSE(LoadBenchJson(testing::TempDir() + "absent.json", &r, &error));
+  EXPECT_NE(error.find("absent.json: cannot open"), std::string::npos) << error;
+  EXPECT_FALSE(LoadBenchJson(WriteTemp("bad.json", "{\"benchmarks\": [}"), &r, &error));
+  EXPECT_NE(error.find("bad.json: not JSON"), std::string::npos) << error;
+  EXPECT_FALSE(LoadBenchJson(WriteTemp("other.json", "{\"results\": []}"), &r, &error));
+  EXPECT_NE(error.find("no \"benchmarks\" array"), std::string::npos) << error;
+  EXPECT_FALSE(LoadBenchJson(
+      WriteTemp("name.json", R"({"benchmarks": [{"name": "x/y", "bytes_per_second": 1}]})"), &r,
+      &error));
+  EXPECT_NE(error.find("\"x/y\" is not op/backend/dtype/layout/size"), std::string::npos) << error;
+}
+
+}  // namespace
+}  // namespace opcts::bench

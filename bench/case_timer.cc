@@ -1,0 +1,198 @@
+#include "bench/case_timer.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "conformance/abi_operation.h"
+
+namespace opcts::bench {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// A 64-byte aligned, page-touched buffer (untouched pages would be faulted in by the first
+// timed execution).
+class Buffer {
+ public:
+  explicit Buffer(uint64_t size)
+      : size_(size), data_(static_cast<uint8_t*>(std::aligned_alloc(64, (size + 63) / 64 * 64 + 64))) {
+    if (data_ == nullptr) throw std::bad_alloc();
+    std::memset(data_.get(), 0, size_);
+  }
+  uint8_t* data() const { return data_.get(); }
+  uint64_t size() const { return size_; }
+
+ private:
+  struct Free {
+    void operator()(uint8_t* p) const { std::free(p); }
+  };
+  uint64_t size_;
+  std::unique_ptr<uint8_t, Free> data_;
+};
+
+// The bytes of the case that ran last: consecutive benchmarks are the same case on each
+// backend, and repetitions of one benchmark run back to back.
+const Operation& Materialized(const BenchCase& c) {
+  static std::string id;
+  static Operation op;
+  if (id != c.recipe.id) {
+    op = Operation{};  // free the last case before making the next
+    op = Materialize(c.recipe);
+    id = c.recipe.id;
+  }
+  return op;
+}
+
+// Reads a buffer the size of the DRAM class (twice this machine's L3): what the in-place restore
+// left in cache (half the tensor, dirty) is written back and evicted, as for the other cases,
+// whose input is read from memory each time.
+void EvictCaches() {
+  static const Buffer buffer(kSizeClasses[std::size(kSizeClasses) - 1].tensor_bytes);
+  const auto* words = reinterpret_cast<const uint64_t*>(buffer.data());
+  uint64_t sum = 0;
+  for (uint64_t i = 0; i < buffer.size() / 8; i += 8) sum += words[i];  // one word per line
+  benchmark::DoNotOptimize(sum);
+}
+
+uint64_t OutputBytes(const Operation& op) {
+  uint64_t bytes = 0;
+  for (const auto& [name, t] : op.tensors)
+    if (const TensorSpec* spec = op.spec->FindTensor(name); spec && spec->role == TensorRole::kOutput)
+      bytes += t.desc.total_bytes;
+  return bytes;
+}
+
+const char* StatusName(int32_t status) {
+  switch (status) {
+    case OPCTS_STATUS_NOT_SUPPORTED: return "NOT_SUPPORTED";
+    case OPCTS_STATUS_INVALID: return "INVALID";
+    case OPCTS_STATUS_ERROR: return "ERROR";
+  }
+  return "OK";
+}
+
+double Seconds(Clock::duration d) { return std::chrono::duration<double>(d).count(); }
+
+// The case's buffers bound in ABI order; the in-place output shares its input's buffer.
+struct Bound {
+  std::map<std::string, Buffer> buffers;
+  std::vector<opcts_binding> bindings;
+  // In place, the input is overwritten: restored from here before each execution.
+  const TensorData* restore_from = nullptr;
+  Buffer* restore_to = nullptr;
+};
+
+void Bind(const Operation& op, const AbiOperation& abi, Bound& bound) {
+  for (const std::string& name : abi.binding_order()) {
+    const TensorData* t = op.Tensor(name);
+    const TensorSpec* spec = op.spec->FindTensor(name);
+    if (t == nullptr) {
+      bound.bindings.push_back({nullptr, 0});
+      continue;
+    }
+    if (spec->role == TensorRole::kOutput && op.in_place && !spec->may_alias.empty()) {
+      Buffer& shared = bound.buffers.at(spec->may_alias);
+      bound.bindings.push_back({shared.data(), shared.size()});
+      bound.restore_from = op.Tensor(spec->may_alias);
+      bound.restore_to = &shared;
+      continue;
+    }
+    Buffer& b = bound.buffers.emplace(name, Buffer(t->desc.total_bytes)).first->second;
+    if (spec->role != TensorRole::kOutput) std::memcpy(b.data(), t->bytes.data(), t->bytes.size());
+    bound.bindings.push_back({b.data(), b.size()});
+  }
+}
+
+}  // namespace
+
+void TimeCase(benchmark::State& state, const Plugin& plugin, const BenchCase& c) {
+  const std::string backend = plugin.info().name;
+  const Operation& op = Materialized(c);
+  std::string error;
+  const auto abi = AbiOperation::Build(op, &error);
+  if (!abi) {
+    state.SkipWithError(("no ABI form: " + error).c_str());
+    return;
+  }
+  char message[1024] = "";
+  const opcts_backend_api& api = plugin.api();
+  const int32_t query = api.query(plugin.instance(), &abi->desc(), message, sizeof message);
+  message[sizeof message - 1] = '\0';
+  if (query != OPCTS_STATUS_OK) {
+    state.SkipWithError(
+        (backend + " refuses at query (" + StatusName(query) + "): " + message).c_str());
+    return;
+  }
+  Bound bound;
+  Bind(op, *abi, bound);
+  auto execute = [&] {
+    return api.execute(plugin.instance(), &abi->desc(), bound.bindings.data(),
+                       static_cast<uint32_t>(bound.bindings.size()), message, sizeof message);
+  };
+  const bool dram = c.size == kSizeClasses[std::size(kSizeClasses) - 1].name;
+  auto restore = [&] {
+    if (bound.restore_to == nullptr) return;
+    std::memcpy(bound.restore_to->data(), bound.restore_from->bytes.data(),
+                bound.restore_from->bytes.size());
+    if (dram) EvictCaches();
+  };
+  // The baseline copies the case's bytes. Where the operator writes a larger tensor than that
+  // (ScatterND in place: only the updated slices move), successive copies walk buffers that
+  // large, so the copied bytes are no more cached than the operator's.
+  const uint64_t slots = std::max<uint64_t>(1, OutputBytes(op) / c.bytes);
+  const Buffer copy_from(slots * c.bytes), copy_to(slots * c.bytes);
+  uint64_t slot = 0;
+
+  auto fail = [&](int32_t status) {
+    message[sizeof message - 1] = '\0';
+    state.SkipWithError(
+        (backend + " failed at execute (" + StatusName(status) + "): " + message).c_str());
+  };
+  // One untimed execution warms caches and code and fails early; DRAM-sized data cannot be
+  // warmed, and a slow backend would spend seconds on it.
+  if (!dram) {
+    restore();
+    if (const int32_t status = execute(); status != OPCTS_STATUS_OK) return fail(status);
+  }
+  int32_t status = OPCTS_STATUS_OK;
+  double execute_seconds = 0, memcpy_seconds = 0;
+  for (auto _ : state) {
+    restore();
+    const Clock::time_point t0 = Clock::now();
+    status = execute();
+    const Clock::time_point t1 = Clock::now();
+    const uint64_t at = slot++ % slots * c.bytes;
+    std::memcpy(copy_to.data() + at, copy_from.data() + at, c.bytes);
+    benchmark::ClobberMemory();
+    const Clock::time_point t2 = Clock::now();
+    if (status != OPCTS_STATUS_OK) break;
+    state.SetIterationTime(Seconds(t1 - t0));
+    execute_seconds += Seconds(t1 - t0);
+    memcpy_seconds += Seconds(t2 - t1);
+  }
+  if (status != OPCTS_STATUS_OK) return fail(status);
+  const auto iterations = static_cast<double>(state.iterations());
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * c.bytes));
+  state.counters["memcpy_bytes_per_second"] = iterations * static_cast<double>(c.bytes) / memcpy_seconds;
+  state.counters["ratio_to_memcpy"] = memcpy_seconds / execute_seconds;
+  state.counters["elements"] = static_cast<double>(c.elements);
+  state.counters["bytes"] = static_cast<double>(c.bytes);
+}
+
+void TimeMemcpy(benchmark::State& state, uint64_t bytes) {
+  const Buffer from(bytes), to(bytes);
+  for (auto _ : state) {
+    std::memcpy(to.data(), from.data(), bytes);
+    benchmark::ClobberMemory();
+  }
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * bytes));
+  state.counters["bytes"] = static_cast<double>(bytes);
+}
+
+}  // namespace opcts::bench

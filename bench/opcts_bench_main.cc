@@ -1,0 +1,131 @@
+// opcts_bench: every benchmark case (bench_cases.h) on every chosen backend, plus memcpy of each
+// case's byte count, as Google Benchmark runs. bench/README.md shows how to run it.
+//
+//   opcts_bench [--backend NAME[@OPTIONS]]... [--benchmark_* flags]
+//
+// NAME is a built-in backend (cpu-reference, cpu-simd, vulkan) or a plugin path; OPTIONS go to
+// its create() ("threads=1"). Default: every built-in backend found.
+#include <benchmark/benchmark.h>
+
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "bench/bench_cases.h"
+#include "bench/case_timer.h"
+#include "conformance/plugin_loader.h"
+#include "conformance/spec_set.h"
+
+namespace opcts::bench {
+namespace {
+
+struct Backend {
+  std::string label;  // in benchmark names: "cpu-simd", or "cpu-simd@threads=1"
+  std::unique_ptr<Plugin> plugin;
+};
+
+std::string LoadAverage() {
+  std::ifstream in("/proc/loadavg");
+  std::string one, five, fifteen;
+  in >> one >> five >> fifteen;
+  return one + " " + five + " " + fifteen;
+}
+
+// A built-in's name, or a plugin path's file name without "opcts-" and ".so": two builds of
+// one backend stay apart.
+std::string Label(const std::string& name_or_path) {
+  std::string label = std::filesystem::path(name_or_path).stem().string();
+  return label.rfind("opcts-", 0) == 0 ? label.substr(6) : label;
+}
+
+// Removes --backend flags from argv; returns false (with a message) on a bad one.
+bool TakeBackendFlags(int* argc, char** argv, std::vector<std::string>* specs) {
+  int kept = 1;
+  for (int i = 1; i < *argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg == "--backend") {
+      if (i + 1 >= *argc) {
+        std::cerr << "opcts_bench: --backend needs a value (a built-in name or a plugin path)\n";
+        return false;
+      }
+      specs->push_back(argv[++i]);
+    } else if (arg.rfind("--backend=", 0) == 0) {
+      specs->push_back(arg.substr(10));
+    } else {
+      argv[kept++] = argv[i];
+    }
+  }
+  *argc = kept;
+  return true;
+}
+
+int Main(int argc, char** argv) {
+  std::vector<std::string> specs;
+  if (!TakeBackendFlags(&argc, argv, &specs)) return 2;
+  if (specs.empty()) specs = BuiltinBackendNames();
+  if (specs.empty()) {
+    std::cerr << "opcts_bench: no built-in backend in " << BuiltinPluginDir()
+              << " (set OPCTS_PLUGIN_DIR or pass --backend PATH)\n";
+    return 2;
+  }
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 2;
+
+  std::vector<Backend> backends;
+  for (const std::string& spec : specs) {
+    const size_t at = spec.find('@');
+    const std::string name = spec.substr(0, at);
+    const std::string options = at == std::string::npos ? "" : spec.substr(at + 1);
+    PluginLoad load = LoadPlugin(name, options);
+    if (load.unavailable) {  // e.g. no Vulkan device: say so, benchmark the others
+      std::cerr << "opcts_bench: backend " << spec << " unavailable here: " << load.error << "\n";
+      benchmark::AddCustomContext("backend " + spec, "unavailable: " + load.error);
+      continue;
+    }
+    if (!load.plugin) {
+      std::cerr << "opcts_bench: " << load.error << "\n";
+      return 2;
+    }
+    const opcts_backend_info& info = load.plugin->info();
+    const std::string label = Label(name) + (options.empty() ? "" : "@" + options);
+    const std::string details = info.details;
+    benchmark::AddCustomContext("backend " + label,
+                                info.device + (details.empty() ? "" : "; " + details));
+    backends.push_back({label, std::move(load.plugin)});
+  }
+
+  const SpecSet spec_set = LoadSpecSet(DefaultSpecDir());
+  if (!spec_set.errors.empty()) {
+    for (const std::string& e : spec_set.errors) std::cerr << e << "\n";
+    return 2;
+  }
+  // Static: the registered lambdas refer to the cases until the program ends.
+  static const std::vector<BenchCase> cases = GenerateBenchCases(spec_set);
+  benchmark::AddCustomContext("load average at start", LoadAverage());
+
+  std::set<uint64_t> copy_sizes;
+  for (const BenchCase& c : cases) copy_sizes.insert(c.bytes);
+  for (uint64_t bytes : copy_sizes)
+    benchmark::RegisterBenchmark(("memcpy/" + std::to_string(bytes)).c_str(),
+                                 [bytes](benchmark::State& s) { TimeMemcpy(s, bytes); });
+  for (const BenchCase& c : cases)
+    for (const Backend& b : backends) {
+      const Plugin* plugin = b.plugin.get();
+      benchmark::RegisterBenchmark(c.Name(b.label).c_str(), [plugin, &c](benchmark::State& s) {
+        TimeCase(s, *plugin, c);
+      })->UseManualTime();
+    }
+
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}
+
+}  // namespace
+}  // namespace opcts::bench
+
+int main(int argc, char** argv) { return opcts::bench::Main(argc, argv); }

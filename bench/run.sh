@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# Runs the benchmarks and renders them: Google Benchmark JSON, an SVG plot and a Markdown table
+# of ratios to memcpy. See bench/README.md.
+#
+#   bench/run.sh [--quick] [--build DIR] [--out DIR] [-- opcts_bench arguments...]
+#
+# Full (the default, ~30 min on 2 cores): every case on every built-in backend, 3 repetitions
+# (medians reported); cpu-reference, 100-1000x slower, once per case in a second run. Writes
+#   OUT/bench.json, OUT/bench-cpu-reference.json, OUT/bench.svg, OUT/bench.md
+# --quick (seconds, the CI smoke test): one small case and its memcpy; OUT/bench.json, .svg, .md.
+# DIR defaults to build/release, OUT to DIR/bench.
+set -euo pipefail
+
+quick=0
+build=build/release
+out=
+extra=()
+while [[ $# -gt 0 ]]; do
+  case "$1" in
+    --quick) quick=1 ;;
+    --build) build="$2"; shift ;;
+    --out) out="$2"; shift ;;
+    --) shift; extra=("$@"); break ;;
+    -h|--help) sed -n '2,13p' "$0"; exit 0 ;;
+    *) echo "run.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
+  esac
+  shift
+done
+out=${out:-$build/bench}
+bench="$build/opcts_bench"
+report="$build/opcts_bench_report"
+for tool in "$bench" "$report"; do
+  if [[ ! -x "$tool" ]]; then
+    echo "run.sh: $tool not found: build the targets opcts_bench and opcts_bench_report in $build" >&2
+    exit 2
+  fi
+done
+mkdir -p "$out"
+echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
+
+if [[ $quick == 1 ]]; then
+  "$bench" --benchmark_filter='^memcpy/131072$|^dml_cumulative_summation/[^/]+/f32/1d/L2/' \
+    --benchmark_min_time=0.01 --benchmark_out="$out/bench.json" --benchmark_out_format=json \
+    "${extra[@]}"
+  "$report" "$out/bench.json" --svg "$out/bench.svg" --markdown "$out/bench.md"
+  echo "wrote $out/bench.json $out/bench.svg $out/bench.md"
+  exit 0
+fi
+
+# Every built-in but the oracle, which runs alone below.
+backends=()
+for plugin in "$build"/plugins/opcts-*.so; do
+  name=$(basename "$plugin" .so)
+  name=${name#opcts-}
+  [[ $name == cpu-reference ]] || backends+=(--backend "$name")
+done
+results=("$out/bench.json")
+"$bench" "${backends[@]}" --benchmark_repetitions=3 --benchmark_report_aggregates_only=true \
+  --benchmark_min_time=0.2 --benchmark_out="$out/bench.json" --benchmark_out_format=json \
+  "${extra[@]}"
+if [[ -e "$build/plugins/opcts-cpu-reference.so" ]]; then
+  "$bench" --backend cpu-reference --benchmark_min_time=0 \
+    --benchmark_out="$out/bench-cpu-reference.json" --benchmark_out_format=json "${extra[@]}"
+  results+=("$out/bench-cpu-reference.json")
+fi
+"$report" "${results[@]}" --svg "$out/bench.svg" --markdown "$out/bench.md"
+echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "wrote ${results[*]} $out/bench.svg $out/bench.md"

@@ -231,7 +231,17 @@ std::string RenderMarkdown(const BenchResults& results) {
 }
 
 std::string RenderSvg(const BenchResults& results) {
-  constexpr double kPanelW = 460, kPanelH = 300, kLeft = 60, kTop = 70, kGapX = 40, kGapY = 60;
+  // One header line per results file (their contexts are joined with " | "), at most three.
+  std::vector<std::string> context_lines;
+  for (size_t begin = 0; begin < results.context.size() && context_lines.size() < 3;) {
+    size_t end = results.context.find(" | ", begin);
+    if (end == std::string::npos) end = results.context.size();
+    context_lines.push_back(results.context.substr(begin, std::min<size_t>(end - begin, 165)));
+    begin = end + 3;
+  }
+  const double legend_y = 44 + 16 * static_cast<double>(context_lines.size());
+  constexpr double kPanelW = 460, kPanelH = 300, kLeft = 60, kGapX = 40, kGapY = 60;
+  const double kTop = legend_y + 26;
   constexpr double kPlotW = kPanelW - 70, kPlotH = kPanelH - 60;
   static const char* kColors[] = {"#d62728", "#1f77b4", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b"};
   std::vector<std::string> ops, backends;
@@ -259,18 +269,21 @@ std::string RenderSvg(const BenchResults& results) {
       << "\" font-family=\"sans-serif\" font-size=\"11\">\n"
       << "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
       << "<text x=\"10\" y=\"20\" font-size=\"15\">opcts bench: throughput against size (bytes "
-         "moved per second, log scales); dashed: memcpy of the same bytes</text>\n"
-      << "<text x=\"10\" y=\"38\" fill=\"#555\">" << Escape(results.context.substr(0, 220)) << "</text>\n";
+         "moved per second, log scales); dashed: memcpy of the same bytes</text>\n";
+  for (size_t i = 0; i < context_lines.size(); ++i)
+    svg << "<text x=\"10\" y=\"" << 38 + 16 * i << "\" fill=\"#555\">" << Escape(context_lines[i])
+        << "</text>\n";
   // Legend.
   double lx = 10;
   for (size_t b = 0; b < backends.size(); ++b) {
-    svg << "<rect x=\"" << lx << "\" y=\"48\" width=\"12\" height=\"4\" fill=\"" << kColors[b % 6]
-        << "\"/><text x=\"" << lx + 16 << "\" y=\"54\">" << Escape(backends[b]) << "</text>\n";
+    svg << "<rect x=\"" << lx << "\" y=\"" << legend_y - 6 << "\" width=\"12\" height=\"4\" fill=\""
+        << kColors[b % 6] << "\"/><text x=\"" << lx + 16 << "\" y=\"" << legend_y << "\">"
+        << Escape(backends[b]) << "</text>\n";
     lx += 30 + 7 * static_cast<double>(backends[b].size());
   }
-  svg << "<line x1=\"" << lx << "\" y1=\"50\" x2=\"" << lx + 12
-      << "\" y2=\"50\" stroke=\"black\" stroke-dasharray=\"4 2\"/><text x=\"" << lx + 16
-      << "\" y=\"54\">memcpy</text>\n";
+  svg << "<line x1=\"" << lx << "\" y1=\"" << legend_y - 4 << "\" x2=\"" << lx + 12 << "\" y2=\""
+      << legend_y - 4 << "\" stroke=\"black\" stroke-dasharray=\"4 2\"/><text x=\"" << lx + 16
+      << "\" y=\"" << legend_y << "\">memcpy</text>\n";
 
   for (size_t p = 0; p < panels; ++p) {
     const double ox = kLeft + static_cast<double>(p % columns) * (kPanelW + kGapX);

@@ -34,8 +34,9 @@ namespace {
 
 constexpr const char* kTargetPrefix = "opcts_fuzz_";
 constexpr const char* kFindingPrefixes[] = {"crash-", "leak-", "timeout-", "oom-"};
-// Findings kept per target and signature: one bug found many times needs one or two vectors.
-constexpr int kFindingsPerSignature = 2;
+// Findings kept per target and signature (the report without its numbers): one bug found many
+// times needs one regression.
+constexpr int kFindingsPerSignature = 1;
 constexpr uint64_t kMaxMinimizeSeconds = 30;
 
 struct Campaign {
@@ -122,12 +123,15 @@ void ReadStats(const std::string& log, TargetRun& run) {
   }
 }
 
-// The line that says what went wrong: a mismatch, a sanitizer summary, or libFuzzer's verdict.
+// The line that says what went wrong: a mismatch, an uncaught exception, a sanitizer summary, or
+// libFuzzer's verdict.
 std::string Summary(const std::string& log) {
   std::istringstream lines(log);
   std::string libfuzzer;
   for (std::string line; std::getline(lines, line);) {
     if (line.rfind("==opcts-fuzz== ", 0) == 0) return line.substr(15);
+    if (const size_t what = line.find("what():  "); what != std::string::npos)
+      return "uncaught exception: " + line.substr(what + 9);
     if (line.rfind("SUMMARY: ", 0) == 0) return line.substr(9);
     if (libfuzzer.empty() && line.find("ERROR: libFuzzer: ") != std::string::npos) libfuzzer = line;
   }

@@ -4,6 +4,9 @@
 #pragma once
 
 #include <cstdint>
+#include <cstdio>
+#include <exception>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -13,6 +16,30 @@ namespace opcts::plugin {
 
 // Copies `text` into a harness-owned message buffer, truncating and always NUL-terminating.
 void WriteMessage(const std::string& text, char* buffer, size_t capacity);
+
+// Runs `body(std::string* text)`, which returns an OPCTS_STATUS_* and may fill `text`, and copies
+// the text into the harness's buffer. No exception crosses the ABI: one becomes
+// OPCTS_STATUS_ERROR with "<backend>: <what>", formatted with snprintf inside the handler
+// (building a std::string could throw again, and what() dies with the exception).
+template <typename Body>
+int32_t GuardedCall(const char* backend, char* message, size_t capacity, Body&& body) noexcept {
+  auto report = [&](const char* what) {
+    if (message != nullptr && capacity > 0) std::snprintf(message, capacity, "%s: %s", backend, what);
+  };
+  try {
+    std::string text;
+    const int32_t status = body(&text);
+    WriteMessage(text, message, capacity);
+    return status;
+  } catch (const std::bad_alloc&) {
+    report("out of memory");
+  } catch (const std::exception& e) {
+    report(e.what());
+  } catch (...) {
+    report("unknown exception");
+  }
+  return OPCTS_STATUS_ERROR;
+}
 
 // Size in bytes of an OPCTS_DTYPE_* value; 0 for an unknown value.
 size_t DTypeSize(uint32_t data_type);

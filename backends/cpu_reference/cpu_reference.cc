@@ -85,36 +85,18 @@ int32_t ExecuteChecked(const opcts_op_desc* op, const opcts_binding* bindings, u
                                                              : OPCTS_STATUS_ERROR;
 }
 
-// No exception may cross the ABI: each becomes OPCTS_STATUS_ERROR with its text, written with
-// snprintf because building a std::string could throw again (bad_alloc).
-template <typename Body>
-int32_t Guarded(char* message, size_t capacity, Body body) {
-  const char* what = "unknown exception";
-  try {
-    std::string text;
-    const int32_t status = body(&text);
-    WriteMessage(text, message, capacity);
-    return status;
-  } catch (const std::exception& e) {
-    what = e.what();
-  } catch (...) {
-  }
-  if (message != nullptr && capacity > 0) std::snprintf(message, capacity, "cpu-reference: %s", what);
-  return OPCTS_STATUS_ERROR;
-}
-
 int32_t Create(const char* options, void** instance, char* message, size_t capacity) {
-  return Guarded(message, capacity,
+  return plugin::GuardedCall("cpu-reference", message, capacity,
                  [&](std::string* text) { return CreateChecked(options, instance, text); });
 }
 
 int32_t Query(void*, const opcts_op_desc* op, char* message, size_t capacity) {
-  return Guarded(message, capacity, [&](std::string* text) { return QueryChecked(op, text); });
+  return plugin::GuardedCall("cpu-reference", message, capacity, [&](std::string* text) { return QueryChecked(op, text); });
 }
 
 int32_t Execute(void*, const opcts_op_desc* op, const opcts_binding* bindings, uint32_t count,
                 char* message, size_t capacity) {
-  return Guarded(message, capacity,
+  return plugin::GuardedCall("cpu-reference", message, capacity,
                  [&](std::string* text) { return ExecuteChecked(op, bindings, count, text); });
 }
 

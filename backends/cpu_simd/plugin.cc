@@ -71,26 +71,8 @@ int32_t ParseOptions(const std::string& options, Instance* instance, std::string
   return OPCTS_STATUS_OK;
 }
 
-// Runs `body` returning a status; turns any exception into OPCTS_STATUS_ERROR + message.
-template <class F>
-int32_t Guarded(char* message, size_t capacity, F&& body) noexcept {
-  try {
-    std::string text;
-    const int32_t status = body(&text);
-    plugin::WriteMessage(text, message, capacity);
-    return status;
-  } catch (const std::bad_alloc&) {
-    plugin::WriteMessage("cpu-simd: out of memory", message, capacity);
-  } catch (const std::exception& e) {
-    plugin::WriteMessage(std::string("cpu-simd: ") + e.what(), message, capacity);
-  } catch (...) {
-    plugin::WriteMessage("cpu-simd: unknown exception", message, capacity);
-  }
-  return OPCTS_STATUS_ERROR;
-}
-
 int32_t Create(const char* options, void** instance, char* message, size_t capacity) {
-  return Guarded(message, capacity, [&](std::string* text) {
+  return plugin::GuardedCall("cpu-simd", message, capacity, [&](std::string* text) {
     if (instance == nullptr) {
       *text = "instance is null";
       return OPCTS_STATUS_INVALID;
@@ -144,7 +126,7 @@ int32_t CheckOp(const opcts_op_desc* op, std::string* message) {
 }
 
 int32_t Query(void* instance, const opcts_op_desc* op, char* message, size_t capacity) {
-  return Guarded(message, capacity, [&](std::string* text) {
+  return plugin::GuardedCall("cpu-simd", message, capacity, [&](std::string* text) {
     if (instance == nullptr) {
       *text = "instance is null";
       return OPCTS_STATUS_INVALID;
@@ -164,7 +146,7 @@ void Scan(const Instance& self, const opcts_tensor_desc& in_desc, const opcts_bi
 
 int32_t Execute(void* instance, const opcts_op_desc* op, const opcts_binding* bindings,
                 uint32_t binding_count, char* message, size_t capacity) {
-  return Guarded(message, capacity, [&](std::string* text) {
+  return plugin::GuardedCall("cpu-simd", message, capacity, [&](std::string* text) {
     if (instance == nullptr) {
       *text = "instance is null";
       return OPCTS_STATUS_INVALID;

@@ -23,7 +23,7 @@ constexpr size_t kRowChunkAlign = 64;
 // few lines to share out.
 constexpr size_t kLongLine = size_t{1} << 16;
 // A piece of such a line: small enough to stay in L2 between its reduce and its scan.
-constexpr size_t kLinePieceBytes = size_t{128} << 10;
+constexpr size_t kLinePieceBytes = size_t{256} << 10;
 // Outputs at least this large are written around the caches (non-temporal stores): 3/4 of a
 // 32 MiB L3, glibc memcpy's rule. They would not stay cached for the next reader anyway, and a
 // cached store first reads the line it writes: a third stream of memory traffic.
@@ -126,11 +126,13 @@ void RunRows(const ScanArgs& a, const Plan& p, const Buffers& b, bool parallel) 
   });
 }
 
-// One long contiguous line scanned by all threads in pieces, claimed in order: the claimer of a
-// piece reduces it (reading it into cache), waits for the carry into it, passes carry op total
-// on, and only then scans it from cache, so no thread waits for another's scan, and a piece
-// waits only for an earlier piece, which a running thread has claimed. Each piece is read
-// before it is written, by its claimer alone, so this is safe in place.
+// One long contiguous line scanned by all threads in pieces, claimed in order. When the carry
+// into a piece is already known, its claimer scans it in one pass and passes the carry on at the
+// end. Otherwise it reduces the piece (reading it into cache), waits for the carry, passes
+// carry op total on at once, and then scans the piece from cache. With two threads one tends to
+// scan in single passes while the other reduces ahead; a piece waits only for an earlier piece,
+// which a running thread has claimed. Each piece is read before it is written, by its claimer
+// alone, so this is safe in place.
 void ScanSplitLine(const ScanArgs& a, const unsigned char* in, unsigned char* out, size_t n,
                    size_t es, bool stream) {
   const size_t piece = std::max<size_t>(kLinePieceBytes / es, 1024);
@@ -148,6 +150,12 @@ void ScanSplitLine(const ScanArgs& a, const unsigned char* in, unsigned char* ou
     const size_t begin = a.reverse ? n - walked - length : walked;
     const unsigned char* src = in + begin * es;
     unsigned char* dst = out + begin * es;
+    if (known.load(std::memory_order_acquire) > k) {
+      Carry carry = carries[k];
+      ScanLine(a.type, a.reverse, src, dst, length, &carry, stream);
+      publish(k + 1, carry);
+      return;
+    }
     Carry total = IdentityCarry(a.type);
     ReduceLine(a.type, src, length, &total);
     for (uint32_t seen; (seen = known.load(std::memory_order_acquire)) <= k;)

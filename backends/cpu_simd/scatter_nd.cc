@@ -5,6 +5,10 @@
 #include <optional>
 #include <vector>
 
+#if defined(__x86_64__)
+#include <emmintrin.h>
+#endif
+
 #include "common/plugin_support.h"
 #include "cpu_simd/parallel.h"
 #include "cpu_simd/strided.h"
@@ -65,6 +69,33 @@ void CopyTensor(const plugin::TensorLayout& from_layout, const unsigned char* fr
     std::memcpy(to + walker.b() * es, from + walker.a() * es, es);
 }
 
+void CopyBytes(unsigned char* dst, const unsigned char* src, size_t bytes) {
+  std::memcpy(dst, src, bytes);
+}
+
+// A copy whose destination goes around the caches (non-temporal stores): for output nothing will
+// read soon, it saves reading each line before writing it. Callers fence with StreamFence.
+void StreamCopy(unsigned char* dst, const unsigned char* src, size_t bytes) {
+#if defined(__x86_64__)
+  const size_t head = std::min<size_t>(bytes, (16 - reinterpret_cast<uintptr_t>(dst) % 16) % 16);
+  std::memcpy(dst, src, head);
+  size_t i = head;
+  for (; i + 16 <= bytes; i += 16)
+    _mm_stream_si128(reinterpret_cast<__m128i*>(dst + i),
+                     _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + i)));
+  std::memcpy(dst + i, src + i, bytes - i);
+#else
+  std::memcpy(dst, src, bytes);
+#endif
+}
+
+// Orders streaming stores before whatever follows (the pool's completion counter).
+void StreamFence() {
+#if defined(__x86_64__)
+  _mm_sfence();
+#endif
+}
+
 // Everything RunScatterND derives from the descriptors: where each tuple's indices and update
 // slice live, and how a slice is laid out in updates and output.
 struct ScatterPlan {
@@ -118,12 +149,13 @@ struct ScatterPlan {
     return out_offset;
   }
 
+  // `stream`: around the caches (see StreamCopy).
   void CopySlice(const unsigned char* upd_data, uint64_t upd_offset, unsigned char* out_data,
-                 uint64_t out_offset) const {
+                 uint64_t out_offset, bool stream) const {
     const unsigned char* src = upd_data + upd_offset * es;
     unsigned char* dst = out_data + out_offset * es;
     if (slice_contiguous) {
-      std::memcpy(dst, src, slice_elements * es);
+      (stream ? StreamCopy : CopyBytes)(dst, src, slice_elements * es);
       return;
     }
     OffsetWalker slice(slice_sizes, slice_upd_strides, slice_out_strides);
@@ -137,6 +169,9 @@ constexpr uint64_t kBlockedMinBytes = uint64_t{4} << 20;
 // Output is produced in blocks of about this size, whole slices, each copied from the input and
 // then overwritten by its updates while it is still in L2: the scatter's writes hit cache.
 constexpr uint64_t kBlockBytes = uint64_t{256} << 10;
+// Outputs at least this large are written around the caches where nothing rewrites them at
+// once (scan.cc has the same rule).
+constexpr uint64_t kStreamMinBytes = uint64_t{24} << 20;
 
 // Packed input and output (or in place): output element offsets equal input ones, and a slice
 // starts at a multiple of its own size, so blocks of whole slices partition the output. The
@@ -170,11 +205,32 @@ void ScatterBlocked(const ScatterPlan& p, const unsigned char* in_data,
   for (uint64_t k = 0; k < count; ++k)
     if (out_offsets[k] != kSkip) order[next[out_offsets[k] / block_elements]++] = k;
 
-  pool.Run(blocks, true, [&](uint64_t b, unsigned) {
+  // A block whose every slice is overwritten needs no copy of the input: one bit per slice.
+  const bool stream = total * p.es >= kStreamMinBytes;
+  std::vector<std::vector<uint64_t>> covered(pool.threads(),
+                                             std::vector<uint64_t>((block_slices + 63) / 64));
+  pool.Run(blocks, true, [&](uint64_t b, unsigned slot) {
     const uint64_t lo = b * block_elements, hi = std::min(total, lo + block_elements);
-    if (copy_input) std::memcpy(out_data + lo * p.es, in_data + lo * p.es, (hi - lo) * p.es);
-    for (uint64_t i = starts[b]; i < starts[b + 1]; ++i)
-      p.CopySlice(upd_data, upd_offsets[order[i]], out_data, out_offsets[order[i]]);
+    bool copy = copy_input;
+    if (copy && starts[b + 1] - starts[b] >= (hi - lo) / p.slice_elements) {
+      std::vector<uint64_t>& bits = covered[slot];
+      std::fill(bits.begin(), bits.end(), 0);
+      uint64_t distinct = 0;
+      for (uint64_t i = starts[b]; i < starts[b + 1]; ++i) {
+        const uint64_t slice = (out_offsets[order[i]] - lo) / p.slice_elements;
+        const uint64_t bit = uint64_t{1} << (slice % 64);
+        distinct += (bits[slice / 64] & bit) == 0;
+        bits[slice / 64] |= bit;
+      }
+      copy = distinct < (hi - lo) / p.slice_elements;
+    }
+    const bool untouched = starts[b] == starts[b + 1];
+    if (copy)
+      (stream && untouched ? StreamCopy : CopyBytes)(out_data + lo * p.es, in_data + lo * p.es,
+                                                     (hi - lo) * p.es);
+    for (uint64_t i = starts[b]; i < starts[b + 1]; ++i)  // into cache after a copy, else around
+      p.CopySlice(upd_data, upd_offsets[order[i]], out_data, out_offsets[order[i]], stream && !copy);
+    if (stream) StreamFence();
   });
 }
 
@@ -213,7 +269,7 @@ void RunScatterND(const opcts_dml_scatter_nd_desc& desc, const opcts_binding* bi
   OffsetWalker tuples(p.tuple_sizes, p.tuple_idx_strides, p.tuple_upd_strides);
   for (uint64_t t = 0; t < tuples.count(); ++t, tuples.Next())
     if (const std::optional<uint64_t> out_offset = p.OutputOffset(idx_data, tuples.a()))
-      p.CopySlice(upd_data, tuples.b(), out_data, *out_offset);
+      p.CopySlice(upd_data, tuples.b(), out_data, *out_offset, false);
 }
 
 }  // namespace opcts::cpu_simd

@@ -7,6 +7,7 @@
 #include <fstream>
 #include <stdexcept>
 
+#include "common/plugin_support.h"
 #include "spec/half.h"
 
 namespace opcts::vulkan_test {
@@ -161,25 +162,9 @@ bool HostTensor::GuardsIntact() const {
 }
 
 uint32_t ElementBytes(uint32_t data_type) {
-  switch (data_type) {
-    case OPCTS_DTYPE_FLOAT64:
-    case OPCTS_DTYPE_INT64:
-    case OPCTS_DTYPE_UINT64:
-      return 8;
-    case OPCTS_DTYPE_FLOAT32:
-    case OPCTS_DTYPE_INT32:
-    case OPCTS_DTYPE_UINT32:
-      return 4;
-    case OPCTS_DTYPE_FLOAT16:
-    case OPCTS_DTYPE_BFLOAT16:
-    case OPCTS_DTYPE_INT16:
-    case OPCTS_DTYPE_UINT16:
-      return 2;
-    case OPCTS_DTYPE_INT8:
-    case OPCTS_DTYPE_UINT8:
-      return 1;
-  }
-  throw std::invalid_argument("unknown dtype");
+  const size_t size = opcts::plugin::DTypeSize(data_type);
+  if (size == 0) throw std::invalid_argument("unknown dtype");
+  return static_cast<uint32_t>(size);
 }
 
 bool IsFloat(uint32_t t) {

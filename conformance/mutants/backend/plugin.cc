@@ -25,22 +25,6 @@ struct Instance {
   std::map<std::string, ScanPlan> plans;  // by PlanKey
 };
 
-// Runs `body`; an exception becomes OPCTS_STATUS_ERROR with a message.
-template <class F>
-int32_t Guarded(char* message, size_t capacity, F&& body) noexcept {
-  try {
-    std::string text;
-    const int32_t status = body(&text);
-    plugin::WriteMessage(text, message, capacity);
-    return status;
-  } catch (const std::bad_alloc&) {
-    plugin::WriteMessage("mutant: out of memory", message, capacity);
-  } catch (const std::exception& e) {
-    plugin::WriteMessage(std::string("mutant: ") + e.what(), message, capacity);
-  }
-  return OPCTS_STATUS_ERROR;
-}
-
 #ifdef OPCTS_MUTANT_CLAIM_NOT_HONOURED
 bool IsInt64Scan(const opcts_op_desc& op) {
   if (op.type == OPCTS_OP_DML_SCATTER_ND) return false;
@@ -173,7 +157,7 @@ int32_t Run(Instance& self, const opcts_op_desc& op, const opcts_binding* bindin
 }
 
 int32_t Create(const char* options, void** instance, char* message, size_t capacity) {
-  return Guarded(message, capacity, [&](std::string* text) {
+  return plugin::GuardedCall("mutant", message, capacity, [&](std::string* text) {
     if (instance == nullptr) {
       *text = "instance is null";
       return OPCTS_STATUS_INVALID;
@@ -196,7 +180,7 @@ int32_t GetInfo(void* instance, opcts_backend_info* info) {
 }
 
 int32_t Query(void* instance, const opcts_op_desc* op, char* message, size_t capacity) {
-  return Guarded(message, capacity, [&](std::string* text) {
+  return plugin::GuardedCall("mutant", message, capacity, [&](std::string* text) {
     if (instance == nullptr) {
       *text = "instance is null";
       return OPCTS_STATUS_INVALID;
@@ -207,7 +191,7 @@ int32_t Query(void* instance, const opcts_op_desc* op, char* message, size_t cap
 
 int32_t Execute(void* instance, const opcts_op_desc* op, const opcts_binding* bindings,
                 uint32_t binding_count, char* message, size_t capacity) {
-  return Guarded(message, capacity, [&](std::string* text) {
+  return plugin::GuardedCall("mutant", message, capacity, [&](std::string* text) {
     if (instance == nullptr) {
       *text = "instance is null";
       return OPCTS_STATUS_INVALID;

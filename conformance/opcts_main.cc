@@ -4,6 +4,7 @@
 #include <iostream>
 
 #include "conformance/commands.h"
+#include "fuzz/fuzz_command.h"
 
 namespace {
 
@@ -20,6 +21,7 @@ const Command kCommands[] = {
     {"run", opcts::RunCommand, "run [--backend B]... ...  the conformance run (opcts run --help)"},
     {"repro", opcts::ReproCommand, "repro [--backend B] ID    re-run one case and show inputs, expected, actual"},
     {"report", opcts::ReportCommand, "report ...                render, diff or merge journals (reports/README.md)"},
+    {"fuzz", opcts::FuzzCommand, "fuzz [--backend B] [--seconds N] [--jobs J]  libFuzzer campaign (fuzz/README.md)"},
 };
 
 int Usage(std::ostream& out) {

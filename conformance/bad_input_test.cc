@@ -48,6 +48,13 @@ const BadInput kInputs[] = {
     {"journal_resume_garbage", {{"j.jsonl", "garbage\n{}\n"}}, "run --backend cpu-reference --resume $D/j.jsonl", 2,
      "opcts run --resume: $D/j.jsonl:1:"},
     {"journal_missing", {}, "report $D/none.jsonl", 2, "$D/none.jsonl"},
+    // A run killed mid-write: the torn last line is dropped with a warning, and the journal,
+    // one case short of its plan, fails the gate rather than passing as complete.
+    {"journal_truncated_last_line",
+     {{"j.jsonl", R"({"type":"header","format":"opcts-journal/1","seed":1,"planned_cases":2}
+{"type":"case","id":"a.b","backend":"x","status":"Pass"}
+{"type":"case","id":"a.c","backend":"x","sta)"}},
+     "report $D/j.jsonl", 1, "dropped an incomplete last line"},
     // Waiver files.
     {"waivers_bad_yaml", {{"w.yaml", "- id: [\n"}, {"j.jsonl", ""}}, "report --waivers $D/w.yaml $D/j.jsonl", 2, "$D/w.yaml"},
     // Command-line arguments.

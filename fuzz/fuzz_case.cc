@@ -152,7 +152,7 @@ const Constraint* ScatterRule(const OperatorSpec& spec) {
   return nullptr;
 }
 
-// Sizes of `count` dimensions within the size class, each bounded by what the budget leaves.
+// Sizes of `count` dimensions, each bounded by kMaxDim and by what the element budget leaves.
 template <typename IO>
 bool ChooseDims(IO& io, std::vector<uint32_t>& sizes, size_t first, size_t count) {
   uint64_t product = 1;

@@ -224,7 +224,7 @@ VectorLoadResult ParseVector(const std::string& text, const std::string& file, c
   json j;
   try {
     j = json::parse(text);
-  } catch (const json::parse_error& e) {
+  } catch (const json::exception& e) {  // parse_error, and out_of_range for numbers like 1e400
     return {std::nullopt, file + ": not valid JSON: " + e.what()};
   }
   try {

@@ -21,7 +21,7 @@ for so in "$plugins"/opcts-mutant-*.so; do
       break
     fi
   done
-  after=$(echo "$(date +%s.%N) - $start" | bc)
+  after=$(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { print b - a }')
   if [ -n "$found" ]; then killed=$((killed + 1)); printf '%-30s %-40s %.1f s\n' "$name" "$found" "$after"
   else printf '%-30s %-40s %s\n' "$name" "SURVIVED 60 s" "-"; fi
 done

@@ -19,6 +19,15 @@ namespace {
 constexpr uint32_t kMaxDim = 16;
 constexpr uint64_t kMaxElements = 64;  // per shape: the data tensor, the grid of index tuples
 
+// Now and then (one input in 256: a lottery byte at one value) a scan's data tensor gets one
+// long dimension, so carries between blocks (workgroups, vector chunks, threads' pieces) are
+// exercised. Its elements repeat the first kMaxElements decoded ones: the input stays small,
+// and so does the cost of the rare long case averaged over all inputs. The value is neither
+// 0x00 nor 0xFF, the bytes libFuzzer's mutations insert most (a lottery at 0xFF drew 15 %).
+constexpr uint8_t kLongLottery = 0x4C;
+constexpr uint32_t kMinLongDim = kMaxDim + 1, kMaxLongDim = 6144;
+constexpr uint64_t kMaxLongOthers = 2;  // the other dimensions' product beside a long one
+
 // Element selectors after the special values: small numbers, then index coordinates, then raw.
 constexpr int kSmallMin = -8, kSmallMax = 8;
 constexpr unsigned kSmallCount = kSmallMax - kSmallMin + 1;
@@ -67,12 +76,13 @@ class Reader {
     v.assign(n, fill);
     return true;
   }
-  void Elements(std::vector<uint64_t>& bits, DType t, uint64_t count,
+  // The first `period` elements are decoded, the rest repeat them.
+  void Elements(std::vector<uint64_t>& bits, DType t, uint64_t count, uint64_t period,
                 const std::vector<uint32_t>& coordinate_dims) {
     const std::vector<uint64_t>& specials = SpecialValues(t);
     const uint64_t special_count = specials.size();
     bits.resize(count);
-    for (uint64_t i = 0; i < count; ++i) {
+    for (uint64_t i = 0; i < std::min(count, period); ++i) {
       const uint64_t selector = fdp_.ConsumeIntegral<uint8_t>();
       if (selector < special_count) {
         bits[i] = specials[selector];
@@ -89,6 +99,7 @@ class Reader {
         bits[i] = raw & BitsMask(t);
       }
     }
+    for (uint64_t i = period; i < count; ++i) bits[i] = bits[i - period];
   }
 
  private:
@@ -122,9 +133,11 @@ class Writer {
   bool Same(T& value, const T& derived) { return value == derived; }
   template <typename T>
   bool Resize(std::vector<T>& v, size_t n, T) { return v.size() == n; }
-  void Elements(std::vector<uint64_t>& bits, DType t, uint64_t count, const std::vector<uint32_t>&) {
+  void Elements(std::vector<uint64_t>& bits, DType t, uint64_t count, uint64_t period,
+                const std::vector<uint32_t>&) {
     ok_ = ok_ && bits.size() == count;
-    for (uint64_t i = 0; i < count && ok_; ++i) {
+    for (uint64_t i = period; i < count && ok_; ++i) ok_ = bits[i] == bits[i - period];
+    for (uint64_t i = 0; i < std::min(count, period) && ok_; ++i) {
       uint8_t raw = kRawSelector;
       Choose(raw, 0, 255);
       for (size_t b = 0; b < DTypeSize(t); ++b) front_.push_back(static_cast<char>((bits[i] >> (8 * b)) & 0xFF));
@@ -152,16 +165,32 @@ const Constraint* ScatterRule(const OperatorSpec& spec) {
   return nullptr;
 }
 
-// Sizes of `count` dimensions, each bounded by kMaxDim and by what the element budget leaves.
+// Sizes of `count` dimensions but `skip`, each bounded by kMaxDim and by what `budget` (a limit
+// on their product) leaves.
 template <typename IO>
-bool ChooseDims(IO& io, std::vector<uint32_t>& sizes, size_t first, size_t count) {
+bool ChooseDims(IO& io, std::vector<uint32_t>& sizes, size_t first, size_t count,
+                uint64_t budget = kMaxElements, size_t skip = SIZE_MAX) {
   uint64_t product = 1;
   for (size_t d = first; d < first + count; ++d) {
-    const uint64_t room = std::max<uint64_t>(1, kMaxElements / product);
+    if (d == skip) continue;
+    const uint64_t room = std::max<uint64_t>(1, budget / product);
     if (!io.Choose(sizes[d], 1, static_cast<int64_t>(std::min<uint64_t>(kMaxDim, room)))) return false;
     product *= sizes[d];
   }
   return true;
+}
+
+// A scan's data dimensions: small, or (see kLongLottery) one long and the others tiny.
+template <typename IO>
+bool ChooseScanDims(IO& io, std::vector<uint32_t>& sizes) {
+  const auto long_it = std::find_if(sizes.begin(), sizes.end(), [](uint32_t s) { return s > kMaxDim; });
+  uint8_t lottery = long_it == sizes.end() ? 0 : kLongLottery;
+  if (!io.Choose(lottery, 0, 255)) return false;
+  if (lottery != kLongLottery) return ChooseDims(io, sizes, 0, sizes.size());
+  size_t long_dim = static_cast<size_t>(long_it - sizes.begin());
+  return io.Choose(long_dim, 0, static_cast<int64_t>(sizes.size()) - 1) &&
+         io.Choose(sizes[long_dim], kMinLongDim, kMaxLongDim) &&
+         ChooseDims(io, sizes, 0, sizes.size(), kMaxLongOthers, long_dim);
 }
 
 template <typename IO>
@@ -180,8 +209,7 @@ bool ScanShapes(IO& io, const OperatorSpec& spec, FuzzCase& c) {
   if (main == nullptr) return false;
   FuzzTensor& m = c.tensors[main->name];
   const TensorSupport& support = top.tensors.at(main->name);
-  if (!io.Pick(m.dtype, support.dtypes) || !ChooseRank(io, support, m.sizes) ||
-      !ChooseDims(io, m.sizes, 0, m.sizes.size()))
+  if (!io.Pick(m.dtype, support.dtypes) || !ChooseRank(io, support, m.sizes) || !ChooseScanDims(io, m.sizes))
     return false;
   for (const TensorSpec& t : spec.tensors) {
     if (&t == main) continue;
@@ -322,7 +350,10 @@ bool Serialize(IO& io, const OperatorSpec& spec, FuzzCase& c) {
     auto it = c.tensors.find(t.name);
     if (it == c.tensors.end() || t.role == TensorRole::kOutput) continue;
     const uint64_t count = BufferElementCount(Describe(it->second));
-    io.Elements(it->second.elements, it->second.dtype, count, coordinate_dims[t.name]);
+    const std::vector<uint32_t>& sizes = it->second.sizes;
+    const bool long_tensor = std::any_of(sizes.begin(), sizes.end(), [](uint32_t s) { return s > kMaxDim; });
+    io.Elements(it->second.elements, it->second.dtype, count, long_tensor ? kMaxElements : count,
+                coordinate_dims[t.name]);
   }
   return true;
 }
@@ -390,6 +421,13 @@ std::optional<Operation> DecodeOperation(const OperatorSpec& spec, FuzzedDataPro
   std::optional<FuzzCase> c = DecodeFuzzCase(spec, fdp);
   if (!c) return std::nullopt;
   return BuildOperation(spec, *c);
+}
+
+bool HasLongDimension(const Operation& op) {
+  return std::any_of(op.tensors.begin(), op.tensors.end(), [](const auto& named) {
+    const std::vector<uint32_t>& sizes = named.second.desc.sizes;
+    return std::any_of(sizes.begin(), sizes.end(), [](uint32_t s) { return s > kMaxDim; });
+  });
 }
 
 std::optional<std::string> EncodeOperation(const Operation& op) {

@@ -6,8 +6,10 @@
 // one-byte selector from the end (a special value, a small number, an index coordinate) or raw
 // bits from the front. Shapes follow the spec: every tensor shares the data tensor's shape, or,
 // for an operator with a scatter_nd_updates_sizes rule, index and update shapes are derived
-// from it. Choices stay in the top support table and in each parameter's param_range, but
-// nothing else is promised: callers check FindViolations and skip what is invalid.
+// from it. Tensors are small (dims up to 16, 64 elements), except that one input in 256 gives a
+// scan's data tensor one dimension of 17 to 6 144 (the others' product at most 2) whose elements
+// repeat the first 64 decoded. Choices stay in the top support table and in each parameter's
+// param_range, but nothing else is promised: callers check FindViolations.
 //
 //   FuzzedDataProvider fdp(data, size);
 //   std::optional<Operation> op = DecodeOperation(spec, fdp);  // nullopt: no case in these bytes
@@ -44,8 +46,8 @@ struct FuzzCase {
 };
 
 std::optional<FuzzCase> DecodeFuzzCase(const OperatorSpec& spec, FuzzedDataProvider& fdp);
-// The bytes DecodeFuzzCase turns back into `c`; nullopt when `c` has a shape (dims up to 16, 64
-// elements), dtype or parameter outside what the decoder can choose.
+// The bytes DecodeFuzzCase turns back into `c`; nullopt when `c` has a shape, dtype, parameter
+// or (in a long tensor) element pattern outside what the decoder can choose.
 std::optional<std::string> EncodeFuzzCase(const OperatorSpec& spec, const FuzzCase& c);
 
 Operation BuildOperation(const OperatorSpec& spec, const FuzzCase& c);
@@ -53,6 +55,8 @@ Operation BuildOperation(const OperatorSpec& spec, const FuzzCase& c);
 FuzzCase ExtractFuzzCase(const Operation& op);
 
 std::optional<Operation> DecodeOperation(const OperatorSpec& spec, FuzzedDataProvider& fdp);
+// Whether a tensor of `op` has a dimension beyond the small ones (a rare long scan).
+bool HasLongDimension(const Operation& op);
 std::optional<std::string> EncodeOperation(const Operation& op);
 
 }  // namespace opcts

@@ -136,6 +136,48 @@ TEST(FuzzCase, RandomBytesDecodeConsistently) {
   }
 }
 
+// About one scan input in 256 has a long dimension (17..6144, the others' product at most 2),
+// whose elements repeat the first 64; it round-trips, and a long tensor that does not repeat so
+// cannot be encoded.
+TEST(FuzzCase, RareLongScanDimensionRepeatsItsElements) {
+  const OperatorSpec* spec = EmbeddedSpecSet().Find("DML_CUMULATIVE_SUMMATION");
+  ASSERT_NE(spec, nullptr);
+  std::mt19937_64 rng(99);
+  int inputs = 0, long_cases = 0;
+  for (; inputs < 40000; ++inputs) {
+    std::string bytes(rng() % 200, '\0');
+    for (char& b : bytes) b = static_cast<char>(rng());
+    std::optional<FuzzCase> c;
+    {
+      FuzzedDataProvider fdp(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size());
+      c = DecodeFuzzCase(*spec, fdp);
+    }
+    if (!c) continue;
+    const FuzzTensor& data = c->tensors.at(spec->tensors.front().name);
+    uint64_t longest = 0, others = 1;
+    for (uint32_t s : data.sizes) {
+      if (s > 16) longest = s;
+      else others *= s;
+    }
+    if (longest == 0) continue;
+    ++long_cases;
+    ASSERT_LE(longest, 6144u);
+    ASSERT_LE(others, 2u);
+    const std::optional<std::string> again = EncodeFuzzCase(*spec, *c);
+    ASSERT_TRUE(again);
+    const std::optional<Operation> redecoded = Decode(*spec, *again);
+    ASSERT_TRUE(redecoded);
+    ASSERT_EQ(Difference(*redecoded, BuildOperation(*spec, *c)), "");
+    if (data.elements.size() <= 64) continue;  // broadcast along the long dimension
+    for (size_t i = 64; i < data.elements.size(); ++i) ASSERT_EQ(data.elements[i], data.elements[i - 64]) << i;
+    FuzzCase broken = *c;
+    broken.tensors.at(spec->tensors.front().name).elements.back() ^= 1;
+    EXPECT_FALSE(EncodeFuzzCase(*spec, broken)) << "a long tensor that does not repeat was encoded";
+  }
+  EXPECT_GT(long_cases, inputs / 512);
+  EXPECT_LT(long_cases, inputs / 128);
+}
+
 TEST(FuzzCase, EmptyInputIsTheSmallestCase) {
   for (const OperatorSpec& spec : EmbeddedSpecSet().specs) {
     const std::optional<Operation> op = Decode(spec, "");

@@ -38,11 +38,16 @@ constexpr const char* kFindingPrefixes[] = {"crash-", "leak-", "timeout-", "oom-
 // times needs one regression.
 constexpr int kFindingsPerSignature = 1;
 constexpr uint64_t kMaxMinimizeSeconds = 30;
+// One input running longer is a hang finding (libFuzzer's default, 1200 s, would stall a CI
+// step). Targets use tens of MiB; at the memory limit libFuzzer prints a heap profile, which
+// takes minutes for a heap of millions of small blocks at the default 2048 MiB.
+const std::string kLimits[] = {"-timeout=10", "-rss_limit_mb=1024"};
 
 struct Campaign {
   std::string backend = "cpu-simd";
   uint64_t seconds = 60;
   uint64_t jobs = 1;
+  bool strict = false;
   std::vector<std::string> globs;
   fs::path bin, work, regressions;
 };
@@ -58,10 +63,11 @@ struct TargetRun {
 int Usage(const std::string& error) {
   if (!error.empty()) std::cerr << "opcts fuzz: " << error << "\n";
   std::cerr << "usage: opcts fuzz [--backend NAME|PATH] [--seconds N] [--jobs J] [--target GLOB]...\n"
-               "                  [--work DIR] [--regressions DIR]\n"
+               "                  [--strict] [--work DIR] [--regressions DIR]\n"
                "  --seconds  fuzzing time per target (default 60)\n"
                "  --jobs     parallel workers per target (libFuzzer -fork; default 1)\n"
                "  --target   which targets (default all; see fuzz-targets.txt beside opcts)\n"
+               "  --strict   a QualityWarning is a mismatch (as opcts run --strict fails it)\n"
                "  --work     corpora, artifacts and logs (default fuzz-work/ beside opcts)\n"
                "  --regressions  where findings go (default the source tree's fuzz/regressions)\n";
   return 2;
@@ -89,7 +95,7 @@ std::string ReadFile(const fs::path& path) {
 }
 
 // Runs argv with stdout and stderr going to `log`; the exit code, or 128 + signal.
-int RunLogged(const std::vector<std::string>& argv, const std::string& backend, const fs::path& log) {
+int RunLogged(const std::vector<std::string>& argv, const Campaign& c, const fs::path& log) {
   std::cout.flush();
   const pid_t pid = fork();
   if (pid < 0) return 127;
@@ -99,7 +105,8 @@ int RunLogged(const std::vector<std::string>& argv, const std::string& backend, 
       dup2(fd, 1);
       dup2(fd, 2);
     }
-    setenv("OPCTS_FUZZ_BACKEND", backend.c_str(), 1);
+    setenv("OPCTS_FUZZ_BACKEND", c.backend.c_str(), 1);
+    setenv("OPCTS_FUZZ_STRICT", c.strict ? "1" : "0", 1);
     std::vector<char*> args;
     for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
     args.push_back(nullptr);
@@ -191,7 +198,7 @@ TargetRun Fuzz(const Campaign& c, const std::string& target) {
   fs::create_directories(artifacts);
   fs::create_directories(c.work / "logs");
   std::vector<std::string> argv = {binary.string(), "-fork=" + std::to_string(c.jobs), "-ignore_crashes=1",
-                                   "-ignore_timeouts=1", "-ignore_ooms=1",
+                                   "-ignore_timeouts=1", "-ignore_ooms=1", kLimits[0], kLimits[1],
                                    "-max_total_time=" + std::to_string(c.seconds),
                                    "-artifact_prefix=" + artifacts.string() + "/", "-print_final_stats=1"};
   if (fs::exists(seeds.string() + ".dict")) argv.push_back("-dict=" + seeds.string() + ".dict");
@@ -199,7 +206,7 @@ TargetRun Fuzz(const Campaign& c, const std::string& target) {
   if (fs::exists(seeds)) argv.push_back(seeds.string());
   std::cout << target << ": fuzzing " << c.seconds << " s with " << c.jobs << " job(s)..." << std::endl;
   const fs::path log = c.work / "logs" / (target + ".log");
-  const int code = RunLogged(argv, c.backend, log);
+  const int code = RunLogged(argv, c, log);
   const std::string text = ReadFile(log);
   ReadStats(text, run);
   if (code != 0 && run.execs == 0) {
@@ -220,14 +227,14 @@ TargetRun Fuzz(const Campaign& c, const std::string& target) {
     fs::path input = artifact;
     if (std::string(*kind) == "crash-" || std::string(*kind) == "leak-") {
       const fs::path minimized = artifact.string() + ".min";
-      RunLogged({binary.string(), "-minimize_crash=1",
+      RunLogged({binary.string(), kLimits[0], kLimits[1], "-minimize_crash=1",
                  "-max_total_time=" + std::to_string(std::min(c.seconds, kMaxMinimizeSeconds)),
                  "-exact_artifact_path=" + minimized.string(), artifact.string()},
-                c.backend, artifact.string() + ".minimize.log");
+                c, artifact.string() + ".minimize.log");
       if (fs::exists(minimized)) input = minimized;
     }
     const fs::path repro_log = artifact.string() + ".log";
-    RunLogged({binary.string(), input.string()}, c.backend, repro_log);
+    RunLogged({binary.string(), kLimits[0], kLimits[1], input.string()}, c, repro_log);
     const std::string summary = Summary(ReadFile(repro_log));
     if (signatures[Signature(summary)]++ >= kFindingsPerSignature) continue;
     std::cout << "  " << *kind << " " << summary << "\n";
@@ -240,12 +247,13 @@ TargetRun Fuzz(const Campaign& c, const std::string& target) {
 }  // namespace
 
 int FuzzCommand(const std::vector<std::string>& args) {
-  CliArgs cli(args, {"--help"}, {"--backend", "--seconds", "--jobs", "--target", "--work", "--regressions"});
+  CliArgs cli(args, {"--help", "--strict"}, {"--backend", "--seconds", "--jobs", "--target", "--work", "--regressions"});
   if (cli.Has("--help")) return Usage("");
   Campaign c;
   c.backend = cli.Get("--backend").value_or(c.backend);
   c.seconds = cli.GetNumber("--seconds").value_or(c.seconds);
   c.jobs = cli.GetNumber("--jobs").value_or(c.jobs);
+  c.strict = cli.Has("--strict");
   c.globs = cli.GetAll("--target");
   if (!cli.error().empty() || !cli.positionals().empty() || c.seconds == 0 || c.jobs == 0)
     return Usage(cli.error().empty() ? "bad arguments" : cli.error());
@@ -289,7 +297,7 @@ int FuzzCommand(const std::vector<std::string>& args) {
     findings += r.findings;
     broken = broken || r.failed_to_run;
   }
-  std::cout << "backend " << c.backend << ", " << c.seconds << " s per target, " << c.jobs << " job(s); "
+  std::cout << "backend " << c.backend << (c.strict ? " (strict)" : "") << ", " << c.seconds << " s per target, " << c.jobs << " job(s); "
             << findings << " finding(s)" << (findings ? " written to " + c.regressions.string() : "") << "\n";
   if (broken) return 2;
   return findings ? 1 : 0;

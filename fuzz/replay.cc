@@ -6,11 +6,11 @@
 
 namespace opcts {
 
-bool IsAcceptableOutcome(const std::string& status, CaseGroup group) {
+bool IsAcceptableOutcome(const std::string& status, CaseGroup group, bool strict) {
   switch (group) {
     case CaseGroup::kInvalid: return status == "InvalidRejected";
     case CaseGroup::kUnclaimed: if (status == "NotSupported") return true; [[fallthrough]];
-    case CaseGroup::kValid: return status == "Pass" || status == "QualityWarning";
+    case CaseGroup::kValid: return status == "Pass" || (status == "QualityWarning" && !strict);
   }
   return false;
 }

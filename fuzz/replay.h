@@ -13,9 +13,9 @@
 
 namespace opcts {
 
-// Pass and QualityWarning; NotSupported only beyond the backend's claim; InvalidRejected for
-// an invalid case.
-bool IsAcceptableOutcome(const std::string& status, CaseGroup group);
+// Pass and QualityWarning (unless strict); NotSupported only beyond the backend's claim;
+// InvalidRejected for an invalid case.
+bool IsAcceptableOutcome(const std::string& status, CaseGroup group, bool strict = false);
 
 struct ReplayOutcome {
   bool ok = false;

@@ -1,6 +1,7 @@
 #include "spec/spec_loader.h"
 
 #include <yaml-cpp/depthguard.h>
+#include <yaml-cpp/eventhandler.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -16,25 +17,52 @@ namespace opcts {
 
 std::string FormatSpecError(const SpecError& e) {
   std::string s = e.file;
-  if (e.line > 0) s += ":" + std::to_string(e.line);
-  if (!e.field.empty()) s += ": " + e.field;
-  return s + ": " + e.message;
+  if (e.line > 0) s.append(":").append(std::to_string(e.line));
+  if (!e.field.empty()) s.append(": ").append(e.field);
+  return s.append(": ").append(e.message);
 }
+
+namespace {
+
+// Notes where each document starts and ignores the rest.
+class DocumentStarts : public YAML::EventHandler {
+ public:
+  int last_line = 0;  // 1-based
+  void OnDocumentStart(const YAML::Mark& mark) override { last_line = mark.is_null() ? 0 : mark.line + 1; }
+  void OnDocumentEnd() override {}
+  void OnNull(const YAML::Mark&, YAML::anchor_t) override {}
+  void OnAlias(const YAML::Mark&, YAML::anchor_t) override {}
+  void OnScalar(const YAML::Mark&, const std::string&, YAML::anchor_t, const std::string&) override {}
+  void OnSequenceStart(const YAML::Mark&, const std::string&, YAML::anchor_t,
+                       YAML::EmitterStyle::value) override {}
+  void OnSequenceEnd() override {}
+  void OnMapStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {}
+  void OnMapEnd() override {}
+};
+
+// The line where a second YAML document starts, if there is one. Counts two at most: on some
+// inputs yaml-cpp 0.7 yields empty documents without end (so YAML::LoadAll never returns).
+std::optional<int> SecondDocumentLine(const std::string& text) {
+  std::istringstream in(text);
+  YAML::Parser parser(in);
+  DocumentStarts starts;
+  if (!parser.HandleNextDocument(starts) || !parser.HandleNextDocument(starts)) return std::nullopt;
+  return starts.last_line;
+}
+
+}  // namespace
 
 SpecLoadResult LoadSpecText(const std::string& text, const std::string& file_name) {
   YamlReader reader(file_name);
   OperatorSpec spec;
   spec.file = file_name;
   try {
-    const std::vector<YAML::Node> documents = YAML::LoadAll(text);
-    if (documents.empty() || documents[0].IsNull()) {
+    const YAML::Node root = YAML::Load(text);  // the first document
+    if (root.IsNull()) {
       reader.Error(0, "", "the file is empty (expected a spec map, see spec/README.md)");
     } else {
-      if (documents.size() > 1)
-        reader.Error(
-            documents[1].Mark().is_null() ? 0 : documents[1].Mark().line + 1, "",
-            "a spec file holds one YAML document, found " + std::to_string(documents.size()));
-      const YAML::Node& root = documents[0];
+      if (const std::optional<int> line = SecondDocumentLine(text))
+        reader.Error(*line, "", "a spec file holds one YAML document, found a second one");
       ParseSpec(reader, YamlField{root, "", root.Mark().is_null() ? 1 : root.Mark().line + 1},
                 spec);
     }

@@ -314,7 +314,7 @@ TEST(SpecLoader, EmptyFileIsAClearError) {
 TEST(SpecLoader, OneDocumentPerFile) {
   const std::string text = ReadFile(kSpecDir + "/testdata/good/minimal.yaml") + "---\na: 1\n";
   EXPECT_EQ(Formatted(LoadSpecText(text, "two.yaml").errors),
-            std::vector<std::string>{"two.yaml:57: a spec file holds one YAML document, found 2"});
+            std::vector<std::string>{"two.yaml:56: a spec file holds one YAML document, found a second one"});
 }
 
 TEST(SpecLoader, HostileYamlGivesErrorsNotCrashes) {
@@ -322,7 +322,9 @@ TEST(SpecLoader, HostileYamlGivesErrorsNotCrashes) {
   const std::string self_alias = "schema: &a [*a]\nsupport: &b [*b]\nparameters: &c {x: *c}\n";
   const std::string tabs = "schema:\topcts-spec/1\n\toperator: X\n";
   const std::string binary("\x00\xff\xfe{[:\x01", 7);
-  for (const std::string& text : {deep_list, self_alias, tabs, binary, std::string("[1, 2")}) {
+  // yaml-cpp 0.7 reads endless empty documents from this (a fuzz finding: LoadAll ran out of memory).
+  const std::string endless_documents = "\n    ,   tensor\nmi:s=n../bad";
+  for (const std::string& text : {deep_list, self_alias, tabs, binary, std::string("[1, 2"), endless_documents}) {
     const SpecLoadResult r = LoadSpecText(text, "hostile.yaml");
     EXPECT_FALSE(r.spec.has_value());
     EXPECT_FALSE(r.errors.empty());

@@ -15,14 +15,27 @@ std::string& BackendChoice() {
   return choice;
 }
 
+bool& StrictChoice() {
+  static bool strict = [] {
+    const char* env = std::getenv("OPCTS_FUZZ_STRICT");
+    return env != nullptr && std::string(env) == "1";
+  }();
+  return strict;
+}
+
 }  // namespace
 
 int InitFuzzTarget(int argc, char** argv) {
   const std::string flag = "--backend=";
-  for (int i = 1; i < argc; ++i)
-    if (std::string arg = argv[i]; arg.rfind(flag, 0) == 0) BackendChoice() = arg.substr(flag.size());
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg.rfind(flag, 0) == 0) BackendChoice() = arg.substr(flag.size());
+    if (arg == "--strict") StrictChoice() = true;
+  }
   return 0;
 }
+
+bool FuzzStrict() { return StrictChoice(); }
 
 const Plugin& FuzzBackend() {
   // Never unloaded: a leak report at exit must still symbolize the plugin's frames.

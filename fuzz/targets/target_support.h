@@ -2,7 +2,8 @@
 //
 // The backend is `--backend=NAME|PATH` on the target's command line (libFuzzer ignores flags
 // that start with "--"), else $OPCTS_FUZZ_BACKEND, else the built-in cpu-simd. Built-ins are
-// found through $OPCTS_PLUGIN_DIR or plugins/ beside the target binary.
+// found through $OPCTS_PLUGIN_DIR or plugins/ beside the target binary. `--strict` (or
+// $OPCTS_FUZZ_STRICT=1) makes a QualityWarning a mismatch, as `opcts run --strict` fails it.
 //
 //   extern "C" int LLVMFuzzerInitialize(int* argc, char*** argv) { return InitFuzzTarget(*argc, *argv); }
 //   const Plugin& backend = FuzzBackend();   // loads once; exits with a message if it cannot
@@ -16,5 +17,6 @@ inline constexpr const char* kDefaultFuzzBackend = "cpu-simd";
 
 int InitFuzzTarget(int argc, char** argv);
 const Plugin& FuzzBackend();
+bool FuzzStrict();
 
 }  // namespace opcts

@@ -54,7 +54,14 @@ std::string Fixed(double v, int digits) {
   return text;
 }
 
-std::string GBps(double bytes_per_second) { return Fixed(bytes_per_second / 1e9, 2); }
+// GB/s with two decimals, or three significant digits below 0.1 (the oracle's MB/s).
+std::string GBps(double bytes_per_second) {
+  const double gb = bytes_per_second / 1e9;
+  if (gb >= 0.1) return Fixed(gb, 2);
+  char text[32];
+  std::snprintf(text, sizeof text, "%.3g", gb);
+  return text;
+}
 
 std::string Escape(const std::string& s) {
   std::string out;

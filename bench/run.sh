@@ -4,9 +4,10 @@
 #
 #   bench/run.sh [--quick] [--build DIR] [--out DIR] [-- opcts_bench arguments...]
 #
-# Full (the default, ~30 min on 2 cores): every case on every built-in backend, 3 repetitions
-# (medians reported); cpu-reference, 100-1000x slower, once per case in a second run. Writes
-#   OUT/bench.json, OUT/bench-cpu-reference.json, OUT/bench.svg, OUT/bench.md
+# Full (the default, ~45 min on 2 cores): every case on every built-in backend, 3 repetitions
+# (medians reported), except cpu-reference (100-1000x slower) and vulkan (host buffers: its
+# figures include transfers; on lavapipe informational), which run one iteration per case in a
+# second run. Writes OUT/bench.json, OUT/bench-once.json, OUT/bench.svg, OUT/bench.md
 # --quick (seconds, the CI smoke test): one small case and its memcpy; OUT/bench.json, .svg, .md.
 # DIR defaults to build/release, OUT to DIR/bench.
 set -euo pipefail
@@ -47,21 +48,28 @@ if [[ $quick == 1 ]]; then
   exit 0
 fi
 
-# Every built-in but the oracle, which runs alone below.
-backends=()
+# The built-ins, split into those measured with repetitions and those run once per case.
+repeated=()
+once=()
 for plugin in "$build"/plugins/opcts-*.so; do
   name=$(basename "$plugin" .so)
   name=${name#opcts-}
-  [[ $name == cpu-reference ]] || backends+=(--backend "$name")
+  case "$name" in
+    cpu-reference|vulkan) once+=(--backend "$name") ;;
+    *) repeated+=(--backend "$name") ;;
+  esac
 done
-results=("$out/bench.json")
-"$bench" "${backends[@]}" --benchmark_repetitions=3 --benchmark_report_aggregates_only=true \
-  --benchmark_min_time=0.2 --benchmark_out="$out/bench.json" --benchmark_out_format=json \
-  "${extra[@]}"
-if [[ -e "$build/plugins/opcts-cpu-reference.so" ]]; then
-  "$bench" --backend cpu-reference --benchmark_min_time=0 \
-    --benchmark_out="$out/bench-cpu-reference.json" --benchmark_out_format=json "${extra[@]}"
-  results+=("$out/bench-cpu-reference.json")
+results=()
+if [[ ${#repeated[@]} -gt 0 ]]; then
+  "$bench" "${repeated[@]}" --benchmark_repetitions=3 --benchmark_report_aggregates_only=true \
+    --benchmark_min_time=0.2 --benchmark_out="$out/bench.json" --benchmark_out_format=json \
+    "${extra[@]}"
+  results+=("$out/bench.json")
+fi
+if [[ ${#once[@]} -gt 0 ]]; then
+  "$bench" "${once[@]}" --benchmark_min_time=0 --benchmark_out="$out/bench-once.json" \
+    --benchmark_out_format=json "${extra[@]}"
+  results+=("$out/bench-once.json")
 fi
 "$report" "${results[@]}" --svg "$out/bench.svg" --markdown "$out/bench.md"
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"

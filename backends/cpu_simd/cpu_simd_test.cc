@@ -473,6 +473,28 @@ TEST_P(CpuSimdTarget, ScansStridedBroadcastAndPaddedTensors) {
           }
 }
 
+// Running rows of 16 KiB and more (in the compute type) are combined four rows at a time; 7 rows
+// leave three over. (Below 65 536 elements one thread does all, so the row is not split.)
+TEST_P(CpuSimdTarget, ScansWideRowsFourAtATime) {
+  uint32_t seed = 2500;
+  for (const auto& [dtype, width] : std::vector<std::pair<uint32_t, uint32_t>>{
+           {OPCTS_DTYPE_FLOAT32, 4100}, {OPCTS_DTYPE_FLOAT16, 4100}, {OPCTS_DTYPE_FLOAT64, 2100},
+           {OPCTS_DTYPE_INT64, 2050}, {OPCTS_DTYPE_UINT8, 8200}})
+    for (int mode = 0; mode < 4; ++mode) {
+      ScanCase c;
+      c.op = mode == 3 ? Op::kDmlProduct : Op::kDmlSum;
+      c.dtype = dtype;
+      c.sizes = {7, width};
+      c.axis = 0;
+      c.reverse = mode & 1;
+      c.exclusive = mode & 2;
+      c.in_place = mode == 1;
+      c.seed = ++seed;
+      RunScanCase(*backend_, c);
+      if (HasFailure()) return;
+    }
+}
+
 TEST_P(CpuSimdTarget, ScansInPlace) {
   uint32_t seed = 2000;
   for (const DType& t : kDTypes)

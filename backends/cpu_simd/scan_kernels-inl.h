@@ -272,9 +272,12 @@ HWY_INLINE hn::Vec<D> ExclusiveFromInclusive(D d, hn::Vec<D> prefix) {
 
 // ---- row recurrence (scan along a non-innermost axis) ----------------------------------------
 
-// Rows are combined kRowGroup at a time, so the running row is loaded and stored once per group
-// rather than once per row.
+// Wide rows are combined kRowGroup at a time, so the running row is loaded and stored once per
+// group rather than once per row. Narrower running rows stay in L1, and there one row after
+// another (one sequential stream) is up to 2.5x faster than four interleaved rows: measured on
+// Zen 4, grouping wins from 16 KiB.
 constexpr size_t kRowGroup = 4;
+constexpr size_t kRowGroupMinBytes = size_t{16} << 10;
 
 // One row: `r` (the running value) combined with `v` and stored, before (exclusive) or after.
 template <ElemKind K, ScanOp kOp, class D>
@@ -330,7 +333,8 @@ void ScanRowsT(bool exclusive, const RowsJob& job) {
     return reinterpret_cast<S*>(job.out + static_cast<ptrdiff_t>(r) * job.out_row_step);
   };
   size_t r = 0;
-  for (; r + kRowGroup <= job.rows; r += kRowGroup) {
+  const size_t group_rows = job.width * sizeof(C) >= kRowGroupMinBytes ? job.rows : 0;
+  for (; r + kRowGroup <= group_rows; r += kRowGroup) {
     const S* in[kRowGroup] = {in_row(r), in_row(r + 1), in_row(r + 2), in_row(r + 3)};
     S* out[kRowGroup] = {out_row(r), out_row(r + 1), out_row(r + 2), out_row(r + 3)};
     size_t x = 0;

@@ -175,8 +175,9 @@ constexpr uint64_t kStreamMinBytes = uint64_t{24} << 20;
 
 // Packed input and output (or in place): output element offsets equal input ones, and a slice
 // starts at a multiple of its own size, so blocks of whole slices partition the output. The
-// tuples are resolved in parallel, grouped by block in tuple order (repeated tuples keep their
-// sequential outcome), and each block is produced by one thread: no element has two writers.
+// tuples are resolved in parallel and grouped by block; every block is produced by one thread,
+// its tuples in tuple order (a repeated tuple keeps its sequential outcome): no element has two
+// writers.
 void ScatterBlocked(const ScatterPlan& p, const unsigned char* in_data,
                     const unsigned char* idx_data, const unsigned char* upd_data,
                     unsigned char* out_data, bool copy_input, WorkPool& pool) {
@@ -205,31 +206,49 @@ void ScatterBlocked(const ScatterPlan& p, const unsigned char* in_data,
   for (uint64_t k = 0; k < count; ++k)
     if (out_offsets[k] != kSkip) order[next[out_offsets[k] / block_elements]++] = k;
 
-  // A block whose every slice is overwritten needs no copy of the input: one bit per slice.
+  // Blocks needing the input are copied and then overwritten while in cache. The others (in
+  // place, or every slice overwritten: one bit per slice tells) are left for the second pass.
   const bool stream = total * p.es >= kStreamMinBytes;
   std::vector<std::vector<uint64_t>> covered(pool.threads(),
                                              std::vector<uint64_t>((block_slices + 63) / 64));
+  auto covers = [&](uint64_t b, uint64_t lo, uint64_t slices, std::vector<uint64_t>& bits) {
+    std::fill(bits.begin(), bits.end(), 0);
+    uint64_t distinct = 0;
+    for (uint64_t i = starts[b]; i < starts[b + 1]; ++i) {
+      const uint64_t slice = (out_offsets[order[i]] - lo) / p.slice_elements;
+      const uint64_t bit = uint64_t{1} << (slice % 64);
+      distinct += (bits[slice / 64] & bit) == 0;
+      bits[slice / 64] |= bit;
+    }
+    return distinct == slices;
+  };
+  std::vector<uint8_t> deferred(blocks, 0);
   pool.Run(blocks, true, [&](uint64_t b, unsigned slot) {
     const uint64_t lo = b * block_elements, hi = std::min(total, lo + block_elements);
-    bool copy = copy_input;
-    if (copy && starts[b + 1] - starts[b] >= (hi - lo) / p.slice_elements) {
-      std::vector<uint64_t>& bits = covered[slot];
-      std::fill(bits.begin(), bits.end(), 0);
-      uint64_t distinct = 0;
-      for (uint64_t i = starts[b]; i < starts[b + 1]; ++i) {
-        const uint64_t slice = (out_offsets[order[i]] - lo) / p.slice_elements;
-        const uint64_t bit = uint64_t{1} << (slice % 64);
-        distinct += (bits[slice / 64] & bit) == 0;
-        bits[slice / 64] |= bit;
-      }
-      copy = distinct < (hi - lo) / p.slice_elements;
+    const uint64_t slices = (hi - lo) / p.slice_elements;
+    if (!copy_input || (starts[b + 1] - starts[b] >= slices && covers(b, lo, slices, covered[slot]))) {
+      deferred[b] = 1;
+      return;
     }
     const bool untouched = starts[b] == starts[b + 1];
-    if (copy)
-      (stream && untouched ? StreamCopy : CopyBytes)(out_data + lo * p.es, in_data + lo * p.es,
-                                                     (hi - lo) * p.es);
-    for (uint64_t i = starts[b]; i < starts[b + 1]; ++i)  // into cache after a copy, else around
-      p.CopySlice(upd_data, upd_offsets[order[i]], out_data, out_offsets[order[i]], stream && !copy);
+    (stream && untouched ? StreamCopy : CopyBytes)(out_data + lo * p.es, in_data + lo * p.es,
+                                                   (hi - lo) * p.es);
+    for (uint64_t i = starts[b]; i < starts[b + 1]; ++i)
+      p.CopySlice(upd_data, upd_offsets[order[i]], out_data, out_offsets[order[i]], false);
+    if (stream) StreamFence();
+  });
+  // Second pass, in tuple order (updates read as they lie), each thread writing the deferred
+  // blocks of its own contiguous range; nothing reads these slices soon, so large outputs are
+  // written around the caches.
+  const unsigned ranges = pool.threads();
+  pool.Run(ranges, true, [&](uint64_t range, unsigned) {
+    const uint64_t first = blocks * range / ranges, last = blocks * (range + 1) / ranges;
+    for (uint64_t k = 0; k < count; ++k) {
+      if (out_offsets[k] == kSkip) continue;
+      const uint64_t b = out_offsets[k] / block_elements;
+      if (b >= first && b < last && deferred[b])
+        p.CopySlice(upd_data, upd_offsets[k], out_data, out_offsets[k], stream);
+    }
     if (stream) StreamFence();
   });
 }

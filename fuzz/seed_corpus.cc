@@ -93,11 +93,14 @@ size_t WriteDifferentialSeeds(const SpecSet& specs, const OperatorSpec& spec, co
   };
   for (const fs::path& file : FilesUnder(kSource / "conformance/vectors", ".json")) {
     const VectorLoadResult r = LoadVectorFile(file.string(), specs);
-    if (r.vector && r.vector->op.spec == &spec && !r.vector->expect_reject) add(r.vector->op);
+    if (r.vector && r.vector->op.spec == &spec) add(r.vector->op);
   }
   std::vector<const CaseRecipe*> valid;
-  for (const CaseRecipe& c : cases)
-    if (c.spec == &spec && c.group == "valid") valid.push_back(&c);
+  for (const CaseRecipe& c : cases) {
+    if (c.spec != &spec) continue;
+    if (c.group == "valid") valid.push_back(&c);
+    if (c.group == "invalid") add(Materialize(c));  // those the decoder can express: must be rejected
+  }
   const size_t stride = std::max<size_t>(1, valid.size() / kGeneratedSeedsPerOperator);
   for (size_t i = 0; i < valid.size(); i += stride) add(Materialize(*valid[i]));
   WriteDifferentialDictionary(spec, out / (target + ".dict"));

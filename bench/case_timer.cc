@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "conformance/abi_operation.h"
+#include "conformance/case_executor.h"
 
 namespace opcts::bench {
 namespace {
@@ -66,15 +67,6 @@ uint64_t OutputBytes(const Operation& op) {
     if (const TensorSpec* spec = op.spec->FindTensor(name); spec && spec->role == TensorRole::kOutput)
       bytes += t.desc.total_bytes;
   return bytes;
-}
-
-const char* StatusName(int32_t status) {
-  switch (status) {
-    case OPCTS_STATUS_NOT_SUPPORTED: return "NOT_SUPPORTED";
-    case OPCTS_STATUS_INVALID: return "INVALID";
-    case OPCTS_STATUS_ERROR: return "ERROR";
-  }
-  return "OK";
 }
 
 double Seconds(Clock::duration d) { return std::chrono::duration<double>(d).count(); }

@@ -57,16 +57,6 @@ CaseOutcome Outcome(std::string status, std::string message) {
 
 std::string Message(const char* text) { return text[0] ? text : "(no message)"; }
 
-std::string StatusName(int32_t s) {
-  switch (s) {
-    case OPCTS_STATUS_OK: return "OK";
-    case OPCTS_STATUS_NOT_SUPPORTED: return "NOT_SUPPORTED";
-    case OPCTS_STATUS_INVALID: return "INVALID";
-    case OPCTS_STATUS_ERROR: return "ERROR";
-  }
-  return "unknown status " + std::to_string(s);
-}
-
 // The verdict when query or execute did not return OK.
 CaseOutcome Refused(CaseGroup group, const char* stage, int32_t status, const char* text) {
   const std::string what = std::string(stage) + " answered " + StatusName(status) + ": " + Message(text);
@@ -184,6 +174,16 @@ CaseOutcome ExecuteCase(const Plugin& plugin, const Operation& op, CaseGroup gro
   if (outcome.status == "Pass" && group == CaseGroup::kUnclaimed)
     outcome.message = "beyond the claimed support, and correct";
   return outcome;
+}
+
+std::string StatusName(int32_t s) {
+  switch (s) {
+    case OPCTS_STATUS_OK: return "OK";
+    case OPCTS_STATUS_NOT_SUPPORTED: return "NOT_SUPPORTED";
+    case OPCTS_STATUS_INVALID: return "INVALID";
+    case OPCTS_STATUS_ERROR: return "ERROR";
+  }
+  return "unknown status " + std::to_string(s);
 }
 
 }  // namespace opcts

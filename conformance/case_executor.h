@@ -36,6 +36,9 @@ struct CaseOutcome {
 CaseOutcome ExecuteCase(const Plugin& plugin, const Operation& op, CaseGroup group,
                         const ReferenceResult* expected, bool keep_outputs = false);
 
+// "OK", "NOT_SUPPORTED", "INVALID", "ERROR", or "unknown status N": an ABI status in messages.
+std::string StatusName(int32_t status);
+
 // Guard bytes on each side of every buffer.
 inline constexpr size_t kGuardBytes = 64;
 

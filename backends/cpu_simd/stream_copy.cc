@@ -1,0 +1,45 @@
+// Highway-dispatched: foreach_target.h re-includes this file once per target, as in
+// hwy/examples/skeleton.cc.
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "cpu_simd/stream_copy.cc"
+#include <hwy/foreach_target.h>  // must come before highway.h
+#include <hwy/highway.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+
+#include "cpu_simd/stream_copy.h"
+
+HWY_BEFORE_NAMESPACE();
+namespace opcts::cpu_simd::HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+void StreamCopyTarget(unsigned char* dst, const unsigned char* src, size_t bytes) {
+#if HWY_TARGET == HWY_SCALAR
+  std::memcpy(dst, src, bytes);  // no streaming store
+#else
+  const hn::ScalableTag<uint8_t> d;
+  const size_t lanes = hn::Lanes(d);
+  const size_t head = std::min(bytes, (lanes - reinterpret_cast<uintptr_t>(dst) % lanes) % lanes);
+  std::memcpy(dst, src, head);
+  size_t i = head;
+  for (; i + lanes <= bytes; i += lanes) hn::Stream(hn::LoadU(d, src + i), d, dst + i);
+  std::memcpy(dst + i, src + i, bytes - i);
+#endif
+}
+
+}  // namespace opcts::cpu_simd::HWY_NAMESPACE
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+namespace opcts::cpu_simd {
+
+HWY_EXPORT(StreamCopyTarget);
+
+void StreamCopy(unsigned char* dst, const unsigned char* src, size_t bytes) {
+  HWY_DYNAMIC_DISPATCH(StreamCopyTarget)(dst, src, bytes);
+}
+
+}  // namespace opcts::cpu_simd
+#endif  // HWY_ONCE

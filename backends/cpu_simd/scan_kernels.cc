@@ -1,4 +1,4 @@
-// The one Highway-dispatched translation unit: foreach_target.h compiles scan_kernels-inl.h once
+// The scans' Highway-dispatched translation unit: foreach_target.h compiles scan_kernels-inl.h once
 // per target in HWY_TARGETS (narrowed by CMakeLists.txt), HWY_EXPORT builds the tables and
 // HWY_DYNAMIC_DISPATCH picks the best target the CPU supports on first call.
 #undef HWY_TARGET_INCLUDE

@@ -276,7 +276,7 @@ bool RunIsolated(const std::vector<CaseRecipe>& cases, const Backend& b, std::un
   while (next < pending.size()) {
     if (!worker) {
       Worker::StartError error;
-      worker = Worker::Start(cases, b.name, options.backend_options, options.seed, &error);
+      worker = Worker::Start(cases, b.name, options.backend_options, &error);
       if (!worker) {  // the case in line gets the blame, so the run always moves on
         const CaseRecipe& c = cases[pending[next++]];
         CaseOutcome o;
@@ -369,7 +369,7 @@ RunResult RunConformance(const SpecSet& specs, const RunOptions& options, std::o
     std::unique_ptr<Worker> worker;
     if (options.isolation) {
       Worker::StartError start_error;
-      worker = Worker::Start(cases, name, options.backend_options, options.seed, &start_error);
+      worker = Worker::Start(cases, name, options.backend_options, &start_error);
       if (worker) {
         b.info = worker->info();
         b.path = worker->plugin_path();

@@ -59,12 +59,13 @@ class ScatterCaseBuilder {
     r.layout = layout;
     r.value_tag = k.tag;
     r.params = {{"InputDimensionCount", c.input_dims}, {"IndicesDimensionCount", c.indices_dims}};
-    TensorRecipe in{LayoutDesc(dtype, input, layout == "padded" ? "padded" : "packed"), Values::kRandomBits};
-    TensorRecipe idx{LayoutDesc(index_type, indices, layout == "padded" ? "padded" : "packed"), k.values, index_dims};
-    TensorRecipe upd{LayoutDesc(dtype, *updates, "packed"), Values::kRandomBits};
+    const char* const base = layout == "padded" ? "padded" : "packed";
+    TensorRecipe in{LayoutDesc(dtype, input, base), Values::kRandomBits, {}, 1, 0};
+    TensorRecipe idx{LayoutDesc(index_type, indices, base), k.values, index_dims, 1, 0};
+    TensorRecipe upd{LayoutDesc(dtype, *updates, "packed"), Values::kRandomBits, {}, 1, 0};
     if (layout == "transposed") in.desc = LayoutDesc(dtype, input, "transposed");
     if (layout == "broadcast") upd.desc = LayoutDesc(dtype, *updates, "broadcast", rank - 1);
-    TensorRecipe output{LayoutDesc(dtype, input, layout == "padded" ? "padded" : "packed"), Values::kNone};
+    const TensorRecipe output{LayoutDesc(dtype, input, base), Values::kNone, {}, 1, 0};
     r.in_place = layout == "in-place";
     r.tensors = {{"InputTensor", in}, {"IndicesTensor", idx}, {"UpdatesTensor", upd}, {"OutputTensor", output}};
     const std::string id = OperatorKey(spec_) + "." + std::string(DTypeShortName(dtype)) + ".rank" +

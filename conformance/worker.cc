@@ -76,7 +76,7 @@ bool DecodeResult(const std::string& line, size_t* index, CaseGroup* group, Case
 
 // The worker: load the backend, say hello, then run the ranges it is sent until stdin closes.
 [[noreturn]] void WorkerMain(const std::vector<CaseRecipe>& cases, const std::string& backend,
-                             const std::string& options, uint64_t seed, int command_fd, int result_fd) {
+                             const std::string& options, int command_fd, int result_fd) {
   PluginLoad load = LoadPlugin(backend, options);
   if (!load.plugin) {
     WriteAll(result_fd, std::string("E ") + (load.unavailable ? "1 " : "0 ") + load.error + "\n");
@@ -107,7 +107,7 @@ bool DecodeResult(const std::string& line, size_t* index, CaseGroup* group, Case
 }  // namespace
 
 std::unique_ptr<Worker> Worker::Start(const std::vector<CaseRecipe>& cases, const std::string& backend,
-                                      const std::string& options, uint64_t seed, StartError* error) {
+                                      const std::string& options, StartError* error) {
   int command[2], result[2], err[2];
   if (pipe2(command, O_CLOEXEC) != 0 || pipe2(result, O_CLOEXEC) != 0 || pipe2(err, O_CLOEXEC) != 0) {
     error->message = std::string("cannot create pipes: ") + std::strerror(errno);
@@ -128,7 +128,7 @@ std::unique_ptr<Worker> Worker::Start(const std::vector<CaseRecipe>& cases, cons
     signal(SIGPIPE, SIG_DFL);
     // The child must never unwind into the parent's code above this frame.
     try {
-      WorkerMain(cases, backend, options, seed, command[0], result[1]);
+      WorkerMain(cases, backend, options, command[0], result[1]);
     } catch (const std::exception& e) {
       std::fprintf(stderr, "uncaught exception escaped the backend: %s\n", e.what());
     } catch (...) {

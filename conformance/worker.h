@@ -3,7 +3,7 @@
 // and the worker's last stderr lines say why) or a hang (no result within the case's time limit:
 // the worker is killed), records that case, and starts a fresh worker for the rest.
 //
-//   auto w = Worker::Start(cases, "cpu-simd", "", seed, &error);
+//   auto w = Worker::Start(cases, "cpu-simd", "", &error);
 //   w->Run(0, cases.size());
 //   Worker::Result r; std::string why;
 //   switch (w->Next(limit, &r, &why)) { ... }
@@ -32,7 +32,7 @@ class Worker {
   // Forks a worker that loads `backend` and reports its info; nullptr with *error on failure
   // (including a crash while loading).
   static std::unique_ptr<Worker> Start(const std::vector<CaseRecipe>& cases, const std::string& backend,
-                                       const std::string& options, uint64_t seed, StartError* error);
+                                       const std::string& options, StartError* error);
   ~Worker();  // kills the worker if it still runs, and reaps it
 
   const BackendRecord& info() const { return info_; }

@@ -21,7 +21,8 @@ class ReferenceTest : public ::testing::Test {
   static Operation Cumulative(const char* op_name, DType t, std::vector<uint32_t> sizes,
                               const std::vector<double>& values, unsigned axis, bool reverse,
                               bool exclusive) {
-    Operation op{specs_->Find(op_name)};
+    Operation op;
+    op.spec = specs_->Find(op_name);
     op.params["Axis"] = axis;
     op.params["AxisDirection"] = reverse;
     op.params[std::string(op_name) == "DML_CUMULATIVE_SUMMATION" ? "HasExclusiveSum"
@@ -176,7 +177,8 @@ TEST_F(ReferenceTest, Float32BeyondTheBoundFails) {
 }
 
 TEST_F(ReferenceTest, ScatterNegativeBoundaryAndDuplicateIndices) {
-  Operation op{specs_->Find("DML_SCATTER_ND")};
+  Operation op;
+  op.spec = specs_->Find("DML_SCATTER_ND");
   op.params["InputDimensionCount"] = 1;
   op.params["IndicesDimensionCount"] = 2;
   TensorData input = MakeTensor(PackedDesc(DType::kInt32, {1, 4}));
@@ -203,7 +205,8 @@ TEST_F(ReferenceTest, ScatterNegativeBoundaryAndDuplicateIndices) {
 }
 
 TEST_F(ReferenceTest, OpenVINORejectsAxisOutOfRange) {
-  Operation op{specs_->Find("OPENVINO_CUMSUM_3")};
+  Operation op;
+  op.spec = specs_->Find("OPENVINO_CUMSUM_3");
   op.tensors["data"] = MakeTensor(PackedDesc(DType::kFloat32, {2, 3}));
   op.tensors["output"] = MakeTensor(PackedDesc(DType::kFloat32, {2, 3}));
   TensorData axis = MakeTensor(TensorDesc{DType::kInt32, {}, {}, 4, 0});

@@ -46,7 +46,12 @@ std::string_view ParamTypeName(ParamType t) {
 
 }  // namespace
 
-std::string Quoted(std::string_view s) { return "'" + std::string(s) + "'"; }
+std::string Quoted(std::string_view s) {
+  std::string quoted = "'";
+  quoted += s;
+  quoted += '\'';
+  return quoted;
+}
 
 std::string JoinNames(const std::vector<std::string>& names) {
   std::string s;

@@ -87,7 +87,10 @@ uint64_t StridedIndexer::BufferIndex(uint64_t logical) const {
 std::string FormatShape(const std::vector<uint32_t>& sizes) {
   if (sizes.empty()) return "scalar";
   std::string s;
-  for (size_t d = 0; d < sizes.size(); ++d) s += (d ? "x" : "") + std::to_string(sizes[d]);
+  for (size_t d = 0; d < sizes.size(); ++d) {
+    if (d) s += 'x';
+    s += std::to_string(sizes[d]);
+  }
   return s;
 }
 

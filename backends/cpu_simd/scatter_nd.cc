@@ -177,8 +177,8 @@ void ScatterInPlace(const ScatterPlan& p, const unsigned char* idx_data,
   const uint64_t slices = p.out.element_count / p.slice_elements;
   const uint64_t count = OffsetWalker(p.tuple_sizes, p.tuple_idx_strides, p.tuple_upd_strides).count();
   const bool stream = p.out.element_count * p.es >= kStreamMinBytes;
-  // Every tuple's slice (kSkip: an index out of range), and whether one slice comes twice.
-  // Resolving is a few ns a tuple: threads only when there are many.
+  // Every tuple's slice (kSkip: an index out of range); resolving is a few ns a tuple, so
+  // threads only when there are many. Then whether one slice comes twice.
   constexpr uint64_t kSkip = ~uint64_t{0};
   std::vector<uint64_t> slice_of(count);
   const uint64_t parts = std::min<uint64_t>(count, 4 * uint64_t{pool.threads()});
@@ -188,22 +188,24 @@ void ScatterInPlace(const ScatterPlan& p, const unsigned char* idx_data,
     for (uint64_t k = first; k < last; ++k, walker.Next())
       slice_of[k] = p.OutputSlice(idx_data, walker.a()).value_or(kSkip);
   });
-  std::vector<uint64_t> seen((slices + 63) / 64, 0);
-  bool repeated = false;
-  for (uint64_t k = 0; k < count && !repeated; ++k) {
+  // Split by output when a slice repeats (one bit per slice tells), or when the bits would
+  // outweigh the bytes to move (a few tuples into many slices): that split is right either way.
+  bool by_output = slices / 8 > count * p.slice_elements * p.es;
+  std::vector<uint64_t> seen(by_output ? 0 : (slices + 63) / 64, 0);
+  for (uint64_t k = 0; k < count && !by_output; ++k) {
     if (slice_of[k] == kSkip) continue;
     const uint64_t bit = uint64_t{1} << (slice_of[k] % 64);
-    repeated = (seen[slice_of[k] / 64] & bit) != 0;
+    by_output = (seen[slice_of[k] / 64] & bit) != 0;
     seen[slice_of[k] / 64] |= bit;
   }
 
   const unsigned shares = pool.threads();
   pool.Run(shares, true, [&](uint64_t share, unsigned) {
-    // Unique slices: tuples [first, last) wherever they go. Else: every tuple, slices [lo, hi).
-    const uint64_t first = repeated ? 0 : count * share / shares;
-    const uint64_t last = repeated ? count : count * (share + 1) / shares;
-    const uint64_t lo = repeated ? slices * share / shares : 0;
-    const uint64_t hi = repeated ? slices * (share + 1) / shares : slices;
+    // By tuples: [first, last), wherever they go. By output: every tuple, slices [lo, hi).
+    const uint64_t first = by_output ? 0 : count * share / shares;
+    const uint64_t last = by_output ? count : count * (share + 1) / shares;
+    const uint64_t lo = by_output ? slices * share / shares : 0;
+    const uint64_t hi = by_output ? slices * (share + 1) / shares : slices;
     OffsetWalker walker(p.tuple_sizes, p.tuple_idx_strides, p.tuple_upd_strides, first);
     for (uint64_t k = first; k < last; ++k, walker.Next())
       if (slice_of[k] != kSkip && slice_of[k] >= lo && slice_of[k] < hi)

@@ -4,15 +4,10 @@
 
 #include "spec/element.h"
 #include "spec/spec_loader.h"
+#include "spec/tensor.h"
 
 namespace opcts {
 namespace {
-
-std::string Sizes(const std::vector<uint32_t>& s) {
-  std::string out = "[";
-  for (size_t i = 0; i < s.size(); ++i) out += (i ? "," : "") + std::to_string(s[i]);
-  return out + "]";
-}
 
 // Checks one constraint; returns its violation message or nullopt.
 std::optional<std::string> Check(const Constraint& c, const Operation& op, bool with_data) {
@@ -34,8 +29,8 @@ std::optional<std::string> Check(const Constraint& c, const Operation& op, bool 
           return a + ".DimensionCount " + std::to_string(other->desc.rank()) + " differs from " +
                  b + ".DimensionCount " + std::to_string(first->desc.rank());
         if (c.kind == ConstraintKind::kSameSizes && other->desc.sizes != first->desc.sizes)
-          return a + ".Sizes " + Sizes(other->desc.sizes) + " differ from " + b + ".Sizes " +
-                 Sizes(first->desc.sizes);
+          return a + ".Sizes " + FormatList(other->desc.sizes) + " differ from " + b + ".Sizes " +
+                 FormatList(first->desc.sizes);
       }
       return std::nullopt;
     }
@@ -90,7 +85,7 @@ std::optional<std::string> Check(const Constraint& c, const Operation& op, bool 
                                               *input_dims, *indices_dims);
       if (!want) return std::nullopt;  // other constraints (ranks, counts) already fail
       if (updates->desc.sizes != *want)
-        return c.tensors[2] + ".Sizes " + Sizes(updates->desc.sizes) + " should be " + Sizes(*want);
+        return c.tensors[2] + ".Sizes " + FormatList(updates->desc.sizes) + " should be " + FormatList(*want);
       return std::nullopt;
     }
   }

@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "spec/element.h"
+#include "spec/tensor.h"
 
 namespace opcts {
 namespace {
@@ -84,14 +85,12 @@ std::vector<uint64_t> MismatchingElements(const ExpectedTensor& expected, const 
 }
 
 std::string FormatCoordinates(const std::vector<uint32_t>& sizes, uint64_t logical) {
-  std::vector<uint64_t> coords(sizes.size());
+  std::vector<uint32_t> coords(sizes.size());
   for (size_t d = sizes.size(); d-- > 0;) {
-    coords[d] = logical % sizes[d];
+    coords[d] = static_cast<uint32_t>(logical % sizes[d]);
     logical /= sizes[d];
   }
-  std::string s = "[";
-  for (size_t d = 0; d < coords.size(); ++d) s += (d ? "," : "") + std::to_string(coords[d]);
-  return s + "]";
+  return FormatList(coords);
 }
 
 std::string FormatElement(DType t, uint64_t bits) {

@@ -94,4 +94,13 @@ std::string FormatShape(const std::vector<uint32_t>& sizes) {
   return s;
 }
 
+std::string FormatList(const std::vector<uint32_t>& values) {
+  std::string s = "[";
+  for (size_t i = 0; i < values.size(); ++i) {
+    if (i) s += ',';
+    s += std::to_string(values[i]);
+  }
+  return s + "]";
+}
+
 }  // namespace opcts

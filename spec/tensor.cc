@@ -84,23 +84,28 @@ uint64_t StridedIndexer::BufferIndex(uint64_t logical) const {
   return index;
 }
 
-std::string FormatShape(const std::vector<uint32_t>& sizes) {
-  if (sizes.empty()) return "scalar";
+namespace {
+
+std::string Joined(const std::vector<uint32_t>& values, char separator) {
   std::string s;
-  for (size_t d = 0; d < sizes.size(); ++d) {
-    if (d) s += 'x';
-    s += std::to_string(sizes[d]);
+  for (size_t i = 0; i < values.size(); ++i) {
+    if (i) s += separator;
+    s += std::to_string(values[i]);
   }
   return s;
 }
 
+}  // namespace
+
+std::string FormatShape(const std::vector<uint32_t>& sizes) {
+  return sizes.empty() ? "scalar" : Joined(sizes, 'x');
+}
+
 std::string FormatList(const std::vector<uint32_t>& values) {
-  std::string s = "[";
-  for (size_t i = 0; i < values.size(); ++i) {
-    if (i) s += ',';
-    s += std::to_string(values[i]);
-  }
-  return s + "]";
+  std::string s = "[";  // appended, not "[" + ...: GCC 12 -Wrestrict misfires on that
+  s += Joined(values, ',');
+  s += ']';
+  return s;
 }
 
 }  // namespace opcts

@@ -167,6 +167,19 @@ constexpr uint64_t kBlockBytes = uint64_t{256} << 10;
 // once (scan.cc has the same rule).
 constexpr uint64_t kStreamMinBytes = uint64_t{24} << 20;
 
+// visit(k, walker) for every tuple k, the walker at its indices (a()) and update slice (b()); in
+// parts over the threads when `parallel`.
+template <class Visit>
+void ForEachTuple(const ScatterPlan& p, uint64_t count, WorkPool& pool, bool parallel,
+                  const Visit& visit) {
+  const uint64_t parts = std::min<uint64_t>(count, 4 * uint64_t{pool.threads()});
+  pool.Run(parts, parallel, [&](uint64_t part, unsigned) {
+    const uint64_t first = count * part / parts, last = count * (part + 1) / parts;
+    OffsetWalker walker(p.tuple_sizes, p.tuple_idx_strides, p.tuple_upd_strides, first);
+    for (uint64_t k = first; k < last; ++k, walker.Next()) visit(k, walker);
+  });
+}
+
 // In place, only the updated slices move. When no slice is written twice, each thread takes a
 // contiguous run of tuples, so its update slices are one contiguous read (split by output address
 // instead, the threads' reads interleave and the prefetchers fetch each other's slices: 0.1x of
@@ -181,12 +194,8 @@ void ScatterInPlace(const ScatterPlan& p, const unsigned char* idx_data,
   // threads only when there are many. Then whether one slice comes twice.
   constexpr uint64_t kSkip = ~uint64_t{0};
   std::vector<uint64_t> slice_of(count);
-  const uint64_t parts = std::min<uint64_t>(count, 4 * uint64_t{pool.threads()});
-  pool.Run(parts, count >= (uint64_t{1} << 16), [&](uint64_t part, unsigned) {
-    const uint64_t first = count * part / parts, last = count * (part + 1) / parts;
-    OffsetWalker walker(p.tuple_sizes, p.tuple_idx_strides, p.tuple_upd_strides, first);
-    for (uint64_t k = first; k < last; ++k, walker.Next())
-      slice_of[k] = p.OutputSlice(idx_data, walker.a()).value_or(kSkip);
+  ForEachTuple(p, count, pool, count >= (uint64_t{1} << 16), [&](uint64_t k, const OffsetWalker& t) {
+    slice_of[k] = p.OutputSlice(idx_data, t.a()).value_or(kSkip);
   });
   // Split by output when a slice repeats (one bit per slice tells), or when the bits would
   // outweigh the bytes to move (a few tuples into many slices): that split is right either way.
@@ -230,15 +239,10 @@ void ScatterBlocked(const ScatterPlan& p, const unsigned char* in_data,
   // Divisions are slow (tens of cycles), so the block is computed once, here.
   constexpr uint64_t kSkip = ~uint64_t{0};
   std::vector<uint64_t> out_offsets(count), upd_offsets(count), block_of(count);
-  const uint64_t parts = std::min<uint64_t>(count, 4 * uint64_t{pool.threads()});
-  pool.Run(parts, true, [&](uint64_t part, unsigned) {
-    const uint64_t first = count * part / parts, last = count * (part + 1) / parts;
-    OffsetWalker walker(p.tuple_sizes, p.tuple_idx_strides, p.tuple_upd_strides, first);
-    for (uint64_t k = first; k < last; ++k, walker.Next()) {
-      out_offsets[k] = p.OutputOffset(idx_data, walker.a()).value_or(kSkip);
-      upd_offsets[k] = walker.b();
-      block_of[k] = out_offsets[k] == kSkip ? kSkip : out_offsets[k] / block_elements;
-    }
+  ForEachTuple(p, count, pool, true, [&](uint64_t k, const OffsetWalker& t) {
+    out_offsets[k] = p.OutputOffset(idx_data, t.a()).value_or(kSkip);
+    upd_offsets[k] = t.b();
+    block_of[k] = out_offsets[k] == kSkip ? kSkip : out_offsets[k] / block_elements;
   });
   // Counting sort of the tuples by block, stable: starts[b] .. starts[b + 1] in `order`.
   std::vector<uint64_t> starts(blocks + 1, 0), order(count);

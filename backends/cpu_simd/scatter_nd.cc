@@ -117,6 +117,11 @@ struct ScatterPlan {
     }
   }
 
+  // The index tuples from tuple `first` on: their offsets in indices (a()) and updates (b()).
+  OffsetWalker Tuples(uint64_t first = 0) const {
+    return OffsetWalker(tuple_sizes, tuple_idx_strides, tuple_upd_strides, first);
+  }
+
   // The output element offset of the tuple whose indices start at element `idx_offset`, or
   // nullopt when an index is out of range.
   std::optional<uint64_t> OutputOffset(const unsigned char* idx_data, uint64_t idx_offset) const {
@@ -175,7 +180,7 @@ void ForEachTuple(const ScatterPlan& p, uint64_t count, WorkPool& pool, bool par
   const uint64_t parts = std::min<uint64_t>(count, 4 * uint64_t{pool.threads()});
   pool.Run(parts, parallel, [&](uint64_t part, unsigned) {
     const uint64_t first = count * part / parts, last = count * (part + 1) / parts;
-    OffsetWalker walker(p.tuple_sizes, p.tuple_idx_strides, p.tuple_upd_strides, first);
+    OffsetWalker walker = p.Tuples(first);
     for (uint64_t k = first; k < last; ++k, walker.Next()) visit(k, walker);
   });
 }
@@ -185,19 +190,20 @@ void ForEachTuple(const ScatterPlan& p, uint64_t count, WorkPool& pool, bool par
 // address instead, the threads' reads interleave and the prefetchers fetch each other's slices:
 // 0.1x of memcpy slower, measured). The runs are short (16 per thread) so that the caller
 // works on while the worker is still waking (tens of microseconds here; with one run per thread
-// the caller waited for it: 0.02-0.08x of memcpy, measured). Repeated slices keep their
+// the caller waited for it: 0.02-0.13x of memcpy slower, measured). Repeated slices keep their
 // sequential outcome: each thread then walks every tuple in order and writes those in its own
 // share of the output.
 void ScatterInPlace(const ScatterPlan& p, const unsigned char* idx_data,
                     const unsigned char* upd_data, unsigned char* out_data, WorkPool& pool) {
   const uint64_t slices = p.out.element_count / p.slice_elements;
-  const uint64_t count = OffsetWalker(p.tuple_sizes, p.tuple_idx_strides, p.tuple_upd_strides).count();
+  const uint64_t count = p.Tuples().count();
   const bool stream = p.out.element_count * p.es >= kStreamMinBytes;
   // Every tuple's slice (kSkip: an index out of range); resolving is a few ns a tuple, so
   // threads only when there are many. Then whether one slice comes twice.
   constexpr uint64_t kSkip = ~uint64_t{0};
   std::vector<uint64_t> slice_of(count);
-  ForEachTuple(p, count, pool, count >= (uint64_t{1} << 16), [&](uint64_t k, const OffsetWalker& t) {
+  const bool many = count >= (uint64_t{1} << 16);
+  ForEachTuple(p, count, pool, many, [&](uint64_t k, const OffsetWalker& t) {
     slice_of[k] = p.OutputSlice(idx_data, t.a()).value_or(kSkip);
   });
   // Split by output when a slice repeats (one bit per slice tells), or when the bits would
@@ -219,7 +225,7 @@ void ScatterInPlace(const ScatterPlan& p, const unsigned char* idx_data,
     const uint64_t last = by_output ? count : count * (share + 1) / shares;
     const uint64_t lo = by_output ? slices * share / shares : 0;
     const uint64_t hi = by_output ? slices * (share + 1) / shares : slices;
-    OffsetWalker walker(p.tuple_sizes, p.tuple_idx_strides, p.tuple_upd_strides, first);
+    OffsetWalker walker = p.Tuples(first);
     for (uint64_t k = first; k < last; ++k, walker.Next())
       if (slice_of[k] != kSkip && slice_of[k] >= lo && slice_of[k] < hi)
         p.CopySlice(upd_data, walker.b(), out_data, slice_of[k] * p.slice_elements, stream);
@@ -238,7 +244,7 @@ void ScatterBlocked(const ScatterPlan& p, const unsigned char* in_data,
   const uint64_t block_slices = std::max<uint64_t>(1, kBlockBytes / (p.slice_elements * p.es));
   const uint64_t block_elements = block_slices * p.slice_elements;
   const uint64_t blocks = (total / p.slice_elements + block_slices - 1) / block_slices;
-  const uint64_t count = OffsetWalker(p.tuple_sizes, p.tuple_idx_strides, p.tuple_upd_strides).count();
+  const uint64_t count = p.Tuples().count();
   // Per tuple: output and update offsets and the output block (kSkip: an index out of range).
   // Divisions are slow (tens of cycles), so the block is computed once, here.
   constexpr uint64_t kSkip = ~uint64_t{0};
@@ -339,7 +345,7 @@ void RunScatterND(const opcts_dml_scatter_nd_desc& desc, const opcts_binding* bi
     }
     CopyTensor(p.in, in_data, p.out, out_data, p.es);
   }
-  OffsetWalker tuples(p.tuple_sizes, p.tuple_idx_strides, p.tuple_upd_strides);
+  OffsetWalker tuples = p.Tuples();
   for (uint64_t t = 0; t < tuples.count(); ++t, tuples.Next())
     if (const std::optional<uint64_t> out_offset = p.OutputOffset(idx_data, tuples.a()))
       p.CopySlice(upd_data, tuples.b(), out_data, *out_offset, false);

@@ -4,7 +4,7 @@
 #
 #   bench/run.sh [--quick] [--build DIR] [--out DIR] [-- opcts_bench arguments...]
 #
-# Full (the default, ~45 min on 2 cores): every case on every built-in backend, 3 repetitions
+# Full (the default, ~55 min on 2 cores): every case on every built-in backend, 3 repetitions
 # (medians reported), except cpu-reference (100-1000x slower) and vulkan (host buffers: its
 # figures include transfers; on lavapipe informational), which run one iteration per case in a
 # second run. Writes OUT/bench.json, OUT/bench-once.json, OUT/bench.svg, OUT/bench.md

@@ -85,7 +85,8 @@ std::optional<std::string> Check(const Constraint& c, const Operation& op, bool 
                                               *input_dims, *indices_dims);
       if (!want) return std::nullopt;  // other constraints (ranks, counts) already fail
       if (updates->desc.sizes != *want)
-        return c.tensors[2] + ".Sizes " + FormatList(updates->desc.sizes) + " should be " + FormatList(*want);
+        return c.tensors[2] + ".Sizes " + FormatList(updates->desc.sizes) + " should be " +
+               FormatList(*want);
       return std::nullopt;
     }
   }

@@ -185,6 +185,12 @@ void ForEachTuple(const ScatterPlan& p, uint64_t count, WorkPool& pool, bool par
   });
 }
 
+// How many tuples ahead ScatterInPlace prefetches the first line of the slice it will write
+// (non-temporal hint). 1 KiB slices, 1 in 16, two threads: 0.77-0.89x of memcpy without,
+// 0.84-1.04x with, in the same runs (64 B and 16 KiB slices: no change). My reading: each sparse
+// slice lies on a page of its own, and the early load starts its address translation.
+constexpr uint64_t kPrefetchTuples = 16;
+
 // In place, only the updated slices move. When no slice is written twice, the threads claim
 // runs of consecutive tuples, so update slices are read in contiguous runs (split by output
 // address instead, the threads' reads interleave and the prefetchers fetch each other's slices:
@@ -225,10 +231,15 @@ void ScatterInPlace(const ScatterPlan& p, const unsigned char* idx_data,
     const uint64_t last = by_output ? count : count * (share + 1) / shares;
     const uint64_t lo = by_output ? slices * share / shares : 0;
     const uint64_t hi = by_output ? slices * (share + 1) / shares : slices;
+    auto mine = [&](uint64_t slice) { return slice >= lo && slice < hi; };  // never kSkip
     OffsetWalker walker = p.Tuples(first);
-    for (uint64_t k = first; k < last; ++k, walker.Next())
-      if (slice_of[k] != kSkip && slice_of[k] >= lo && slice_of[k] < hi)
+    for (uint64_t k = first; k < last; ++k, walker.Next()) {
+      const uint64_t ahead = k + kPrefetchTuples;
+      if (ahead < last && mine(slice_of[ahead]))
+        __builtin_prefetch(out_data + slice_of[ahead] * p.slice_elements * p.es, 0, 0);
+      if (mine(slice_of[k]))
         p.CopySlice(upd_data, walker.b(), out_data, slice_of[k] * p.slice_elements, stream);
+    }
     if (stream) hwy::FlushStream();
   });
 }

@@ -85,12 +85,12 @@ const char* ExtraSupport(const EnabledFeatures& enabled) {
 
 Status CheckBufferFits(const DeviceCaps& caps, std::string_view what, uint64_t bytes) {
   if (bytes > caps.max_storage_buffer_range) {
-    return NotSupportedError(std::string(what) + " needs a " + std::to_string(bytes) +
+    return NotSupportedError(std::string(what) + " would need a " + std::to_string(bytes) +
                              "-byte storage buffer; this device's maxStorageBufferRange is " +
                              std::to_string(caps.max_storage_buffer_range));
   }
   if (bytes > caps.max_memory_allocation_size) {
-    return NotSupportedError(std::string(what) + " needs a " + std::to_string(bytes) +
+    return NotSupportedError(std::string(what) + " would need a " + std::to_string(bytes) +
                              "-byte buffer; this device's maxMemoryAllocationSize is " +
                              std::to_string(caps.max_memory_allocation_size));
   }

@@ -231,12 +231,13 @@ void ScatterInPlace(const ScatterPlan& p, const unsigned char* idx_data,
     const uint64_t last = by_output ? count : count * (share + 1) / shares;
     const uint64_t lo = by_output ? slices * share / shares : 0;
     const uint64_t hi = by_output ? slices * (share + 1) / shares : slices;
-    auto mine = [&](uint64_t slice) { return slice >= lo && slice < hi; };  // never kSkip
+    auto mine = [&](uint64_t slice) { return slice >= lo && slice < hi; };  // false for kSkip
     OffsetWalker walker = p.Tuples(first);
     for (uint64_t k = first; k < last; ++k, walker.Next()) {
       const uint64_t ahead = k + kPrefetchTuples;
       if (ahead < last && mine(slice_of[ahead]))
-        __builtin_prefetch(out_data + slice_of[ahead] * p.slice_elements * p.es, 0, 0);
+        __builtin_prefetch(out_data + slice_of[ahead] * p.slice_elements * p.es, /*rw=*/0,
+                           /*locality=*/0);  // prefetchnta: Highway's Prefetch has only T0
       if (mine(slice_of[k]))
         p.CopySlice(upd_data, walker.b(), out_data, slice_of[k] * p.slice_elements, stream);
     }

@@ -60,7 +60,7 @@ const BadInput kInputs[] = {
     // Command-line arguments.
     {"cli_unknown_command", {}, "frobnicate", 2, "opcts: unknown command 'frobnicate'"},
     {"cli_unknown_option", {}, "run --frob", 2, "unknown option --frob"},
-    {"cli_bad_shard", {}, "run --shard 3/2", 2, "--shard needs I/N with 0 <= I < N, not '3/2'"},
+    {"cli_bad_shard", {}, "run --shard 3/2", 2, "--shard: a shard is I/N with 0 <= I < N, not '3/2'"},
     {"cli_bad_seed", {}, "run --seed -4", 2, "--seed needs a non-negative integer, not '-4'"},
     {"cli_missing_value", {}, "run --journal", 2, "--journal needs a value"},
     {"cli_repro_unknown_id", {}, "repro no.such.case", 2, "0 cases match 'no.such.case'"},

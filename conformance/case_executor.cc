@@ -57,18 +57,46 @@ CaseOutcome Outcome(std::string status, std::string message) {
 
 std::string Message(const char* text) { return text[0] ? text : "(no message)"; }
 
-// The verdict when query or execute did not return OK.
-CaseOutcome Refused(CaseGroup group, const char* stage, int32_t status, const char* text) {
+bool IsAbiStatus(int32_t status) {
+  return status == OPCTS_STATUS_OK || status == OPCTS_STATUS_NOT_SUPPORTED ||
+         status == OPCTS_STATUS_INVALID || status == OPCTS_STATUS_ERROR;
+}
+
+// The verdict when query or execute did not return OK. An answer the ABI does not define fails
+// whatever the case; after query said OK, only a refusal the spec allows for the data passes.
+CaseOutcome Refused(CaseGroup group, const char* stage, int32_t status, const char* text,
+                    const ReferenceResult* expected) {
   const std::string what = std::string(stage) + " answered " + StatusName(status) + ": " + Message(text);
-  switch (group) {
-    case CaseGroup::kInvalid: return Outcome("InvalidRejected", what);
-    case CaseGroup::kUnclaimed: return Outcome("NotSupported", what);
-    case CaseGroup::kValid:
-      if (status == OPCTS_STATUS_NOT_SUPPORTED || status == OPCTS_STATUS_INVALID)
-        return Outcome("ClaimViolation", "within the claimed level, but " + what);
-      return Outcome("Fail", what);
+  if (!IsAbiStatus(status))
+    return Outcome("Fail", what + " (the ABI defines OK 0, NOT_SUPPORTED 1, INVALID 2 and ERROR 3)");
+  if (group == CaseGroup::kInvalid) return Outcome("InvalidRejected", what);
+  if (std::string(stage) == "execute") {  // query said OK: the backend promised to run it
+    if (status == OPCTS_STATUS_INVALID && expected && expected->refusable) {
+      CaseOutcome o = Outcome("Pass", "refused the data at execute, which the spec allows: " +
+                                          *expected->refusable + " (" + what + ")");
+      o.behaviour = kRefusedAtExecute;
+      return o;
+    }
+    if (status == OPCTS_STATUS_INVALID && group == CaseGroup::kValid)
+      return Outcome("ClaimViolation", "within the claimed level, but " + what);
+    return Outcome("Fail", "query accepted the case, then " + what +
+                               "; a backend that cannot run a case must say so at query");
   }
-  return Outcome("InternalError", what);
+  if (group == CaseGroup::kUnclaimed) return Outcome("NotSupported", what);
+  if (status == OPCTS_STATUS_NOT_SUPPORTED || status == OPCTS_STATUS_INVALID)
+    return Outcome("ClaimViolation", "within the claimed level, but " + what);
+  return Outcome("Fail", what);
+}
+
+// For data the spec lets a backend refuse but which it executed: did it leave the output as
+// skipping the offending data would, or write something else?
+std::string RefusableHandling(const ExpectedTensor& e, const TensorData& actual) {
+  const StridedIndexer indexer(actual.desc);
+  for (uint64_t i = 0; i < e.elements.size(); ++i)
+    if (e.elements[i].kind == Expect::kAny &&
+        LoadBits(actual.desc.dtype, actual.Element(indexer.BufferIndex(i))) != e.elements[i].bits)
+      return kWrittenElsewhere;
+  return kSkipped;
 }
 
 }  // namespace
@@ -81,7 +109,7 @@ CaseOutcome ExecuteCase(const Plugin& plugin, const Operation& op, CaseGroup gro
   char message[kMessageCapacity] = "";
   const int32_t query = plugin.api().query(plugin.instance(), &abi->desc(), message, sizeof message);
   message[sizeof message - 1] = '\0';
-  if (query != OPCTS_STATUS_OK) return Refused(group, "query", query, message);
+  if (query != OPCTS_STATUS_OK) return Refused(group, "query", query, message, expected);
 
   // Bind: inputs copied in, outputs prefilled, the in-place output sharing its input's buffer.
   std::map<std::string, GuardedBuffer> buffers;
@@ -119,12 +147,11 @@ CaseOutcome ExecuteCase(const Plugin& plugin, const Operation& op, CaseGroup gro
   const auto duration = std::chrono::steady_clock::now() - start;
   message[sizeof message - 1] = '\0';
   CaseOutcome outcome;
-  if (execute != OPCTS_STATUS_OK) outcome = Refused(group, "execute", execute, message);
+  if (execute != OPCTS_STATUS_OK) outcome = Refused(group, "execute", execute, message, expected);
   outcome.duration_us = static_cast<uint64_t>(
       std::chrono::duration_cast<std::chrono::microseconds>(duration).count());
-  if (execute != OPCTS_STATUS_OK) return outcome;
 
-  // Memory safety first: it fails a case whatever the values are.
+  // Memory safety first, whatever execute answered: it fails a case whatever the values are.
   for (auto& [name, b] : buffers) {
     if (std::string damage = b.GuardDamage(); !damage.empty()) {
       outcome.status = "Fail";
@@ -140,6 +167,7 @@ CaseOutcome ExecuteCase(const Plugin& plugin, const Operation& op, CaseGroup gro
         return outcome;
       }
   }
+  if (execute != OPCTS_STATUS_OK) return outcome;
   if (group == CaseGroup::kInvalid) {
     outcome.status = "InvalidAccepted";
     outcome.message = "executed an invalid descriptor instead of rejecting it";
@@ -168,11 +196,14 @@ CaseOutcome ExecuteCase(const Plugin& plugin, const Operation& op, CaseGroup gro
       warning = true;
       outcome.message = j.message;
     }
+    if (expected->refusable) outcome.behaviour = RefusableHandling(e, actual);
     if (keep_outputs) outcome.outputs[e.name] = std::move(actual);
   }
   if (warning && outcome.status == "Pass") outcome.status = "QualityWarning";
   if (outcome.status == "Pass" && group == CaseGroup::kUnclaimed)
     outcome.message = "beyond the claimed support, and correct";
+  if (outcome.status == "Pass" && !outcome.behaviour.empty())
+    outcome.message = outcome.behaviour + " (the spec leaves their effect free)";
   return outcome;
 }
 

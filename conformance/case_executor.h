@@ -22,9 +22,18 @@ enum class CaseGroup {
   kInvalid,    // breaks a rule: it must be rejected
 };
 
+// How a backend handled data the spec lets it refuse (CaseOutcome::behaviour).
+inline constexpr const char* kRefusedAtExecute = "out-of-range indices refused at execute";
+inline constexpr const char* kSkipped = "out-of-range indices skipped";
+inline constexpr const char* kWrittenElsewhere = "out-of-range indices written elsewhere in the output";
+
 struct CaseOutcome {
   std::string status;  // a journal status (reports/JOURNAL.md)
   std::string message;
+  // For data the spec lets a backend refuse (out-of-range ScatterND tuples): what it did,
+  // kRefusedAtExecute, kSkipped or kWrittenElsewhere; "" otherwise. Journaled; reports count
+  // each per backend.
+  std::string behaviour;
   std::optional<double> max_error, bound, ulp;
   uint64_t duration_us = 0;
   // The output tensors as the backend left them (only when ExecuteCase was asked to keep them).

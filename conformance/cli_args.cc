@@ -1,11 +1,17 @@
 #include "conformance/cli_args.h"
 
+#include <iostream>
+
 namespace opcts {
 
 CliArgs::CliArgs(const std::vector<std::string>& args, std::set<std::string> flags,
                  std::set<std::string> options) {
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
+    if (a == "--help" || a == "-h") {
+      help_ = true;
+      continue;
+    }
     if (a.rfind("--", 0) != 0 || a == "--") {
       positionals_.push_back(a);
       continue;
@@ -69,6 +75,15 @@ std::optional<uint64_t> CliArgs::GetNumber(const std::string& option) {
     return std::nullopt;
   }
   return value;
+}
+
+int PrintUsage(const char* usage, const std::string& error) {
+  if (error.empty()) {
+    std::cout << usage;
+    return 0;
+  }
+  std::cerr << error << "\n" << usage;
+  return 2;
 }
 
 }  // namespace opcts

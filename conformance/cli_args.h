@@ -1,5 +1,6 @@
-// A small argument reader shared by the subcommands: `--flag`, `--key value`, positionals.
-// Errors are sentences; a command prints them with its usage and exits 2.
+// A small argument reader shared by the subcommands: `--flag`, `--key value`, positionals, and
+// `--help`/`-h` for every command. Errors are sentences; a command prints them with its usage
+// (PrintUsage) and exits 2.
 #pragma once
 
 #include <cstdint>
@@ -15,6 +16,7 @@ class CliArgs {
   // `flags` take no value; `options` take one (and may repeat).
   CliArgs(const std::vector<std::string>& args, std::set<std::string> flags, std::set<std::string> options);
 
+  bool help() const { return help_; }  // --help or -h was given
   bool Has(const std::string& flag) const;
   std::optional<std::string> Get(const std::string& option) const;  // the last one given
   std::vector<std::string> GetAll(const std::string& option) const;
@@ -26,6 +28,10 @@ class CliArgs {
   std::vector<std::pair<std::string, std::string>> given_;
   std::vector<std::string> positionals_;
   std::string error_;
+  bool help_ = false;
 };
+
+// `--help`: the usage on stdout, exit 0. An error: the error and the usage on stderr, exit 2.
+int PrintUsage(const char* usage, const std::string& error = "");
 
 }  // namespace opcts

@@ -1,3 +1,4 @@
+#include <cstdlib>
 #include <iostream>
 #include <map>
 
@@ -6,17 +7,32 @@
 #include "conformance/runner.h"
 
 namespace opcts {
+namespace {
 
-bool ReadCaseFilter(CliArgs& args, CaseFilter& filter, uint64_t& seed, std::ostream& err);
+constexpr const char* kUsage =
+    "usage: opcts list [--cases] [--op GLOB]... [--dtype GLOB]... [--level GLOB]... [--id GLOB]...\n"
+    "                  [--exclude GLOB]... [--case-list FILE] [--seed N] [--max-cases N] [--shard I/N]\n"
+    "Lists the built-in backends, the operators and how many cases the filters select\n"
+    "(with --cases, their ids); the filters are those of opcts run.\n";
+
+const char* Environment(const char* name) { return std::getenv(name); }
+
+}  // namespace
 
 int ListCommand(const Args& raw) {
-  CliArgs args(raw, {"--cases"}, {"--op", "--dtype", "--level", "--id", "--seed", "--max-cases", "--shard"});
+  CliArgs args(raw, {"--cases"}, {"--op", "--dtype", "--level", "--id", "--exclude", "--case-list", "--seed",
+                                  "--max-cases", "--shard"});
+  if (args.help()) return PrintUsage(kUsage);
+  if (!args.error().empty()) return PrintUsage(kUsage, "opcts list: " + args.error());
+  if (!args.positionals().empty())
+    return PrintUsage(kUsage, "opcts list: unexpected argument '" + args.positionals()[0] + "'");
+  const SpecSet specs = LoadSpecSet(DefaultSpecDir());
+  for (const std::string& e : specs.errors) std::cerr << e << "\n";
+  if (!specs.errors.empty()) return 2;
   CaseFilter filter;
   uint64_t seed = 1;
-  if (!args.positionals().empty() || !ReadCaseFilter(args, filter, seed, std::cerr)) {
-    std::cerr << "usage: opcts list [--cases] [--op GLOB] [--dtype GLOB] [--level GLOB] [--id GLOB] [--seed N]\n";
-    return 2;
-  }
+  if (std::string error = ReadCaseFilter(args, specs, Environment, filter, seed); !error.empty())
+    return PrintUsage(kUsage, "opcts list: " + error);
   std::cout << "built-in backends (" << BuiltinPluginDir() << "):\n";
   for (const std::string& name : BuiltinBackendNames()) {
     PluginLoad load = LoadPlugin(name, "");
@@ -30,9 +46,6 @@ int ListCommand(const Args& raw) {
               << (info.extra_support && *info.extra_support ? std::string(" + ") + info.extra_support : "") << "\n";
     if (info.details && *info.details) std::cout << "    " << info.details << "\n";
   }
-  const SpecSet specs = LoadSpecSet(DefaultSpecDir());
-  for (const std::string& e : specs.errors) std::cerr << e << "\n";
-  if (!specs.errors.empty()) return 2;
   const std::vector<CaseRecipe> cases = SelectCases(specs, seed, filter);
   std::map<std::string, std::map<std::string, uint64_t>> counts;
   for (const CaseRecipe& c : cases) ++counts[c.spec->name][c.group];

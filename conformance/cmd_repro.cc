@@ -6,13 +6,17 @@
 #include "conformance/commands.h"
 #include "conformance/runner.h"
 #include "reports/status.h"
+#include "reports/text_escape.h"
 #include "spec/element.h"
 
 namespace opcts {
 
-bool ReadCaseFilter(CliArgs& args, CaseFilter& filter, uint64_t& seed, std::ostream& err);
-
 namespace {
+
+constexpr const char* kUsage =
+    "usage: opcts repro [--backend NAME|PATH]... [--backend-options S] [--seed N] CASE_ID\n"
+    "Re-runs one case (an id opcts run printed) and shows its inputs, the expected and the actual\n"
+    "outputs and the first mismatching elements. Exit 0 passed, 1 failed the gate, 2 bad input.\n";
 
 constexpr uint64_t kShown = 48;  // elements printed per tensor
 
@@ -32,19 +36,19 @@ void PrintTensor(const std::string& name, const TensorData& t, bool logical_only
 
 int ReproCommand(const Args& raw) {
   CliArgs args(raw, {}, {"--backend", "--backend-options", "--seed"});
+  if (args.help()) return PrintUsage(kUsage);
+  if (!args.error().empty()) return PrintUsage(kUsage, "opcts repro: " + args.error());
+  if (args.positionals().size() != 1) return PrintUsage(kUsage, "opcts repro: give exactly one CASE_ID");
+  const uint64_t seed = args.GetNumber("--seed").value_or(1);
+  if (!args.error().empty()) return PrintUsage(kUsage, "opcts repro: " + args.error());
   CaseFilter filter;
-  uint64_t seed = 1;
-  if (args.positionals().size() != 1 || !ReadCaseFilter(args, filter, seed, std::cerr)) {
-    std::cerr << "usage: opcts repro [--backend NAME|PATH]... [--seed N] CASE_ID\n";
-    return 2;
-  }
-  filter.id = args.positionals()[0];
+  filter.ids = {args.positionals()[0]};
   const SpecSet specs = LoadSpecSet(DefaultSpecDir());
   for (const std::string& e : specs.errors) std::cerr << e << "\n";
   if (!specs.errors.empty()) return 2;
   const std::vector<CaseRecipe> cases = SelectCases(specs, seed, filter);
   if (cases.size() != 1) {
-    std::cerr << "opcts repro: " << cases.size() << " cases match '" << filter.id << "' (seed " << seed
+    std::cerr << "opcts repro: " << cases.size() << " cases match '" << filter.ids[0] << "' (seed " << seed
               << "); give one exact id (see opcts list --cases)\n";
     return 2;
   }
@@ -75,7 +79,7 @@ int ReproCommand(const Args& raw) {
   for (const std::string& name : backends) {
     PluginLoad load = LoadPlugin(name, args.Get("--backend-options").value_or(""));
     if (!load.plugin) {
-      std::cout << "\nbackend " << name << ": " << load.error << "\n";
+      std::cerr << "backend " << name << ": " << TerminalSafe(load.error) << "\n";
       exit_code = 2;
       continue;
     }
@@ -83,7 +87,8 @@ int ReproCommand(const Args& raw) {
     CaseGroup group = CaseGroup::kInvalid;
     if (c.group == "valid") group = Claims(plugin, *c.spec, c.level) ? CaseGroup::kValid : CaseGroup::kUnclaimed;
     const CaseOutcome o = ExecuteCase(plugin, op, group, expected ? &*expected : nullptr, /*keep_outputs=*/true);
-    std::cout << "\nbackend " << plugin.info().name << ": " << o.status << (o.message.empty() ? "" : ": " + o.message) << "\n";
+    std::cout << "\nbackend " << TerminalSafe(plugin.info().name) << ": " << o.status
+              << (o.message.empty() ? "" : ": " + TerminalSafe(o.message)) << "\n";
     if (o.max_error)
       std::cout << "  max error " << *o.max_error << ", bound " << *o.bound << ", " << *o.ulp << " ULP\n";
     for (const auto& [out_name, actual] : o.outputs) {

@@ -1,75 +1,97 @@
+#include <cstdlib>
 #include <filesystem>
 #include <iostream>
+#include <sstream>
 
 #include "conformance/cli_args.h"
 #include "conformance/commands.h"
 #include "conformance/runner.h"
+#include "conformance/stop_signal.h"
 #include "reports/report_cli.h"
 
 namespace opcts {
 namespace {
 
 constexpr const char* kUsage =
-    "usage: opcts run [--backend NAME|PATH]... [--backend-options S] [--op GLOB] [--dtype GLOB]\n"
-    "                 [--level GLOB] [--id GLOB] [--seed N] [--max-cases N] [--shard I/N]\n"
-    "                 [--strict] [--journal FILE] [--report-dir DIR] [--allow-unavailable]\n"
-    "                 [--resume JOURNAL] [--no-isolation] [--timeout-ms N] [--no-progress]\n";
+    "usage: opcts run [--backend NAME|PATH]... [--backend-options S]\n"
+    "                 [--op GLOB]... [--dtype GLOB]... [--level GLOB]... [--id GLOB]...\n"
+    "                 [--exclude GLOB]... [--case-list FILE] [--seed N] [--max-cases N]\n"
+    "                 [--shard I/N] [--strict] [--require-level LEVEL] [--require OP=LEVEL]...\n"
+    "                 [--journal FILE] [--report-dir DIR] [--resume JOURNAL]\n"
+    "                 [--allow-unavailable] [--no-isolation] [--timeout-ms N] [--no-progress]\n"
+    "Repeated filters of one kind are a union; --exclude drops ids; --case-list keeps the ids or\n"
+    "globs it lists (one per line, # comments). Without --shard, GTEST_TOTAL_SHARDS/\n"
+    "GTEST_SHARD_INDEX or TEST_TOTAL_SHARDS/TEST_SHARD_INDEX select the shard.\n"
+    "--require-level fails the gate when a backend's highest fully passing level of an operator\n"
+    "(of that level scheme) is below LEVEL; --require OP=LEVEL does so for one operator.\n"
+    "exit status: 0 passed, 1 the gate failed, 2 bad input or usage (a selection matching no\n"
+    "case included), 130/143 stopped by SIGINT/SIGTERM (reports written, marked interrupted).\n";
+
+const char* Environment(const char* name) { return std::getenv(name); }
+
+// A required level must be one that a (matching) spec names.
+bool KnownLevel(const SpecSet& specs, const std::string& op, const std::string& level) {
+  for (const OperatorSpec& s : specs.specs) {
+    if (!op.empty() && !OperatorMatches(op, s)) continue;
+    for (const SupportLevel& l : s.support)
+      if (l.level == level) return true;
+  }
+  return false;
+}
+
+// --require-level and --require, parsed and checked against the specs; "" or the error.
+std::string ReadRequirements(const CliArgs& args, const SpecSet& specs, std::vector<LevelRequirement>& out) {
+  std::vector<std::string> texts = args.GetAll("--require-level");
+  for (const std::string& t : texts)
+    if (t.find('=') != std::string::npos) return "--require-level takes a level; use --require OP=LEVEL for one operator";
+  for (const std::string& t : args.GetAll("--require")) {
+    if (t.find('=') == std::string::npos) return "--require takes OP=LEVEL, not '" + t + "'";
+    texts.push_back(t);
+  }
+  for (const std::string& t : texts) {
+    auto parsed = ParseLevelRequirement(t);
+    if (!parsed.value) return parsed.error;
+    if (!KnownLevel(specs, parsed.value->op, parsed.value->level))
+      return "'" + t + "': no " + (parsed.value->op.empty() ? "operator" : "operator matching " + parsed.value->op) +
+             " has a feature level " + parsed.value->level + " (opcts list shows the levels)";
+    out.push_back(*parsed.value);
+  }
+  return "";
+}
 
 }  // namespace
 
-// Reads the filter options shared by run, list and repro; false (with a message) on bad input.
-bool ReadCaseFilter(CliArgs& args, CaseFilter& filter, uint64_t& seed, std::ostream& err) {
-  filter.op = args.Get("--op").value_or("*");
-  filter.dtype = args.Get("--dtype").value_or("*");
-  filter.level = args.Get("--level").value_or("*");
-  filter.id = args.Get("--id").value_or("*");
-  seed = args.GetNumber("--seed").value_or(1);
-  filter.max_cases = args.GetNumber("--max-cases").value_or(0);
-  if (const auto shard = args.Get("--shard")) {
-    unsigned index = 0, count = 0;
-    char extra = 0;
-    if (std::sscanf(shard->c_str(), "%u/%u%c", &index, &count, &extra) != 2 || count == 0 || index >= count) {
-      err << "--shard needs I/N with 0 <= I < N, not '" << *shard << "'\n";
-      return false;
-    }
-    filter.shard_index = index;
-    filter.shard_count = count;
-  }
-  if (!args.error().empty()) {
-    err << args.error() << "\n";
-    return false;
-  }
-  return true;
-}
-
 int RunCommand(const Args& raw) {
   CliArgs args(raw, {"--strict", "--allow-unavailable", "--no-progress", "--no-isolation"},
-               {"--backend", "--backend-options", "--op", "--dtype", "--level", "--id", "--seed",
-                "--max-cases", "--shard", "--journal", "--report-dir", "--resume", "--timeout-ms"});
-  RunOptions options;
-  if (!args.error().empty() || !args.positionals().empty() ||
-      !ReadCaseFilter(args, options.filter, options.seed, std::cerr)) {
-    if (!args.error().empty()) std::cerr << args.error() << "\n";
-    if (!args.positionals().empty()) std::cerr << "unexpected argument '" << args.positionals()[0] << "'\n";
-    std::cerr << kUsage;
+               {"--backend", "--backend-options", "--op", "--dtype", "--level", "--id", "--exclude",
+                "--case-list", "--seed", "--max-cases", "--shard", "--require-level", "--require",
+                "--journal", "--report-dir", "--resume", "--timeout-ms"});
+  if (args.help()) return PrintUsage(kUsage);
+  if (!args.error().empty()) return PrintUsage(kUsage, "opcts run: " + args.error());
+  if (!args.positionals().empty())
+    return PrintUsage(kUsage, "opcts run: unexpected argument '" + args.positionals()[0] + "'");
+  const SpecSet specs = LoadSpecSet(DefaultSpecDir());
+  if (!specs.errors.empty()) {
+    for (const std::string& e : specs.errors) std::cerr << e << "\n";
     return 2;
   }
+  RunOptions options;
+  std::string error = ReadCaseFilter(args, specs, Environment, options.filter, options.seed);
+  if (error.empty()) error = ReadRequirements(args, specs, options.required);
+  options.timeout_ms = args.GetNumber("--timeout-ms").value_or(0);
+  if (error.empty() && !args.error().empty()) error = args.error();
+  if (error.empty() && args.Get("--timeout-ms") && options.timeout_ms == 0)
+    error = "--timeout-ms 0 would time out every case; give a limit in ms, or leave it out for the default";
+  if (error.empty() && args.Get("--resume") && args.Get("--journal"))
+    error = "--resume continues the journal it names; do not give --journal too";
+  if (!error.empty()) return PrintUsage(kUsage, "opcts run: " + error);
   options.backends = args.GetAll("--backend");
   options.backend_options = args.Get("--backend-options").value_or("");
   options.strict = args.Has("--strict");
   options.allow_unavailable = args.Has("--allow-unavailable");
   options.progress = !args.Has("--no-progress");
   options.isolation = !args.Has("--no-isolation");
-  options.timeout_ms = args.GetNumber("--timeout-ms").value_or(0);
   options.resume = args.Get("--resume").value_or("");
-  if (!args.error().empty()) {
-    std::cerr << args.error() << "\n" << kUsage;
-    return 2;
-  }
-  if (!options.resume.empty() && args.Get("--journal")) {
-    std::cerr << "--resume continues the journal it names; do not give --journal too\n";
-    return 2;
-  }
   const auto report_dir = args.Get("--report-dir");
   options.journal = args.Get("--journal").value_or(report_dir ? *report_dir + "/journal.jsonl" : "");
   if (!options.resume.empty()) options.journal = options.resume;
@@ -82,23 +104,21 @@ int RunCommand(const Args& raw) {
     }
   }
 
-  const SpecSet specs = LoadSpecSet(DefaultSpecDir());
-  if (!specs.errors.empty()) {
-    for (const std::string& e : specs.errors) std::cerr << e << "\n";
-    return 2;
-  }
-  const RunResult result = RunConformance(specs, options, std::cout);
+  InstallStopHandlers();
+  const RunResult result = RunConformance(specs, options, std::cout, std::cerr);
   std::cout.flush();
-  if (report_dir && !options.journal.empty() && std::filesystem::exists(options.journal)) {
-    const std::string d = *report_dir;
-    std::vector<std::string> report_args = {"--json", d + "/summary.json", "--junit", d + "/junit.xml",
-                                            "--markdown", d + "/summary.md", "--html", d + "/report.html"};
-    if (options.strict) report_args.push_back("--strict");
-    report_args.push_back(options.journal);
-    const int report = ReportMain(report_args);
-    std::cout << "reports written to " << d << " (summary.json, junit.xml, summary.md, report.html)\n";
-    if (report == kReportExitBadInput) return 2;
+  if (!report_dir || !std::filesystem::exists(options.journal)) return result.exit_code;
+  ReportOptions report_options{options.strict, TodayUtc(), options.required, ""};
+  if (result.stop_signal)
+    report_options.interrupted = std::string("interrupted by ") + StopSignalName(result.stop_signal);
+  std::ostringstream verdict;  // the run printed its own
+  const int report = WriteReportSet({options.journal}, report_options, *report_dir, verdict, std::cerr);
+  if (report == kReportExitBadInput) {
+    std::cerr << "opcts run: the reports in " << *report_dir << " were not written\n";
+    return result.stop_signal ? result.exit_code : 2;
   }
+  std::cout << "reports written to " << *report_dir << " (summary.json, junit.xml, summary.md, report.html)"
+            << (result.stop_signal ? ", marked interrupted" : "") << "\n";
   return result.exit_code;
 }
 

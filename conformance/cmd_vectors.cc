@@ -10,6 +10,7 @@
 #include "conformance/spec_set.h"
 #include "conformance/vector_check.h"
 #include "reports/status.h"
+#include "reports/text_escape.h"
 
 namespace opcts {
 
@@ -45,15 +46,18 @@ CaseOutcome RunVector(const Plugin& plugin, const TestVector& v) {
   return ExecuteCase(plugin, v.op, group, &expected);
 }
 
+constexpr const char* kVectorsUsage =
+    "usage: opcts vectors [--backend NAME|PATH]... [--backend-options S] FILE|DIR...\n"
+    "Checks JSON test vectors (conformance/VECTORS.md) against the reference, and on each backend\n"
+    "given. Exit 0 all passed, 1 a vector failed, 2 bad input (an unreadable vector, none found).\n";
+
 }  // namespace
 
 int VectorsCommand(const Args& raw) {
   CliArgs args(raw, {}, {"--backend", "--backend-options"});
-  if (!args.error().empty() || args.positionals().empty()) {
-    if (!args.error().empty()) std::cerr << args.error() << "\n";
-    std::cerr << "usage: opcts vectors [--backend NAME|PATH]... FILE|DIR...\n";
-    return 2;
-  }
+  if (args.help()) return PrintUsage(kVectorsUsage);
+  if (!args.error().empty()) return PrintUsage(kVectorsUsage, "opcts vectors: " + args.error());
+  if (args.positionals().empty()) return PrintUsage(kVectorsUsage, "opcts vectors: no FILE or DIR given");
   const SpecSet specs = LoadSpecSet(DefaultSpecDir());
   if (!specs.errors.empty()) {
     for (const std::string& e : specs.errors) std::cerr << e << "\n";
@@ -63,7 +67,7 @@ int VectorsCommand(const Args& raw) {
   for (const std::string& name : args.GetAll("--backend")) {
     PluginLoad load = LoadPlugin(name, args.Get("--backend-options").value_or(""));
     if (!load.plugin) {
-      std::cerr << "backend " << name << ": " << load.error << "\n";
+      std::cerr << "backend " << name << ": " << TerminalSafe(load.error) << "\n";
       return load.unavailable ? 1 : 2;
     }
     plugins.push_back(std::move(load.plugin));
@@ -84,7 +88,8 @@ int VectorsCommand(const Args& raw) {
     for (const auto& plugin : plugins) {
       const CaseOutcome o = RunVector(*plugin, v);
       if (IsGateFailure(o.status, false)) ok = false;
-      message += "; " + std::string(plugin->info().name) + ": " + o.status + (o.message.empty() ? "" : " (" + o.message + ")");
+      message += "; " + TerminalSafe(plugin->info().name) + ": " + o.status +
+                 (o.message.empty() ? "" : " (" + TerminalSafe(o.message) + ")");
     }
     (ok ? passed : failed)++;
     std::cout << (ok ? "PASS " : "FAIL ") << v.name << " (" << file << "): " << message << "\n";

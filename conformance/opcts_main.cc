@@ -4,6 +4,7 @@
 #include <iostream>
 
 #include "conformance/commands.h"
+#include "opcts/backend.h"
 #include "fuzz/fuzz_command.h"
 
 namespace {
@@ -25,7 +26,8 @@ const Command kCommands[] = {
 };
 
 int Usage(std::ostream& out) {
-  out << "usage: opcts COMMAND [ARGS]\n\ncommands:\n";
+  out << "usage: opcts COMMAND [ARGS]   (opcts COMMAND --help for its options; opcts --version)\n\n"
+         "commands:\n";
   for (const Command& c : kCommands) out << "  " << c.help << "\n";
   return 2;
 }
@@ -38,6 +40,10 @@ int main(int argc, char** argv) {
   const std::string name = argv[1];
   if (name == "help" || name == "--help" || name == "-h") {
     Usage(std::cout);
+    return 0;
+  }
+  if (name == "--version" || name == "version") {
+    std::cout << "opcts " << OPCTS_VERSION << " (backend ABI " << OPCTS_ABI_VERSION << ")\n";
     return 0;
   }
   for (const Command& c : kCommands) {

@@ -1,6 +1,5 @@
 #include "conformance/runner.h"
 
-#include <fnmatch.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -13,17 +12,16 @@
 #include <set>
 
 #include "conformance/case_generator.h"
+#include "conformance/stop_signal.h"
 #include "conformance/worker.h"
 #include "reports/journal.h"
 #include "reports/status.h"
+#include "reports/text_escape.h"
+#include "reports/waivers.h"
 #include "spec/spec_loader.h"
 
 namespace opcts {
 namespace {
-
-bool Glob(const std::string& pattern, const std::string& text) {
-  return fnmatch(pattern.c_str(), text.c_str(), 0) == 0;
-}
 
 std::string Now() {
   const std::time_t t = std::time(nullptr);
@@ -105,24 +103,6 @@ void PrintSummary(const std::map<std::pair<std::string, std::string>, std::map<s
 
 }  // namespace
 
-bool CaseFilter::Matches(const CaseRecipe& c) const {
-  return (Glob(op, OperatorKey(*c.spec)) || Glob(op, c.spec->name)) &&
-         (Glob(dtype, std::string(DTypeName(c.dtype))) || Glob(dtype, std::string(DTypeShortName(c.dtype)))) &&
-         Glob(level, c.level) && Glob(id, c.id);
-}
-
-std::vector<CaseRecipe> SelectCases(const SpecSet& specs, uint64_t seed, const CaseFilter& filter) {
-  std::vector<CaseRecipe> selected;
-  uint64_t index = 0;
-  for (CaseRecipe& c : GenerateCases(specs, {seed})) {
-    if (!filter.Matches(c)) continue;
-    if (index++ % filter.shard_count != filter.shard_index) continue;
-    selected.push_back(std::move(c));
-    if (filter.max_cases && selected.size() >= filter.max_cases) break;
-  }
-  return selected;
-}
-
 bool Claims(const BackendClaims& claims, const OperatorSpec& spec, const std::string& level) {
   if (level.empty()) return false;
   if (spec.scheme == LevelScheme::kOpenVINO)
@@ -156,6 +136,7 @@ CaseRecord MakeRecord(const CaseRecipe& c, const std::string& backend, const std
   r.attributes = Attributes(c);
   r.status = o.status;
   r.message = o.message;
+  r.behaviour = o.behaviour;
   r.max_error = o.max_error;
   r.bound = o.bound;
   r.ulp = o.ulp;
@@ -182,17 +163,20 @@ struct Backend {
 };
 
 // Everything a finished case goes to: the journal, the counts, the failure log, the progress.
+// The verdict comes from the reports' model over every record (resumed ones included), so the
+// run and `opcts report` on its journal never disagree.
 class Results {
  public:
-  Results(const RunOptions& options, std::ostream& out, uint64_t total)
-      : options_(options), out_(out), progress_(total, options.progress) {}
+  Results(const RunOptions& options, std::ostream& out, std::ostream& err, JournalHeader header)
+      : options_(options), out_(out), err_(err), header_(std::move(header)),
+        progress_(header_.planned_cases, options.progress) {}
 
-  bool Open(const JournalHeader& header, bool append) {
+  bool Open(bool append) {
     const std::string& path = options_.resume.empty() ? options_.journal : options_.resume;
     if (path.empty()) return true;
-    auto opened = JournalWriter::Open(path, header, append);
+    auto opened = JournalWriter::Open(path, header_, append);
     if (!opened.value) {
-      out_ << "opcts run: " << opened.error << "\n";
+      err_ << "opcts run: " << opened.error << "\n";
       return false;
     }
     journal_ = std::move(opened.value);
@@ -202,30 +186,46 @@ class Results {
   // `replayed`: a record already in the resumed journal: counted, not written again.
   bool Add(const CaseRecord& r, bool replayed = false) {
     ++counts_[{r.backend, ToLower(r.op)}][r.status];
-    ++result_.cases;
+    records_.push_back(r);
     if (IsGateFailure(r.status, options_.strict)) {
-      ++result_.failures;
-      if (!replayed) out_ << r.status << " " << r.backend << " " << r.id << ": " << r.message << "\n";
+      ++failures_;
+      if (!replayed) out_ << r.status << " " << r.backend << " " << r.id << ": " << TerminalSafe(r.message) << "\n";
     }
     if (replayed) return ++replayed_, true;
-    progress_.Update(result_.cases, result_.failures);
+    progress_.Update(records_.size(), failures_);
     if (journal_ && !journal_->Append(r)) {
-      out_ << "opcts run: cannot write the journal\n";
+      err_ << "opcts run: cannot write the journal " << (options_.resume.empty() ? options_.journal : options_.resume)
+           << ": " << std::strerror(errno) << "\n";
       return false;
     }
     return true;
   }
 
-  RunResult Finish(double seconds, int exit_code) {
+  RunResult Finish(double seconds, int exit_code, int stop_signal) {
     PrintSummary(counts_, out_);
-    const uint64_t ran = result_.cases - replayed_;
+    const uint64_t ran = records_.size() - replayed_;
     out_ << "\n" << ran << " case runs in " << std::fixed << std::setprecision(2) << seconds << " s ("
          << std::setprecision(0) << (seconds > 0 ? ran / seconds : 0) << " per second"
-         << (options_.isolation ? ", isolated" : ", in process") << "); " << result_.failures
+         << (options_.isolation ? ", isolated" : ", in process") << "); " << failures_
          << " failed the gate" << (options_.strict ? " (strict)" : "")
          << (replayed_ ? " (counting " + std::to_string(replayed_) + " resumed from the journal)" : "") << "\n";
-    result_.exit_code = exit_code ? exit_code : (result_.failures ? 1 : 0);
-    return result_;
+    ReportOptions report_options{options_.strict, TodayUtc(), options_.required, ""};
+    if (stop_signal) report_options.interrupted = std::string("interrupted by ") + StopSignalName(stop_signal);
+    Journal journal{header_, std::move(records_), {}};
+    const auto report = BuildReport({{"this run", std::move(journal)}}, {}, report_options);
+    RunResult result{0, ran + replayed_, failures_, stop_signal};
+    if (!report.value) {  // a duplicate case id: the resume checks make this unreachable
+      err_ << "opcts run: " << report.error << "\n";
+      result.exit_code = 2;
+      return result;
+    }
+    out_ << "\n" << RenderCoverageTable(*report.value);
+    out_ << "gate " << (report.value->Passed() ? "passed" : "FAILED") << "\n";
+    for (const std::string& reason : report.value->gate_reasons) out_ << "  - " << TerminalSafe(reason) << "\n";
+    if (stop_signal) result.exit_code = 128 + stop_signal;
+    else if (exit_code == 2) result.exit_code = 2;
+    else result.exit_code = std::max(exit_code, report.value->Passed() ? 0 : 1);
+    return result;
   }
 
  private:
@@ -235,11 +235,13 @@ class Results {
   }
   const RunOptions& options_;
   std::ostream& out_;
+  std::ostream& err_;
+  JournalHeader header_;
   Progress progress_;
   std::optional<JournalWriter> journal_;
   std::map<std::pair<std::string, std::string>, std::map<std::string, uint64_t>> counts_;
-  RunResult result_;
-  uint64_t replayed_ = 0;
+  std::vector<CaseRecord> records_;
+  uint64_t failures_ = 0, replayed_ = 0;
 };
 
 // Cases [index] still to run on `backend` (a resumed run skips those already journaled).
@@ -251,9 +253,12 @@ std::vector<size_t> Pending(const std::vector<CaseRecipe>& cases, const std::str
   return pending;
 }
 
-bool RunInProcess(const std::vector<CaseRecipe>& cases, std::vector<Backend>& backends, const RunOptions& options,
+enum class Stop { kDone, kJournalFailed, kSignalled };
+
+Stop RunInProcess(const std::vector<CaseRecipe>& cases, std::vector<Backend>& backends, const RunOptions& options,
                   const std::set<std::pair<std::string, std::string>>& done, Results& results) {
   for (const CaseRecipe& c : cases) {
+    if (StopSignal()) return Stop::kSignalled;
     const Operation op = Materialize(c);
     std::optional<ReferenceResult> expected;  // computed once, shared by the backends
     for (Backend& b : backends) {
@@ -261,28 +266,31 @@ bool RunInProcess(const std::vector<CaseRecipe>& cases, std::vector<Backend>& ba
       const CaseGroup group = GroupFor(c, {b.info.feature_level, b.info.extra_support});
       if (group != CaseGroup::kInvalid && !expected) expected = (*FindReferenceKernel(c.spec->reference))(op);
       const CaseOutcome o = ExecuteCase(*b.plugin, op, group, expected ? &*expected : nullptr);
-      if (!results.Add(MakeRecord(c, b.info.name, b.path, options.seed, group, o))) return false;
+      if (!results.Add(MakeRecord(c, b.info.name, b.path, options.seed, group, o))) return Stop::kJournalFailed;
     }
   }
-  return true;
+  return Stop::kDone;
 }
 
-bool RunIsolated(const std::vector<CaseRecipe>& cases, const Backend& b, std::unique_ptr<Worker> worker,
+Stop RunIsolated(const std::vector<CaseRecipe>& cases, const Backend& b, std::unique_ptr<Worker> worker,
                  const RunOptions& options, const std::set<std::pair<std::string, std::string>>& done,
                  Results& results) {
   const std::vector<size_t> pending = Pending(cases, b.info.name, done);
   const BackendClaims claims{b.info.feature_level, b.info.extra_support};
   size_t next = 0;
   while (next < pending.size()) {
+    if (StopSignal()) return Stop::kSignalled;
     if (!worker) {
       Worker::StartError error;
       worker = Worker::Start(cases, b.name, options.backend_options, &error);
+      if (StopSignal()) return Stop::kSignalled;
       if (!worker) {  // the case in line gets the blame, so the run always moves on
         const CaseRecipe& c = cases[pending[next++]];
         CaseOutcome o;
         o.status = "Crash";
         o.message = "could not restart the worker: " + error.message;
-        if (!results.Add(MakeRecord(c, b.info.name, b.path, options.seed, GroupFor(c, claims), o))) return false;
+        if (!results.Add(MakeRecord(c, b.info.name, b.path, options.seed, GroupFor(c, claims), o)))
+          return Stop::kJournalFailed;
         continue;
       }
     }
@@ -299,10 +307,12 @@ bool RunIsolated(const std::vector<CaseRecipe>& cases, const Backend& b, std::un
       std::string why;
       const auto start = std::chrono::steady_clock::now();
       const Worker::Event event = worker->Next(std::chrono::milliseconds(TimeLimitMs(c, options)), &result, &why);
+      if (event == Worker::Event::kInterrupted) return Stop::kSignalled;  // the case in flight is not judged
       if (event == Worker::Event::kResult && result.index != pending[next]) {
         why = "the worker answered for case " + std::to_string(result.index) + " instead of " + c.id;
       } else if (event == Worker::Event::kResult) {
-        if (!results.Add(MakeRecord(c, b.info.name, b.path, options.seed, result.group, result.outcome))) return false;
+        if (!results.Add(MakeRecord(c, b.info.name, b.path, options.seed, result.group, result.outcome)))
+          return Stop::kJournalFailed;
         continue;
       }
       CaseOutcome o;
@@ -310,58 +320,23 @@ bool RunIsolated(const std::vector<CaseRecipe>& cases, const Backend& b, std::un
       o.message = why;
       o.duration_us = static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::microseconds>(
           std::chrono::steady_clock::now() - start).count());
-      if (!results.Add(MakeRecord(c, b.info.name, b.path, options.seed, GroupFor(c, claims), o))) return false;
+      if (!results.Add(MakeRecord(c, b.info.name, b.path, options.seed, GroupFor(c, claims), o)))
+        return Stop::kJournalFailed;
       worker.reset();
       ++next;
       break;
     }
   }
-  return true;
+  return Stop::kDone;
 }
 
-}  // namespace
-
-RunResult RunConformance(const SpecSet& specs, const RunOptions& options, std::ostream& out) {
-  std::vector<std::string> names = options.backends.empty() ? BuiltinBackendNames() : options.backends;
-  if (names.empty()) {
-    out << "opcts run: no backends (none given, and no built-ins in " << BuiltinPluginDir() << ")\n";
-    return {2};
-  }
-  JournalHeader header;
-  header.opcts_version = "0.1.0";
-  header.started = Now();
-  header.seed = options.seed;
-  header.shard_index = options.filter.shard_index;
-  header.shard_count = options.filter.shard_count;
-  header.filters = {{"op", options.filter.op}, {"dtype", options.filter.dtype},
-                    {"level", options.filter.level}, {"id", options.filter.id}};
-
-  // A resumed run continues its journal: same selection, and its cases are not run again.
-  std::set<std::pair<std::string, std::string>> done;
-  std::vector<CaseRecord> replayed;
-  if (!options.resume.empty()) {
-    auto journal = ReadJournal(options.resume);
-    if (!journal.value) {
-      out << "opcts run --resume: " << journal.error << "\n";
-      return {2};
-    }
-    const JournalHeader& old = journal.value->header;
-    if (old.seed != header.seed || old.filters != header.filters || old.shard_index != header.shard_index ||
-        old.shard_count != header.shard_count) {
-      out << "opcts run --resume: " << options.resume
-          << " was written with other --seed, filters or --shard; give the same options to resume it\n";
-      return {2};
-    }
-    for (const CaseRecord& r : journal.value->cases) done.insert({r.id, r.backend});
-    replayed = std::move(journal.value->cases);
-    for (const std::string& w : journal.value->warnings) out << "warning: " << w << "\n";
-    out << "resuming " << options.resume << ": " << done.size() << " case runs already journaled\n";
-  }
-
+// Loads each backend (in a worker, or here); prints its claims. Fills `backends`, `workers`
+// and the header; returns 0, or 1 / 2 for an unavailable / broken backend.
+int StartBackends(const std::vector<std::string>& names, const std::vector<CaseRecipe>& cases,
+                  const RunOptions& options, std::vector<Backend>& backends,
+                  std::vector<std::unique_ptr<Worker>>& workers, JournalHeader& header, std::ostream& out,
+                  std::ostream& err) {
   int exit_code = 0;
-  std::vector<Backend> backends;
-  std::vector<std::unique_ptr<Worker>> workers;
-  const std::vector<CaseRecipe> cases = SelectCases(specs, options.seed, options.filter);
   for (const std::string& name : names) {
     Backend b{name, {}, {}, nullptr};
     std::string error;
@@ -389,37 +364,141 @@ RunResult RunConformance(const SpecSet& specs, const RunOptions& options, std::o
       unavailable = load.unavailable;
     }
     if (b.info.name.empty()) {
-      out << "backend " << name << ": " << (unavailable ? "UNAVAILABLE: " : "ERROR: ") << error << "\n";
+      err << "backend " << name << ": " << (unavailable ? "UNAVAILABLE: " : "ERROR: ") << TerminalSafe(error) << "\n";
       if (!(unavailable && options.allow_unavailable)) exit_code = std::max(exit_code, unavailable ? 1 : 2);
       continue;
     }
     std::string extra;
     for (const std::string& e : b.info.extra_support) extra += " + " + e;
-    out << "backend " << b.info.name << " " << b.info.version << " on " << b.info.device << ": claims feature level "
-        << b.info.feature_level << extra << "\n";
-    if (!b.info.details.empty()) out << "  " << b.info.details << "\n";
+    out << "backend " << TerminalSafe(b.info.name) << " " << TerminalSafe(b.info.version) << " on "
+        << TerminalSafe(b.info.device) << ": claims feature level " << TerminalSafe(b.info.feature_level)
+        << TerminalSafe(extra) << "\n";
+    if (!b.info.details.empty()) out << "  " << TerminalSafe(b.info.details) << "\n";
     header.backends.push_back(b.info);
     backends.push_back(std::move(b));
     workers.push_back(std::move(worker));
   }
+  return exit_code;
+}
+
+// The records of the journal to continue, checked against this run; "" or why it cannot be.
+std::string ReadResumed(const std::string& path, const JournalHeader& header, std::vector<CaseRecord>& replayed,
+                        std::set<std::pair<std::string, std::string>>& done, std::ostream& err) {
+  auto journal = ReadJournal(path);
+  if (!journal.value) return journal.error;
+  if (std::string mismatch = ResumeMismatch(journal.value->header, header); !mismatch.empty())
+    return path + " belongs to another run: " + mismatch + "; give the same options to resume it";
+  for (const CaseRecord& r : journal.value->cases)
+    if (!done.insert({r.id, r.backend}).second)
+      return path + " holds case " + r.id + " on backend " + r.backend +
+             " twice; it is not a journal opcts wrote (merge shards with `opcts report merge`)";
+  for (const std::string& w : journal.value->warnings) err << "warning: " << w << "\n";
+  replayed = std::move(journal.value->cases);
+  return "";
+}
+
+std::string Quoted(const std::string& s) { return "'" + s + "'"; }
+
+}  // namespace
+
+std::map<std::string, std::string> RecordedOptions(const RunOptions& options) {
+  return {{"backend_options", options.backend_options},
+          {"timeout_ms", options.timeout_ms ? std::to_string(options.timeout_ms) : "default"},
+          {"max_cases", options.filter.max_cases ? std::to_string(options.filter.max_cases) : "none"}};
+}
+
+std::string ResumeMismatch(const JournalHeader& old, const JournalHeader& now) {
+  if (old.seed != now.seed)
+    return "seed " + std::to_string(old.seed) + " in the journal, " + std::to_string(now.seed) + " now";
+  if (old.shard_index != now.shard_index || old.shard_count != now.shard_count)
+    return "shard " + std::to_string(old.shard_index) + "/" + std::to_string(old.shard_count) + " in the journal, " +
+           std::to_string(now.shard_index) + "/" + std::to_string(now.shard_count) + " now";
+  const auto compare = [](const char* what, const std::map<std::string, std::string>& a,
+                          const std::map<std::string, std::string>& b) -> std::string {
+    std::set<std::string> keys;
+    for (const auto& [k, v] : a) keys.insert(k);
+    for (const auto& [k, v] : b) keys.insert(k);
+    for (const std::string& k : keys) {
+      const auto x = a.find(k), y = b.find(k);
+      const std::string was = x == a.end() ? "(none)" : Quoted(x->second);
+      const std::string is = y == b.end() ? "(none)" : Quoted(y->second);
+      if (was != is) return std::string(what) + " " + k + ": " + was + " in the journal, " + is + " now";
+    }
+    return "";
+  };
+  if (std::string d = compare("filter", old.filters, now.filters); !d.empty()) return d;
+  if (std::string d = compare("option", old.options, now.options); !d.empty()) return d;
+  const auto describe = [](const BackendRecord& b) {
+    std::string extra;
+    for (const std::string& e : b.extra_support) extra += " +" + e;
+    return b.name + " " + b.version + " on " + b.device + " at level " + b.feature_level + extra;
+  };
+  std::string was, is;
+  for (const BackendRecord& b : old.backends) was += (was.empty() ? "" : ", ") + describe(b);
+  for (const BackendRecord& b : now.backends) is += (is.empty() ? "" : ", ") + describe(b);
+  if (was != is) return "backends " + Quoted(was) + " in the journal, " + Quoted(is) + " now";
+  return "";
+}
+
+RunResult RunConformance(const SpecSet& specs, const RunOptions& options, std::ostream& out, std::ostream& err) {
+  std::vector<std::string> names = options.backends.empty() ? BuiltinBackendNames() : options.backends;
+  if (names.empty()) {
+    err << "opcts run: no backends (none given, and no built-ins in " << BuiltinPluginDir() << ")\n";
+    return {2};
+  }
+  const std::vector<CaseRecipe> cases = SelectCases(specs, options.seed, options.filter);
+  if (cases.empty()) {
+    err << "opcts run: no case matches " << FilterText(options.filter) << " (seed " << options.seed
+        << "): a run of nothing proves nothing; `opcts list --cases` lists the ids\n";
+    return {2};
+  }
+  JournalHeader header;
+  header.opcts_version = OPCTS_VERSION;
+  header.started = Now();
+  header.seed = options.seed;
+  header.shard_index = options.filter.shard_index;
+  header.shard_count = options.filter.shard_count;
+  header.filters = options.filter.Describe();
+  header.options = RecordedOptions(options);
+
+  std::vector<Backend> backends;
+  std::vector<std::unique_ptr<Worker>> workers;
+  const int exit_code = StartBackends(names, cases, options, backends, workers, header, out, err);
+  if (StopSignal()) return {128 + StopSignal(), 0, 0, StopSignal()};
   if (exit_code == 2 || backends.empty()) return {exit_code ? exit_code : 2};
 
+  // A resumed run continues its journal: same selection, and its cases are not run again.
+  std::set<std::pair<std::string, std::string>> done;
+  std::vector<CaseRecord> replayed;
+  if (!options.resume.empty()) {
+    if (std::string error = ReadResumed(options.resume, header, replayed, done, err); !error.empty()) {
+      err << "opcts run --resume: " << error << "\n";
+      return {2};
+    }
+    out << "resuming " << options.resume << ": " << done.size() << " case runs already journaled\n";
+  }
+
   header.planned_cases = cases.size() * backends.size();
-  Results results(options, out, header.planned_cases);
-  if (!results.Open(header, !options.resume.empty())) return {2};
+  Results results(options, out, err, header);
+  if (!results.Open(!options.resume.empty())) return {2};
   for (const CaseRecord& r : replayed) results.Add(r, /*replayed=*/true);
   out << "running " << cases.size() << " cases on " << backends.size() << " backend(s)"
       << (options.isolation ? " in worker processes" : " in this process") << "\n";
+  out.flush();  // the header lines come before the progress display (stderr)
   const auto start = std::chrono::steady_clock::now();
-  bool written = true;
+  Stop stop = Stop::kDone;
   if (options.isolation) {
-    for (size_t i = 0; i < backends.size() && written; ++i)
-      written = RunIsolated(cases, backends[i], std::move(workers[i]), options, done, results);
+    for (size_t i = 0; i < backends.size() && stop == Stop::kDone; ++i)
+      stop = RunIsolated(cases, backends[i], std::move(workers[i]), options, done, results);
   } else {
-    written = RunInProcess(cases, backends, options, done, results);
+    stop = RunInProcess(cases, backends, options, done, results);
   }
+  workers.clear();  // stops the workers (and their process groups) before the verdict
+  if (stop == Stop::kSignalled)
+    err << "opcts run: " << StopSignalName(StopSignal()) << " received; stopped the workers\n";
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  return results.Finish(seconds, written ? exit_code : 2);
+  return results.Finish(seconds, stop == Stop::kJournalFailed ? 2 : exit_code,
+                        stop == Stop::kSignalled ? StopSignal() : 0);
 }
 
 }  // namespace opcts

@@ -3,28 +3,24 @@
 //
 //   RunOptions o;
 //   o.backends = {"cpu-simd"};
-//   RunResult r = RunConformance(specs, o, std::cout);
-//   return r.exit_code;   // 0 only when nothing failed
+//   RunResult r = RunConformance(specs, o, std::cout, std::cerr);
+//   return r.exit_code;   // 0 only when every case passed the gate and the coverage proves it
 #pragma once
 
 #include <cstdint>
 #include <iosfwd>
+#include <map>
 #include <string>
 #include <vector>
 
 #include "conformance/case.h"
 #include "conformance/case_executor.h"
+#include "conformance/case_filter.h"
 #include "conformance/spec_set.h"
 #include "reports/journal.h"
+#include "reports/report_model.h"
 
 namespace opcts {
-
-struct CaseFilter {
-  std::string op = "*", dtype = "*", level = "*", id = "*";  // fnmatch globs
-  uint32_t shard_index = 0, shard_count = 1;
-  uint64_t max_cases = 0;  // 0: no budget
-  bool Matches(const CaseRecipe& c) const;
-};
 
 struct RunOptions {
   std::vector<std::string> backends;  // names of built-ins or paths; empty: every built-in
@@ -32,6 +28,7 @@ struct RunOptions {
   CaseFilter filter;
   uint64_t seed = 1;
   bool strict = false;             // QualityWarning fails the gate
+  std::vector<LevelRequirement> required;  // --require-level / --require: the coverage floor
   bool allow_unavailable = false;  // a backend that cannot run here is a warning, not a failure
   std::string journal;             // "" : no journal
   std::string resume;              // a journal to continue: its cases are skipped, new ones appended
@@ -41,14 +38,22 @@ struct RunOptions {
 };
 
 struct RunResult {
-  int exit_code = 0;  // 0 pass, 1 a gate failure, 2 bad input
+  int exit_code = 0;  // 0 pass, 1 a gate failure, 2 bad input, 128 + signal when stopped
   uint64_t cases = 0, failures = 0;
+  int stop_signal = 0;  // SIGINT or SIGTERM when the run was stopped early
 };
 
-RunResult RunConformance(const SpecSet& specs, const RunOptions& options, std::ostream& out);
+// Results and the verdict go to `out`; errors (bad input, an unwritable journal) to `err`.
+RunResult RunConformance(const SpecSet& specs, const RunOptions& options, std::ostream& out,
+                         std::ostream& err);
 
-// The cases a run with these options would execute, in order (filters and shard applied).
-std::vector<CaseRecipe> SelectCases(const SpecSet& specs, uint64_t seed, const CaseFilter& filter);
+// The journal header's record of the options that decide what a run records; --resume
+// refuses a journal whose options differ.
+std::map<std::string, std::string> RecordedOptions(const RunOptions& options);
+
+// How `resumed` differs from the run about to start ("" when it may be continued): seed,
+// filters, shard, options or backends.
+std::string ResumeMismatch(const JournalHeader& resumed, const JournalHeader& now);
 
 // What a backend claims: its DirectML feature level ("5_0") and extra support words.
 struct BackendClaims {

@@ -80,14 +80,14 @@ TEST_P(FaultyPluginTest, EachFaultGetsItsStatusAndNothingElseFails) {
   ASSERT_TRUE(specs.errors.empty());
   RunOptions options;
   options.backends = {std::string(OPCTS_TEST_PLUGIN_DIR) + "/opcts-fault-" + f.fault + ".so"};
-  options.filter.op = f.op;
-  options.filter.dtype = f.dtype;
-  options.filter.id = f.id;
+  options.filter.ops = {f.op};
+  options.filter.dtypes = {f.dtype};
+  options.filter.ids = {f.id};
   options.timeout_ms = f.timeout_ms;
   options.progress = false;
   options.journal = (std::filesystem::temp_directory_path() / (std::string("opcts-fault-") + f.fault + ".jsonl")).string();
   std::ostringstream log;
-  const RunResult result = RunConformance(specs, options, log);
+  const RunResult result = RunConformance(specs, options, log, log);
   const bool harmless = std::string(f.fault) == "leak";
   EXPECT_EQ(result.exit_code, harmless ? 0 : 1) << log.str();
 

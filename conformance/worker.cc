@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -14,6 +15,7 @@
 
 #include "conformance/case_executor.h"
 #include "conformance/runner.h"
+#include "conformance/stop_signal.h"
 
 namespace opcts {
 namespace {
@@ -33,8 +35,8 @@ bool WriteAll(int fd, const std::string& data) {
   return true;
 }
 
-// One result line: index, group, status, duration, max error, bound, ULP, message; tab-separated,
-// compact so that isolation costs little per case.
+// One result line: index, group, status, duration, max error, bound, ULP, behaviour, message;
+// tab-separated, compact so that isolation costs little per case.
 std::string EncodeResult(size_t index, CaseGroup group, const CaseOutcome& o) {
   char numbers[128];
   auto number = [](const std::optional<double>& v) { return v ? *v : std::nan(""); };
@@ -43,13 +45,13 @@ std::string EncodeResult(size_t index, CaseGroup group, const CaseOutcome& o) {
   std::string message = o.message;
   for (char& c : message) if (c == '\t' || c == '\n') c = ' ';
   return std::to_string(index) + "\t" + std::to_string(static_cast<int>(group)) + "\t" + o.status + "\t" +
-         numbers + "\t" + message + "\n";
+         numbers + "\t" + o.behaviour + "\t" + message + "\n";
 }
 
 bool DecodeResult(const std::string& line, size_t* index, CaseGroup* group, CaseOutcome* o) {
   std::vector<std::string> fields;
   size_t start = 0;
-  for (int f = 0; f < 7; ++f) {
+  for (int f = 0; f < 8; ++f) {
     const size_t tab = line.find('\t', start);
     if (tab == std::string::npos) return false;
     fields.push_back(line.substr(start, tab - start));
@@ -68,6 +70,7 @@ bool DecodeResult(const std::string& line, size_t* index, CaseGroup* group, Case
     o->max_error = number(fields[4]);
     o->bound = number(fields[5]);
     o->ulp = number(fields[6]);
+    o->behaviour = fields[7];
   } catch (...) {
     return false;
   }
@@ -115,12 +118,20 @@ std::unique_ptr<Worker> Worker::Start(const std::vector<CaseRecipe>& cases, cons
   }
   std::cout.flush();
   std::cerr.flush();
+  const pid_t parent = getpid();
   const pid_t pid = fork();
   if (pid < 0) {
     error->message = std::string("cannot fork a worker: ") + std::strerror(errno);
     return nullptr;
   }
   if (pid == 0) {
+    // Its own process group, so the worker and anything it starts are stopped together; and
+    // killed if opcts dies, so no hung worker outlives the run.
+    setpgid(0, 0);
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != parent) _exit(1);
+    signal(SIGINT, SIG_DFL);
+    signal(SIGTERM, SIG_DFL);
     dup2(err[1], STDERR_FILENO);
     close(command[1]);
     close(result[0]);
@@ -136,6 +147,7 @@ std::unique_ptr<Worker> Worker::Start(const std::vector<CaseRecipe>& cases, cons
     }
     _exit(kUncaughtException);
   }
+  setpgid(pid, pid);  // also here: whichever runs first, the group exists before any kill
   close(command[0]);
   close(result[1]);
   close(err[1]);
@@ -149,6 +161,10 @@ std::unique_ptr<Worker> Worker::Start(const std::vector<CaseRecipe>& cases, cons
   std::string line;
   bool timed_out = false;
   if (!w->ReadLine(kStartLimit, &line, &timed_out)) {
+    if (StopSignal()) {
+      error->message = "interrupted while loading the backend";
+      return nullptr;
+    }
     error->message = timed_out ? "did not finish loading within " + std::to_string(kStartLimit.count()) + " s"
                                : "worker died while loading the backend: " + w->DeathReason();
     return nullptr;
@@ -173,6 +189,7 @@ std::unique_ptr<Worker> Worker::Start(const std::vector<CaseRecipe>& cases, cons
 Worker::~Worker() {
   if (command_fd_ >= 0) close(command_fd_);
   if (pid_ > 0) {
+    kill(-pid_, SIGKILL);
     kill(pid_, SIGKILL);
     waitpid(pid_, nullptr, 0);
   }
@@ -188,6 +205,7 @@ bool Worker::ReadLine(std::chrono::milliseconds limit, std::string* line, bool* 
   const auto deadline = std::chrono::steady_clock::now() + limit;
   *timed_out = false;
   for (;;) {
+    if (StopSignal()) return false;
     if (const size_t eol = buffer_.find('\n'); eol != std::string::npos) {
       *line = buffer_.substr(0, eol);
       buffer_.erase(0, eol + 1);
@@ -218,6 +236,7 @@ bool Worker::ReadLine(std::chrono::milliseconds limit, std::string* line, bool* 
 std::string Worker::DeathReason() {
   int status = 0;
   const pid_t reaped = waitpid(pid_, &status, 0);
+  kill(-pid_, SIGKILL);  // whatever the worker started dies with it
   pid_ = -1;
   // Collect what the worker said on its way out (abort messages, uncaught exceptions).
   char chunk[4096];
@@ -238,6 +257,7 @@ Worker::Event Worker::Next(std::chrono::milliseconds limit, Result* result, std:
   std::string line;
   bool timed_out = false;
   if (!ReadLine(limit, &line, &timed_out)) {
+    if (StopSignal()) return Event::kInterrupted;
     if (timed_out) {
       *why = "no result within " + std::to_string(limit.count()) + " ms; the worker was killed";
       return Event::kTimedOut;

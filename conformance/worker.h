@@ -33,7 +33,7 @@ class Worker {
   // (including a crash while loading).
   static std::unique_ptr<Worker> Start(const std::vector<CaseRecipe>& cases, const std::string& backend,
                                        const std::string& options, StartError* error);
-  ~Worker();  // kills the worker if it still runs, and reaps it
+  ~Worker();  // kills the worker's process group if it still runs, and reaps the worker
 
   const BackendRecord& info() const { return info_; }
   const std::string& plugin_path() const { return path_; }
@@ -41,7 +41,8 @@ class Worker {
   // Asks the worker to run cases [begin, end) in order.
   bool Run(size_t begin, size_t end);
 
-  enum class Event { kResult, kCrashed, kTimedOut };
+  // kInterrupted: SIGINT or SIGTERM arrived (StopSignal) while waiting.
+  enum class Event { kResult, kCrashed, kTimedOut, kInterrupted };
   struct Result {
     size_t index = 0;  // into the cases the worker was started with
     CaseGroup group = CaseGroup::kValid;

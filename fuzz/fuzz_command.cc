@@ -60,9 +60,11 @@ struct TargetRun {
   bool failed_to_run = false;
 };
 
+// No error: the usage on stdout (--help), exit 0; else both on stderr, exit 2.
 int Usage(const std::string& error) {
-  if (!error.empty()) std::cerr << "opcts fuzz: " << error << "\n";
-  std::cerr << "usage: opcts fuzz [--backend NAME|PATH] [--seconds N] [--jobs J] [--target GLOB]...\n"
+  std::ostream& out = error.empty() ? std::cout : std::cerr;
+  if (!error.empty()) out << "opcts fuzz: " << error << "\n";
+  out << "usage: opcts fuzz [--backend NAME|PATH] [--seconds N] [--jobs J] [--target GLOB]...\n"
                "                  [--strict] [--work DIR] [--regressions DIR]\n"
                "  --seconds  fuzzing time per target (default 60)\n"
                "  --jobs     parallel workers per target (libFuzzer -fork; default 1)\n"
@@ -70,7 +72,7 @@ int Usage(const std::string& error) {
                "  --strict   a QualityWarning is a mismatch (as opcts run --strict fails it)\n"
                "  --work     corpora, artifacts and logs (default fuzz-work/ beside opcts)\n"
                "  --regressions  where findings go (default the source tree's fuzz/regressions)\n";
-  return 2;
+  return error.empty() ? 0 : 2;
 }
 
 fs::path SelfDir() {
@@ -247,8 +249,8 @@ TargetRun Fuzz(const Campaign& c, const std::string& target) {
 }  // namespace
 
 int FuzzCommand(const std::vector<std::string>& args) {
-  CliArgs cli(args, {"--help", "--strict"}, {"--backend", "--seconds", "--jobs", "--target", "--work", "--regressions"});
-  if (cli.Has("--help")) return Usage("");
+  CliArgs cli(args, {"--strict"}, {"--backend", "--seconds", "--jobs", "--target", "--work", "--regressions"});
+  if (cli.help()) return Usage("");
   Campaign c;
   c.backend = cli.Get("--backend").value_or(c.backend);
   c.seconds = cli.GetNumber("--seconds").value_or(c.seconds);

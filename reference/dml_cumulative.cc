@@ -13,7 +13,7 @@ ReferenceResult Cumulative(const Operation& op, ScanOp scan_op, const char* excl
   params.exclusive = op.Param(exclusive_param).value_or(0) != 0;
   const TensorData& input = *op.Tensor("InputTensor");
   const TensorDesc& output = op.Tensor("OutputTensor")->desc;
-  return {{ReferenceScan(input, output, "OutputTensor", params)}, std::nullopt};
+  return {{ReferenceScan(input, output, "OutputTensor", params)}, std::nullopt, std::nullopt};
 }
 
 ReferenceResult CumulativeSummation(const Operation& op) {

@@ -17,13 +17,14 @@ ReferenceResult OpenVINOCumSum(const Operation& op) {
                        LoadBits(axis_tensor->desc.dtype, axis_tensor->bytes.data()));
   if (axis < -rank || axis >= rank)
     return {{}, "axis " + std::to_string(axis) + " is outside [-" + std::to_string(rank) + ", " +
-                    std::to_string(rank - 1) + "]"};
+                    std::to_string(rank - 1) + "]",
+            std::nullopt};
   ScanParams params;
   params.op = ScanOp::kSum;
   params.axis = static_cast<unsigned>(axis < 0 ? axis + rank : axis);
   params.exclusive = op.Param("exclusive").value_or(0) != 0;
   params.reverse = op.Param("reverse").value_or(0) != 0;
-  return {{ReferenceScan(data, op.Tensor("output")->desc, "output", params)}, std::nullopt};
+  return {{ReferenceScan(data, op.Tensor("output")->desc, "output", params)}, std::nullopt, std::nullopt};
 }
 
 const ReferenceRegistration kCumSum("openvino_cumsum", OpenVINOCumSum);

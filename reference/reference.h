@@ -54,6 +54,10 @@ struct ReferenceResult {
   // Set when the operation is invalid in a way only the data shows (OpenVINO's axis value):
   // a backend must reject it. The message says why.
   std::optional<std::string> invalid;
+  // Set when the data is valid but the spec lets a backend refuse it at execute with INVALID
+  // (out-of-range ScatterND tuples). The message says why; kAny elements' `bits` then hold the
+  // output of a backend that skips the offending data.
+  std::optional<std::string> refusable;
 };
 
 using ReferenceKernel = ReferenceResult (*)(const Operation&);

@@ -2,8 +2,11 @@
 //
 // Data movement is bit-exact. Where index tuples overlap the spec promises no winner, so each
 // element may hold any of the values written to it. An out-of-range tuple leaves every value
-// unconstrained (the spec is silent) but the runner still checks memory safety.
+// unconstrained (the spec is silent), and a backend may refuse such data at execute; the runner
+// still checks memory safety.
 #include <algorithm>
+#include <optional>
+#include <string>
 
 #include "spec/element.h"
 #include "reference/reference.h"
@@ -33,32 +36,43 @@ ReferenceResult ScatterND(const Operation& op) {
 
   std::vector<std::vector<uint64_t>> written(ElementCount(input.desc));
   const StridedIndexer in_index(input.desc), idx_index(indices.desc), upd_index(updates.desc);
-  bool out_of_range = false;
-  for (uint64_t t = 0; t < tuples && !out_of_range; ++t) {
+  std::optional<uint64_t> first_out_of_range;  // the first tuple outside the input
+  for (uint64_t t = 0; t < tuples; ++t) {
     uint64_t base = 0;
-    for (unsigned c = 0; c < tuple_size; ++c) {
+    bool in_range = true;
+    for (unsigned c = 0; c < tuple_size && in_range; ++c) {
       const uint64_t bits = LoadBits(index_type, indices.Element(idx_index.BufferIndex(t * tuple_size + c)));
       // Signed index types exist only from the level that allows negatives (3_0), so the
       // level needs no separate check here.
       int64_t coordinate = IsSignedInt(index_type) ? BitsToInt64(index_type, bits) : 0;
       const bool negative = IsSignedInt(index_type) && coordinate < 0;
       if (negative && wrap_negative) coordinate += dims[c];
-      if (negative && coordinate < 0) { out_of_range = true; break; }
       const uint64_t value = IsSignedInt(index_type) ? static_cast<uint64_t>(coordinate) : bits;
-      if (value >= dims[c]) { out_of_range = true; break; }
+      in_range = !(negative && coordinate < 0) && value < dims[c];
       base = base * dims[c] + value;
     }
+    if (!in_range) {
+      if (!first_out_of_range) first_out_of_range = t;
+      continue;
+    }
     for (unsigned d = tuple_size; d < input_dims; ++d) base *= dims[d];
-    for (uint64_t s = 0; s < slice && !out_of_range; ++s)
+    for (uint64_t s = 0; s < slice; ++s)
       written[base + s].push_back(LoadBits(dtype, updates.Element(upd_index.BufferIndex(t * slice + s))));
   }
 
   ExpectedTensor result{"OutputTensor", output_desc, {}, {}};
   result.elements.resize(written.size());
-  if (out_of_range) {  // every element kAny; suggest the input's value
+  if (first_out_of_range) {
+    // Every element kAny; `bits` is what skipping the out-of-range tuples leaves (the last
+    // in-range writer, as a sequential loop would).
     for (uint64_t e = 0; e < written.size(); ++e)
-      result.elements[e].bits = LoadBits(dtype, input.Element(in_index.BufferIndex(e)));
-    return {{result}, std::nullopt};
+      result.elements[e].bits = written[e].empty() ? LoadBits(dtype, input.Element(in_index.BufferIndex(e)))
+                                                   : written[e].back();
+    return {{result}, std::nullopt,
+            "index tuple " + std::to_string(*first_out_of_range) +
+                " is out of range; the spec leaves such data to the implementation "
+                "(out_of_range_indices: memory_safe_only), so a backend may refuse it at execute "
+                "with INVALID, skip it, or write anywhere inside the output"};
   }
   for (uint64_t e = 0; e < written.size(); ++e) {
     std::vector<uint64_t>& values = written[e];
@@ -77,7 +91,7 @@ ReferenceResult ScatterND(const Operation& op) {
       result.candidates.push_back(std::move(values));
     }
   }
-  return {{result}, std::nullopt};
+  return {{result}, std::nullopt, std::nullopt};
 }
 
 const ReferenceRegistration kScatterND("scatter_nd", ScatterND);

@@ -52,7 +52,7 @@ class HtmlInChromium : public ::testing::Test {
         << "chromium not found: install the Debian package `chromium` (scripts/install-deps.sh) "
            "or set OPCTS_CHROMIUM";
     auto report = BuildReport(testing::LoadJournals({"cpu_simd.jsonl", "vulkan.jsonl"}), {},
-                              {false, "2026-01-01"});
+                              {false, "2026-01-01", {}, ""});
     ASSERT_TRUE(report.value) << report.error;
     html_path_ = dir_ / "report.html";
     testing::WriteFile(html_path_, RenderHtml(*report.value));

@@ -60,6 +60,26 @@ void WriteVerdict(const Report& report, std::ostringstream& out) {
   }
 }
 
+// How far each backend's operator is proven; right under the verdict, because a green verdict
+// over little coverage proves little.
+void WriteCoverage(const Report& report, std::ostringstream& out) {
+  if (report.coverage.empty()) return;
+  out << "<h2>Coverage</h2>\n<table id=\"coverage\"><tr><th>backend</th><th>operator</th>"
+         "<th>highest fully passing level</th><th>pass rate</th><th>levels</th></tr>\n";
+  for (const auto& entry : report.coverage) {
+    const bool all_levels = !entry.levels.empty() && entry.highest_passing == entry.levels.back();
+    const char* css = entry.highest_passing.empty() ? "s-Fail"
+                      : all_levels                  ? "s-Pass"
+                                                    : "s-QualityWarning";
+    out << "<tr data-backend=\"" << EscapeXml(entry.backend) << "\" data-op=\""
+        << EscapeXml(entry.op) << "\">" << Td(entry.backend) << Td(entry.op)
+        << Td(entry.highest_passing.empty() ? "none" : entry.highest_passing, css)
+        << Td(FormatPassRate(entry.passing, entry.cases), "num") << Td(JoinList(entry.levels))
+        << "</tr>\n";
+  }
+  out << "</table>\n";
+}
+
 void WriteSources(const Report& report, std::ostringstream& out) {
   out << "<h2>Journals</h2>\n<table id=\"sources\"><tr><th>journal</th><th>opcts</th>"
          "<th>started</th><th>seed</th><th>shard</th><th>planned cases</th></tr>\n";
@@ -73,10 +93,18 @@ void WriteSources(const Report& report, std::ostringstream& out) {
   out << "</table>\n";
 }
 
+// "out-of-range indices skipped: 47" per recorded behaviour, or "".
+std::string Behaviours(const BackendSummary& backend) {
+  std::string text;
+  for (const auto& [behaviour, count] : backend.behaviours)
+    text += (text.empty() ? "" : "; ") + behaviour + ": " + std::to_string(count);
+  return text;
+}
+
 void WriteBackends(const Report& report, std::ostringstream& out) {
   out << "<h2>Backends</h2>\n<table id=\"backends\"><tr><th>backend</th><th>version</th>"
          "<th>device</th><th>claimed level</th><th>extra support</th><th>claim holds</th>"
-         "<th>cases</th><th>statuses</th></tr>\n";
+         "<th>cases</th><th>statuses</th><th>recorded behaviour</th></tr>\n";
   for (const auto& backend : report.backends) {
     const BackendRecord& info = backend.info;
     std::string extra;
@@ -89,7 +117,7 @@ void WriteBackends(const Report& report, std::ostringstream& out) {
                                  : Td("no: " + std::to_string(violations) + " ClaimViolation",
                                       "claim s-ClaimViolation"))
         << Td(std::to_string(backend.cases), "num") << Td(CountsTitle(backend.by_status))
-        << "</tr>\n";
+        << Td(Behaviours(backend)) << "</tr>\n";
   }
   out << "</table>\n";
 }
@@ -215,6 +243,7 @@ std::string RenderHtml(const Report& report) {
       << "<title>" << kHtmlTitle << "</title>\n<style>" << kStyle << "</style></head>\n<body>\n"
       << "<h1>" << kHtmlTitle << "</h1>\n";
   WriteVerdict(report, out);
+  WriteCoverage(report, out);
   WriteSources(report, out);
   WriteBackends(report, out);
   WriteMatrix(report, out);

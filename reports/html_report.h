@@ -1,8 +1,9 @@
 // A single self-contained HTML page: inline CSS and SVG, no script, no external resource, and
 // a Content-Security-Policy that forbids both, so it opens offline from a CI artifact.
-// Shows the verdict, backends with their claimed level and whether the claim holds, the matrix
-// operator x dtype x rank class x backend coloured by status, the error-versus-bound plot, and
-// failures grouped by cause with repro commands. Every journal string is escaped.
+// Shows the verdict, the coverage per backend and operator, backends with their claimed level
+// and whether the claim holds, the matrix operator x dtype x rank class x backend coloured by
+// status, the error-versus-bound plot, and failures grouped by cause with repro commands.
+// Every journal string is escaped.
 #pragma once
 
 #include <string>

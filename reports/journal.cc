@@ -5,6 +5,8 @@
 #include <limits>
 #include <sstream>
 
+#include "reports/text_escape.h"
+
 namespace opcts {
 namespace {
 
@@ -17,6 +19,32 @@ std::string Dump(const ordered_json& value) {
 }
 
 const char* TypeName(const json& value) { return value.type_name(); }
+
+bool IsUtf8Continuation(char c) { return (static_cast<unsigned char>(c) & 0xc0) == 0x80; }
+
+// At most kMaxPluginStringBytes, the mark included, so that capping what was read back from a
+// journal changes nothing: write, read and write again gives the same line.
+std::string CapPluginString(const std::string& text) {
+  std::string valid = ToValidUtf8(text);
+  if (valid.size() <= kMaxPluginStringBytes) return valid;
+  const std::string mark = " [truncated: " + std::to_string(text.size()) + " bytes]";
+  size_t cut = kMaxPluginStringBytes - mark.size();
+  while (cut > 0 && IsUtf8Continuation(valid[cut])) --cut;  // split no character
+  valid.resize(cut);
+  return valid + mark;
+}
+
+std::vector<std::string> CapPluginStrings(const std::vector<std::string>& texts) {
+  std::vector<std::string> capped;
+  for (const auto& text : texts) capped.push_back(CapPluginString(text));
+  return capped;
+}
+
+ordered_json StringMap(const std::map<std::string, std::string>& map) {
+  ordered_json object = ordered_json::object();
+  for (const auto& [key, value] : map) object[key] = value;
+  return object;
+}
 
 // Reads typed fields of one JSON object, keeping the first error ("case field \"x\": ...").
 // Absent and null fields leave the output untouched unless the field is required.
@@ -117,6 +145,16 @@ class FieldReader {
   std::string error_;
 };
 
+// Reads the optional header object of strings `key` ("filters", "options"); "" or the error.
+std::string ReadStringMap(FieldReader& fields, const char* key,
+                          std::map<std::string, std::string>& out) {
+  const json* map = fields.Object(key);
+  if (!map) return "";
+  FieldReader entries(*map, std::string("header.") + key);
+  for (const auto& [name, value] : map->items()) entries.String(name.c_str(), out[name], true);
+  return entries.error();
+}
+
 std::string ParseHeader(const json& object, JournalHeader& header) {
   FieldReader fields(object, "header");
   fields.String("format", header.format, true);
@@ -141,12 +179,9 @@ std::string ParseHeader(const json& object, JournalHeader& header) {
     header.shard_index = static_cast<uint32_t>(index);
     header.shard_count = static_cast<uint32_t>(count);
   }
-  if (const json* filters = fields.Object("filters")) {
-    FieldReader filter_fields(*filters, "header.filters");
-    for (const auto& [key, value] : filters->items()) {
-      filter_fields.String(key.c_str(), header.filters[key], true);
-    }
-    if (!filter_fields.error().empty()) return filter_fields.error();
+  for (const auto& [key, map] :
+       {std::pair("filters", &header.filters), std::pair("options", &header.options)}) {
+    if (std::string error = ReadStringMap(fields, key, *map); !error.empty()) return error;
   }
   if (fields.error().empty() && object.contains("backends")) {
     const json& backends = object["backends"];
@@ -189,6 +224,7 @@ std::string ParseCase(const json& object, CaseRecord& record) {
   fields.Shape("shape", record.shape);
   if (const json* attributes = fields.Object("attributes")) record.attributes = *attributes;
   fields.String("message", record.message);
+  fields.String("behaviour", record.behaviour);
   fields.String("repro", record.repro);
   fields.Number("max_error", record.max_error);
   fields.Number("bound", record.bound);
@@ -218,16 +254,16 @@ std::string ToJsonLine(const JournalHeader& header) {
   line["started"] = header.started;
   line["seed"] = header.seed;
   line["shard"] = {{"index", header.shard_index}, {"count", header.shard_count}};
-  line["filters"] = ordered_json::object();
-  for (const auto& [key, value] : header.filters) line["filters"][key] = value;
+  line["filters"] = StringMap(header.filters);
+  line["options"] = StringMap(header.options);
   line["backends"] = ordered_json::array();
   for (const auto& backend : header.backends) {
-    line["backends"].push_back({{"name", backend.name},
-                                {"version", backend.version},
-                                {"device", backend.device},
-                                {"feature_level", backend.feature_level},
-                                {"extra_support", backend.extra_support},
-                                {"details", backend.details}});
+    line["backends"].push_back({{"name", CapPluginString(backend.name)},
+                                {"version", CapPluginString(backend.version)},
+                                {"device", CapPluginString(backend.device)},
+                                {"feature_level", CapPluginString(backend.feature_level)},
+                                {"extra_support", CapPluginStrings(backend.extra_support)},
+                                {"details", CapPluginString(backend.details)}});
   }
   line["planned_cases"] = header.planned_cases;
   return Dump(line);
@@ -237,7 +273,7 @@ std::string ToJsonLine(const CaseRecord& record) {
   ordered_json line;
   line["type"] = "case";
   line["id"] = record.id;
-  line["backend"] = record.backend;
+  line["backend"] = CapPluginString(record.backend);
   line["op"] = record.op;
   line["dtype"] = record.dtype;
   line["level"] = record.level;
@@ -251,7 +287,8 @@ std::string ToJsonLine(const CaseRecord& record) {
   line["max_error"] = JsonNumber(record.max_error);
   line["bound"] = JsonNumber(record.bound);
   line["ulp"] = JsonNumber(record.ulp);
-  line["message"] = record.message;
+  line["message"] = CapPluginString(record.message);
+  if (!record.behaviour.empty()) line["behaviour"] = record.behaviour;
   line["duration_us"] = record.duration_us;
   line["repro"] = record.repro;
   return Dump(line);

@@ -24,6 +24,11 @@ namespace opcts {
 
 inline constexpr std::string_view kJournalFormat = "opcts-journal/1";
 
+// Strings a plugin supplies (messages, backend name, version, device...) longer than this are
+// cut when written, at a UTF-8 boundary, and end in " [truncated: N bytes]" (N: the full
+// length), this many bytes in all: a backend must not bloat every journal line and report.
+inline constexpr size_t kMaxPluginStringBytes = 4096;
+
 // A value or the reason there is none; the journal API never throws.
 template <typename T>
 struct JournalResult {
@@ -42,6 +47,7 @@ struct JournalHeader {
   uint64_t seed = 0;
   uint32_t shard_index = 0, shard_count = 1;
   std::map<std::string, std::string> filters;
+  std::map<std::string, std::string> options;  // run options --resume must find unchanged
   std::vector<BackendRecord> backends;
   uint64_t planned_cases = 0;
 };
@@ -51,6 +57,9 @@ struct CaseRecord {
   std::vector<uint32_t> shape;
   nlohmann::json attributes = nlohmann::json::object();
   std::string status, message, repro;
+  // What the backend did with data the spec lets it refuse ("out-of-range indices skipped");
+  // "" for other cases. Reports count each per backend.
+  std::string behaviour;
   // NaN and infinities are written as the strings "NaN", "Infinity", "-Infinity" (JSON has no
   // such numbers) and read back as the same doubles.
   std::optional<double> max_error, bound, ulp;
@@ -73,7 +82,8 @@ struct SourcedJournal {
 nlohmann::ordered_json JsonNumber(const std::optional<double>& value);
 
 // One journal line as JSON, without the trailing newline. Invalid UTF-8 in strings (a backend's
-// message) is replaced by U+FFFD rather than failing.
+// message) is replaced by U+FFFD rather than failing; plugin strings are capped at
+// kMaxPluginStringBytes (the case's message and backend; every string of the header's backends).
 std::string ToJsonLine(const JournalHeader& header);
 std::string ToJsonLine(const CaseRecord& record);
 

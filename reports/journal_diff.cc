@@ -4,6 +4,8 @@
 #include <sstream>
 #include <utility>
 
+#include "reports/text_escape.h"
+
 namespace opcts {
 namespace {
 
@@ -36,28 +38,36 @@ void CompareHeaders(const Report& base, const Report& next, JournalDiff& diff) {
                             std::to_string(b.seed) + "); case ids will not line up");
   }
   if (a.filters != b.filters) diff.warnings.push_back("the runs used different filters");
+  if (a.options != b.options) diff.warnings.push_back("the runs used different options");
 }
 
-void Section(const char* title, const std::vector<DiffEntry>& entries, std::ostringstream& out) {
+// Pass or QualityWarning: the backend computed the case and the result held.
+bool Computed(const ReportCase& item) {
+  return item.status == "Pass" || item.status == "QualityWarning";
+}
+
+void Section(const std::string& title, const std::vector<DiffEntry>& entries,
+             std::ostringstream& out) {
   if (entries.empty()) return;
   out << title << " (" << entries.size() << "):\n";
   for (const auto& entry : entries) {
-    out << "  " << entry.backend << " " << entry.id << ": "
+    out << "  " << TerminalSafe(entry.backend) << " " << TerminalSafe(entry.id) << ": "
         << (entry.base_status.empty() ? "(absent)" : entry.base_status) << " -> "
         << (entry.new_status.empty() ? "(absent)" : entry.new_status) << "\n";
     if (!entry.new_status.empty() && !entry.message.empty()) {
-      std::string message = entry.message;
-      for (char& c : message) c = c == '\n' ? ' ' : c;
-      out << "    " << message << "\n";
+      out << "    " << TerminalSafe(entry.message) << "\n";
     }
-    if (!entry.repro.empty()) out << "    repro: " << entry.repro << "\n";
+    if (!entry.repro.empty()) out << "    repro: " << TerminalSafe(entry.repro) << "\n";
   }
 }
 
+std::string Verdict(bool allowed) { return allowed ? " (allowed)" : " (fails the diff)"; }
+
 }  // namespace
 
-bool JournalDiff::Regressed(bool allow_missing) const {
-  return !regressions.empty() || (!allow_missing && !missing.empty());
+bool JournalDiff::Regressed(const DiffAllowances& allow) const {
+  return !regressions.empty() || !unmet_requirements.empty() ||
+         (!allow.missing && !missing.empty()) || (!allow.coverage_loss && !coverage_lost.empty());
 }
 
 JournalDiff DiffReports(const Report& base, const Report& next) {
@@ -69,11 +79,14 @@ JournalDiff DiffReports(const Report& base, const Report& next) {
     const auto it = next_index.find(key);
     if (it == next_index.end()) {
       diff.missing.push_back(Entry(key, was, nullptr));
+      if (Computed(*was)) diff.coverage_lost.push_back(Entry(key, was, nullptr));
       continue;
     }
     const ReportCase* now = it->second;
     if (now->gate_failure && !was->gate_failure) {
       diff.regressions.push_back(Entry(key, was, now));
+    } else if (Computed(*was) && now->status == "NotSupported") {
+      diff.coverage_lost.push_back(Entry(key, was, now));
     } else if (was->gate_failure && !now->gate_failure) {
       diff.fixed.push_back(Entry(key, was, now));
     } else if (was->status != now->status) {
@@ -84,22 +97,33 @@ JournalDiff DiffReports(const Report& base, const Report& next) {
     if (base_index.count(key)) continue;
     (now->gate_failure ? diff.regressions : diff.added).push_back(Entry(key, nullptr, now));
   }
+  diff.unmet_requirements = next.unmet_requirements;
   return diff;
 }
 
-std::string RenderDiff(const JournalDiff& diff, bool allow_missing) {
+std::string RenderDiff(const JournalDiff& diff, const DiffAllowances& allow) {
   std::ostringstream out;
   for (const auto& warning : diff.warnings) out << "warning: " << warning << "\n";
   Section("Regressions", diff.regressions, out);
-  Section(allow_missing ? "Missing from NEW (allowed)" : "Missing from NEW (fails the diff)",
-          diff.missing, out);
+  Section("Missing from NEW" + Verdict(allow.missing), diff.missing, out);
+  Section("Coverage lost" + Verdict(allow.coverage_loss), diff.coverage_lost, out);
+  if (!diff.unmet_requirements.empty()) {
+    out << "Required levels not met in NEW (fails the diff) (" << diff.unmet_requirements.size()
+        << "):\n";
+    for (const auto& problem : diff.unmet_requirements) {
+      out << "  " << TerminalSafe(problem) << "\n";
+    }
+  }
   Section("Fixed", diff.fixed, out);
   Section("Changed", diff.changed, out);
   Section("New cases", diff.added, out);
   out << "diff: " << diff.regressions.size() << " regression(s), " << diff.missing.size()
-      << " missing, " << diff.fixed.size() << " fixed, " << diff.changed.size() << " changed, "
-      << diff.added.size()
-      << " new: " << (diff.Regressed(allow_missing) ? "REGRESSED" : "no regression") << "\n";
+      << " missing, " << diff.coverage_lost.size() << " coverage lost, " << diff.fixed.size()
+      << " fixed, " << diff.changed.size() << " changed, " << diff.added.size() << " new";
+  if (!diff.unmet_requirements.empty()) {
+    out << ", " << diff.unmet_requirements.size() << " requirement(s) not met";
+  }
+  out << ": " << (diff.Regressed(allow) ? "REGRESSED" : "no regression") << "\n";
   return out.str();
 }
 

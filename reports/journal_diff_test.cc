@@ -10,14 +10,20 @@ namespace {
 using testing::CaseLine;
 using testing::HeaderLine;
 
+constexpr DiffAllowances kAllowNothing{};
+constexpr DiffAllowances kAllowMissing{true, false};
+constexpr DiffAllowances kAllowBoth{true, true};
+
 // A one-backend journal ("ref") with the given id -> status lines.
 Report Make(const std::vector<std::pair<std::string, std::string>>& cases, uint64_t seed = 1,
-            const std::vector<Waiver>& waivers = {}) {
+            const std::vector<Waiver>& waivers = {}, const ReportOptions& options = {}) {
   std::string text = HeaderLine("ref", seed) + "\n";
   for (const auto& [id, status] : cases) text += CaseLine("ref", id, status, "why " + id) + "\n";
   auto journal = ParseJournal(text, "inline.jsonl");
   EXPECT_TRUE(journal.value) << journal.error;
-  auto report = BuildReport({{"inline.jsonl", *journal.value}}, waivers, {false, "2026-01-01"});
+  ReportOptions with_today = options;
+  with_today.today = "2026-01-01";
+  auto report = BuildReport({{"inline.jsonl", *journal.value}}, waivers, with_today);
   EXPECT_TRUE(report.value) << report.error;
   return std::move(*report.value);
 }
@@ -36,8 +42,9 @@ TEST(Diff, ClassifiesEveryKindOfChange) {
   const JournalDiff diff = DiffReports(base, next);
   EXPECT_EQ(Ids(diff.regressions), std::vector<std::string>{"a"});
   EXPECT_EQ(Ids(diff.fixed), std::vector<std::string>{"b"});
-  EXPECT_EQ(Ids(diff.changed), (std::vector<std::string>{"c", "e"}));
+  EXPECT_EQ(Ids(diff.changed), std::vector<std::string>{"e"});
   EXPECT_EQ(Ids(diff.missing), std::vector<std::string>{"d"});
+  EXPECT_EQ(Ids(diff.coverage_lost), (std::vector<std::string>{"c", "d"}));
   EXPECT_EQ(Ids(diff.added), std::vector<std::string>{"f"});
   ASSERT_EQ(diff.regressions.size(), 1u);
   EXPECT_EQ(diff.regressions[0].backend, "ref");
@@ -45,8 +52,8 @@ TEST(Diff, ClassifiesEveryKindOfChange) {
   EXPECT_EQ(diff.regressions[0].new_status, "Fail");
   EXPECT_EQ(diff.regressions[0].message, "why a");
   EXPECT_EQ(diff.regressions[0].repro, "opcts repro a");
-  EXPECT_TRUE(diff.Regressed(false));
-  EXPECT_TRUE(diff.Regressed(true));
+  EXPECT_TRUE(diff.Regressed(kAllowNothing));
+  EXPECT_TRUE(diff.Regressed(kAllowBoth));
   EXPECT_TRUE(diff.warnings.empty());
 }
 
@@ -56,23 +63,61 @@ TEST(Diff, NewFailingCaseIsARegression) {
   ASSERT_EQ(diff.regressions.size(), 1u);
   EXPECT_EQ(diff.regressions[0].id, "g");
   EXPECT_EQ(diff.regressions[0].base_status, "");
-  EXPECT_TRUE(diff.Regressed(true));
+  EXPECT_TRUE(diff.Regressed(kAllowBoth));
 }
 
 TEST(Diff, MissingCasesFailUnlessAllowed) {
-  const JournalDiff diff = DiffReports(Make({{"a", "Pass"}, {"d", "Pass"}}), Make({{"a", "Pass"}}));
+  const JournalDiff diff =
+      DiffReports(Make({{"a", "Pass"}, {"d", "NotSupported"}}), Make({{"a", "Pass"}}));
   EXPECT_TRUE(diff.regressions.empty());
   EXPECT_EQ(Ids(diff.missing), std::vector<std::string>{"d"});
-  EXPECT_TRUE(diff.Regressed(false));
-  EXPECT_FALSE(diff.Regressed(true));
+  EXPECT_TRUE(diff.coverage_lost.empty());  // d proved nothing in BASE either
+  EXPECT_TRUE(diff.Regressed(kAllowNothing));
+  EXPECT_FALSE(diff.Regressed(kAllowMissing));
+}
+
+TEST(Diff, PassingCaseTurnedNotSupportedLosesCoverage) {
+  const JournalDiff diff = DiffReports(Make({{"a", "Pass"}, {"q", "QualityWarning"}}),
+                                       Make({{"a", "NotSupported"}, {"q", "NotSupported"}}));
+  EXPECT_EQ(Ids(diff.coverage_lost), (std::vector<std::string>{"a", "q"}));
+  EXPECT_TRUE(diff.changed.empty());
+  EXPECT_TRUE(diff.regressions.empty());
+  EXPECT_TRUE(diff.Regressed(kAllowMissing));
+  EXPECT_FALSE(diff.Regressed({false, true}));
+}
+
+TEST(Diff, AllowMissingAloneDoesNotForgiveLostCoverage) {
+  const JournalDiff diff = DiffReports(Make({{"a", "Pass"}, {"d", "Pass"}}), Make({{"a", "Pass"}}));
+  EXPECT_EQ(Ids(diff.missing), std::vector<std::string>{"d"});
+  EXPECT_EQ(Ids(diff.coverage_lost), std::vector<std::string>{"d"});
+  EXPECT_TRUE(diff.Regressed(kAllowMissing));
+  EXPECT_TRUE(diff.Regressed({false, true}));
+  EXPECT_FALSE(diff.Regressed(kAllowBoth));
+}
+
+TEST(Diff, UnmetRequirementOfNewFailsTheDiff) {
+  ReportOptions options;
+  options.required = {{"DML_SCATTER_ND", "3_0"}};
+  const JournalDiff diff =
+      DiffReports(Make({{"a", "Pass"}}, 1, {}, options), Make({{"a", "Pass"}}, 1, {}, options));
+  EXPECT_EQ(diff.unmet_requirements,
+            std::vector<std::string>{
+                "--require DML_SCATTER_ND=3_0: no case of operator DML_SCATTER_ND was run"});
+  EXPECT_TRUE(diff.Regressed(kAllowBoth));
+  const std::string text = RenderDiff(diff, kAllowBoth);
+  EXPECT_NE(text.find("Required levels not met in NEW (fails the diff) (1):\n  --require "
+                      "DML_SCATTER_ND=3_0: no case of operator DML_SCATTER_ND was run\n"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find(", 1 requirement(s) not met: REGRESSED\n"), std::string::npos) << text;
 }
 
 TEST(Diff, IdenticalRunsAndFixesDoNotRegress) {
   const Report base = Make({{"a", "Pass"}, {"b", "Fail"}});
-  EXPECT_FALSE(DiffReports(base, base).Regressed(false));
+  EXPECT_FALSE(DiffReports(base, base).Regressed(kAllowNothing));
   const JournalDiff diff = DiffReports(base, Make({{"a", "Pass"}, {"b", "Pass"}}));
   EXPECT_EQ(Ids(diff.fixed), std::vector<std::string>{"b"});
-  EXPECT_FALSE(diff.Regressed(false));
+  EXPECT_FALSE(diff.Regressed(kAllowNothing));
 }
 
 TEST(Diff, WaivedNewFailureIsNoRegression) {
@@ -84,7 +129,7 @@ TEST(Diff, WaivedNewFailureIsNoRegression) {
       DiffReports(Make({{"a", "Pass"}}, 1, {waiver}), Make({{"a", "Fail"}}, 1, {waiver}));
   EXPECT_TRUE(diff.regressions.empty());
   EXPECT_EQ(Ids(diff.changed), std::vector<std::string>{"a"});  // Pass -> Waived
-  EXPECT_FALSE(diff.Regressed(false));
+  EXPECT_FALSE(diff.Regressed(kAllowNothing));
 }
 
 TEST(Diff, DifferentSeedsWarn) {
@@ -93,9 +138,17 @@ TEST(Diff, DifferentSeedsWarn) {
   EXPECT_EQ(diff.warnings[0], "the runs used different seeds (1 and 2); case ids will not line up");
 }
 
+TEST(Diff, DifferentOptionsWarn) {
+  Report base = Make({{"a", "Pass"}});
+  Report next = Make({{"a", "Pass"}});
+  next.headers[0].options["timeout_ms"] = "100";
+  EXPECT_EQ(DiffReports(base, next).warnings,
+            std::vector<std::string>{"the runs used different options"});
+}
+
 TEST(Diff, RenderListsSectionsAndVerdict) {
-  const std::string text =
-      RenderDiff(DiffReports(Make({{"a", "Pass"}, {"d", "Pass"}}), Make({{"a", "Fail"}})), false);
+  const JournalDiff diff = DiffReports(Make({{"a", "Pass"}, {"d", "Pass"}}), Make({{"a", "Fail"}}));
+  const std::string text = RenderDiff(diff, kAllowNothing);
   EXPECT_NE(
       text.find("Regressions (1):\n  ref a: Pass -> Fail\n    why a\n    repro: opcts repro a\n"),
       std::string::npos)
@@ -103,9 +156,25 @@ TEST(Diff, RenderListsSectionsAndVerdict) {
   EXPECT_NE(text.find("Missing from NEW (fails the diff) (1):\n  ref d: Pass -> (absent)\n"),
             std::string::npos)
       << text;
-  EXPECT_NE(text.find("diff: 1 regression(s), 1 missing, 0 fixed, 0 changed, 0 new: REGRESSED\n"),
+  EXPECT_NE(text.find("Coverage lost (fails the diff) (1):\n  ref d: Pass -> (absent)\n"),
             std::string::npos)
       << text;
+  EXPECT_NE(text.find("diff: 1 regression(s), 1 missing, 1 coverage lost, 0 fixed, 0 changed, "
+                      "0 new: REGRESSED\n"),
+            std::string::npos)
+      << text;
+  const std::string allowed = RenderDiff(diff, kAllowBoth);
+  EXPECT_NE(allowed.find("Missing from NEW (allowed) (1):\n"), std::string::npos) << allowed;
+  EXPECT_NE(allowed.find("Coverage lost (allowed) (1):\n"), std::string::npos) << allowed;
+}
+
+TEST(Diff, RenderNeutralisesTerminalEscapes) {
+  const JournalDiff diff =
+      DiffReports(Make({{"a", "Pass"}}), Make({{"a", "Fail"}, {"\\u001b[2K\\rb", "Crash"}}));
+  const std::string text = RenderDiff(diff, kAllowNothing);
+  EXPECT_EQ(text.find('\x1b'), std::string::npos) << text;
+  EXPECT_EQ(text.find('\r'), std::string::npos) << text;
+  EXPECT_NE(text.find("  ref  b: (absent) -> Crash\n"), std::string::npos) << text;
 }
 
 }  // namespace

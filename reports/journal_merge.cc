@@ -24,6 +24,7 @@ std::string RunMismatch(const JournalHeader& a, const JournalHeader& b) {
     return "seed " + std::to_string(b.seed) + " (expected " + std::to_string(a.seed) + ")";
   }
   if (a.filters != b.filters) return "different filters";
+  if (a.options != b.options) return "different options";
   if (BackendNames(a) != BackendNames(b)) {
     return "backends [" + BackendNames(b) + "] (expected [" + BackendNames(a) + "])";
   }

@@ -1,6 +1,7 @@
 // Joins the journals of one sharded run (`opcts run --shard I/N`) into one unsharded journal
 // for `opcts report merge`. Refuses anything that would make the result lie: a missing or
-// repeated shard, shards of different runs (count, seed, filters, backends), a case twice.
+// repeated shard, shards of different runs (count, seed, filters, options, backends), a case
+// twice.
 #pragma once
 
 #include <vector>

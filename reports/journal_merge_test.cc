@@ -87,6 +87,10 @@ TEST(Merge, RejectsShardsOfDifferentRuns) {
   filters[1].journal.header.filters["dtype"] = "FLOAT32";
   EXPECT_EQ(MergeShards(filters).error,
             "shard1of3.jsonl: not a shard of the same run as shard0of3.jsonl: different filters");
+  auto options = shards;
+  options[2].journal.header.options["strict"] = "true";
+  EXPECT_EQ(MergeShards(options).error,
+            "shard2of3.jsonl: not a shard of the same run as shard0of3.jsonl: different options");
   auto backends = shards;
   backends[1].journal.header.backends[0].name = "cpu-simd";
   EXPECT_EQ(MergeShards(backends).error,

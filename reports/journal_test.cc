@@ -30,6 +30,7 @@ JournalHeader SampleHeader() {
   header.shard_index = 2;
   header.shard_count = 3;
   header.filters = {{"op", "dml_*"}, {"dtype", "*"}};
+  header.options = {{"exclude", "*.f16.*"}, {"strict", "false"}};
   header.backends.push_back({"cpu-simd", "1.0", "x86-64 AVX2", "5_0", {"openvino.opset3"}, "d"});
   header.planned_cases = 12345;
   return header;
@@ -87,6 +88,8 @@ TEST(Journal, WriterAndReaderRoundTrip) {
   EXPECT_EQ(header.shard_index, 2u);
   EXPECT_EQ(header.shard_count, 3u);
   EXPECT_EQ(header.filters, (std::map<std::string, std::string>{{"op", "dml_*"}, {"dtype", "*"}}));
+  EXPECT_EQ(header.options,
+            (std::map<std::string, std::string>{{"exclude", "*.f16.*"}, {"strict", "false"}}));
   ASSERT_EQ(header.backends.size(), 1u);
   EXPECT_EQ(header.backends[0].name, "cpu-simd");
   EXPECT_EQ(header.backends[0].version, "1.0");
@@ -280,6 +283,71 @@ TEST(Journal, OpenInMissingDirectoryIsAnError) {
   const auto writer = JournalWriter::Open("/nonexistent/dir/j.jsonl", SampleHeader(), false);
   EXPECT_FALSE(writer.value);
   EXPECT_EQ(writer.error.rfind("/nonexistent/dir/j.jsonl: cannot open for writing: ", 0), 0u);
+}
+
+TEST(Journal, HeaderOptionsAreOptionalStrings) {
+  const auto without = ParseJournal(std::string(kHeaderLine) + "\n", "o.jsonl");
+  ASSERT_TRUE(without.value) << without.error;
+  EXPECT_TRUE(without.value->header.options.empty());
+  JournalHeader empty;
+  EXPECT_NE(ToJsonLine(empty).find(R"("options":{})"), std::string::npos);
+  std::string bad = kHeaderLine;
+  bad.insert(bad.size() - 1, R"(,"options":{"timeout_ms":5})");
+  EXPECT_EQ(ParseJournal(bad + "\n", "o.jsonl").error,
+            "o.jsonl:1: header.options field \"timeout_ms\": expected a string, got number 5");
+}
+
+// The written message of a record whose message is `message`.
+std::string WrittenMessage(const std::string& message) {
+  CaseRecord record = SampleCase();
+  record.message = message;
+  const auto read = ParseCaseLine(ToJsonLine(record));
+  EXPECT_TRUE(read.value) << read.error;
+  return read.value ? read.value->message : "";
+}
+
+TEST(Journal, LongPluginStringsAreCappedAtACharacterBoundary) {
+  const std::string fits(kMaxPluginStringBytes, 'a');
+  EXPECT_EQ(WrittenMessage(fits), fits);
+  // 4 066 bytes of 'a', then 3-byte characters: the cut at 4 096 - 25 would split one.
+  std::string message(4066, 'a');
+  for (int i = 0; i < 20000; ++i) message += "\xE2\x82\xAC";  // U+20AC
+  const std::string mark = " [truncated: 64066 bytes]";
+  const std::string written = WrittenMessage(message);
+  EXPECT_EQ(written, std::string(4066, 'a') + "\xE2\x82\xAC" + mark);
+  EXPECT_EQ(written.find("\xEF\xBF\xBD"), std::string::npos);  // no broken character
+  // Written again, a capped string stays as it is (reports, merge and resume rewrite lines).
+  EXPECT_EQ(WrittenMessage(written), written);
+}
+
+TEST(Journal, HeaderBackendStringsAreCapped) {
+  JournalHeader header = SampleHeader();
+  const std::string huge(100000, 'd');
+  header.backends[0] = {huge, huge, huge, "5_0", {huge}, huge};
+  const auto journal = ParseJournal(ToJsonLine(header) + "\n", "cap.jsonl");
+  ASSERT_TRUE(journal.value) << journal.error;
+  const BackendRecord& backend = journal.value->header.backends[0];
+  const std::string capped =
+      std::string(kMaxPluginStringBytes - 26, 'd') + " [truncated: 100000 bytes]";
+  EXPECT_EQ(backend.name, capped);
+  EXPECT_EQ(backend.version, capped);
+  EXPECT_EQ(backend.device, capped);
+  EXPECT_EQ(backend.details, capped);
+  EXPECT_EQ(backend.extra_support, std::vector<std::string>{capped});
+  EXPECT_EQ(backend.feature_level, "5_0");
+}
+
+TEST(Status, PassingStatuses) {
+  for (const char* status : {"Pass", "InvalidRejected"}) {
+    EXPECT_TRUE(IsPassing(status, false)) << status;
+    EXPECT_TRUE(IsPassing(status, true)) << status;
+  }
+  EXPECT_TRUE(IsPassing("QualityWarning", false));
+  EXPECT_FALSE(IsPassing("QualityWarning", true));
+  for (const char* status : {"NotSupported", "Waived", "Fail", "InvalidAccepted", "ClaimViolation",
+                             "Crash", "Timeout", "InternalError"}) {
+    EXPECT_FALSE(IsPassing(status, false)) << status;
+  }
 }
 
 TEST(Status, GateFailuresFollowJournalMd) {

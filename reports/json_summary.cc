@@ -61,7 +61,20 @@ std::string RenderJsonSummary(const Report& report) {
                                {"extra_support", backend.info.extra_support},
                                {"claim_holds", backend.ClaimHolds()},
                                {"cases", backend.cases},
-                               {"by_status", Counts(backend.by_status)}});
+                               {"by_status", Counts(backend.by_status)},
+                               {"behaviours", backend.behaviours}});
+  }
+  out["coverage"] = ordered_json::array();
+  for (const auto& entry : report.coverage) {
+    out["coverage"].push_back(
+        {{"backend", entry.backend},
+         {"op", entry.op},
+         {"levels", entry.levels},
+         {"highest_passing",
+          entry.highest_passing.empty() ? ordered_json() : ordered_json(entry.highest_passing)},
+         {"cases", entry.cases},
+         {"passing", entry.passing},
+         {"pass_rate", entry.PassRate()}});
   }
   out["matrix"] = ordered_json::array();
   for (const auto& cell : report.matrix) {

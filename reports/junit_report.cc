@@ -1,6 +1,7 @@
 #include "reports/junit_report.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <sstream>
 
@@ -100,17 +101,38 @@ void WriteCase(const ReportCase& item, std::ostringstream& out) {
   }
 }
 
+std::string Property(const std::string& name, const std::string& value) {
+  return "      <property name=\"" + name + "\" value=\"" + EscapeXml(value) + "\"/>\n";
+}
+
+// The suite's coverage, so CI shows how far the operator is proven, not only what failed.
+void WriteProperties(const Report& report, const Coverage& entry, std::ostringstream& out) {
+  std::string claimed;
+  for (const auto& backend : report.backends) {
+    if (backend.info.name == entry.backend) claimed = backend.info.feature_level;
+  }
+  char pass_rate[32];
+  std::snprintf(pass_rate, sizeof pass_rate, "%.6f",
+                std::floor(entry.PassRate() * 1e6) / 1e6);  // 1.000000 only when all pass
+  out << "    <properties>\n"
+      << Property("opcts.highest_passing_level",
+                  entry.highest_passing.empty() ? "none" : entry.highest_passing)
+      << Property("opcts.pass_rate", pass_rate)
+      << Property("opcts.cases", std::to_string(entry.cases))
+      << Property("opcts.passing", std::to_string(entry.passing))
+      << Property("opcts.claimed_level", claimed) << "    </properties>\n";
+}
+
 }  // namespace
 
 std::string RenderJunit(const Report& report) {
-  // Suites in order of first appearance of (backend, op).
-  std::vector<std::pair<std::string, std::vector<const ReportCase*>>> suites;
+  // One suite per coverage entry: (backend, op) in order of first appearance.
+  std::vector<std::vector<const ReportCase*>> suites(report.coverage.size());
   for (const auto& item : report.cases) {
-    const std::string name = item.record.backend + "." + item.record.op;
-    auto it = std::find_if(suites.begin(), suites.end(),
-                           [&](const auto& suite) { return suite.first == name; });
-    if (it == suites.end()) it = suites.insert(suites.end(), {name, {}});
-    it->second.push_back(&item);
+    const auto entry = std::find_if(report.coverage.begin(), report.coverage.end(), [&](auto& c) {
+      return c.backend == item.record.backend && c.op == item.record.op;
+    });
+    suites[entry - report.coverage.begin()].push_back(&item);
   }
   Counts total;
   for (const auto& item : report.cases) Count(item, total);
@@ -119,15 +141,19 @@ std::string RenderJunit(const Report& report) {
   std::ostringstream out;
   out << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
       << "<testsuites name=\"opcts\"" << CountAttributes(total) << ">\n";
-  for (const auto& [name, cases] : suites) {
+  for (size_t i = 0; i < suites.size(); ++i) {
+    const Coverage& entry = report.coverage[i];
     Counts counts;
-    for (const ReportCase* item : cases) Count(*item, counts);
-    out << "  <testsuite name=\"" << EscapeXml(name) << "\"" << CountAttributes(counts) << ">\n";
-    for (const ReportCase* item : cases) WriteCase(*item, out);
+    for (const ReportCase* item : suites[i]) Count(*item, counts);
+    out << "  <testsuite name=\"" << EscapeXml(entry.backend + "." + entry.op) << "\""
+        << CountAttributes(counts) << ">\n";
+    WriteProperties(report, entry, out);
+    for (const ReportCase* item : suites[i]) WriteCase(*item, out);
     out << "  </testsuite>\n";
   }
   if (!report.gate_problems.empty()) {
-    // Expired waivers and incomplete runs fail the gate without being a case; CI must see them.
+    // Interrupted or incomplete runs, expired waivers, missing evidence and unmet levels fail
+    // the gate without being a case; CI must see them.
     Counts counts{report.gate_problems.size(), report.gate_problems.size(), 0, 0, 0};
     out << "  <testsuite name=\"opcts.gate\"" << CountAttributes(counts) << ">\n";
     for (size_t i = 0; i < report.gate_problems.size(); ++i) {

@@ -1,5 +1,6 @@
 #include "reports/markdown_report.h"
 
+#include <algorithm>
 #include <sstream>
 
 #include "reports/text_escape.h"
@@ -34,6 +35,19 @@ void WriteVerdict(const Report& report, std::ostringstream& out) {
   if (!report.gate_reasons.empty()) out << "\n";
 }
 
+void WriteCoverage(const Report& report, std::ostringstream& out) {
+  if (report.coverage.empty()) return;
+  out << "### Coverage\n\n| Backend | Operator | Highest fully passing level | Pass rate | Levels "
+         "|\n|---|---|---|---:|---|\n";
+  for (const auto& entry : report.coverage) {
+    out << "| " << EscapeMarkdown(entry.backend) << " | " << EscapeMarkdown(entry.op) << " | "
+        << (entry.highest_passing.empty() ? "**none**" : EscapeMarkdown(entry.highest_passing))
+        << " | " << FormatPassRate(entry.passing, entry.cases) << " | "
+        << EscapeMarkdown(JoinList(entry.levels)) << " |\n";
+  }
+  out << "\n";
+}
+
 void WriteBackendTable(const Report& report, std::ostringstream& out) {
   const auto statuses = PresentStatuses(report);
   out << "| Backend | Version | Device | Claimed level | Claim holds | Cases |";
@@ -52,6 +66,13 @@ void WriteBackendTable(const Report& report, std::ostringstream& out) {
   out << "| **total** | | | | | " << report.cases.size() << " |";
   for (const auto& status : statuses) out << " " << Count(report.by_status, status) << " |";
   out << "\n\n";
+  for (const auto& backend : report.backends)
+    for (const auto& [behaviour, count] : backend.behaviours)
+      out << "- " << EscapeMarkdown(backend.info.name) << ": " << EscapeMarkdown(behaviour) << " ("
+          << count << " case(s))\n";
+  if (std::any_of(report.backends.begin(), report.backends.end(),
+                  [](const auto& b) { return !b.behaviours.empty(); }))
+    out << "\n";
 }
 
 void WriteMatrix(const Report& report, std::ostringstream& out) {
@@ -121,6 +142,7 @@ void WriteList(const std::string& title, const std::vector<std::string>& items,
 std::string RenderMarkdown(const Report& report) {
   std::ostringstream out;
   WriteVerdict(report, out);
+  WriteCoverage(report, out);
   WriteBackendTable(report, out);
   WriteMatrix(report, out);
   WriteFailures(report, out);

@@ -1,10 +1,12 @@
 #include "reports/report_cli.h"
 
-#include <fstream>
+#include <filesystem>
 #include <iostream>
 #include <map>
 #include <set>
+#include <utility>
 
+#include "reports/atomic_file.h"
 #include "reports/html_report.h"
 #include "reports/journal_diff.h"
 #include "reports/journal_merge.h"
@@ -12,35 +14,72 @@
 #include "reports/junit_report.h"
 #include "reports/markdown_report.h"
 #include "reports/report_model.h"
+#include "reports/text_escape.h"
 #include "reports/waivers.h"
 
 namespace opcts {
 namespace {
 
 constexpr char kUsage[] = R"(usage:
-  opcts report [--json F] [--junit F] [--markdown F] [--html F] [--waivers F] [--strict]
-               [--today YYYY-MM-DD] JOURNAL...
+  opcts report [--json F] [--junit F] [--markdown F] [--html F] [--waivers F]... [--strict]
+               [--today YYYY-MM-DD] [--require-level LEVEL]... [--require OP=LEVEL]...
+               JOURNAL...
       Renders one or more journals (several backends allowed); F may be - for stdout.
-  opcts report diff [--waivers F] [--strict] [--today YYYY-MM-DD] [--allow-missing] BASE NEW
-      Lists regressions, fixes and status changes between two journals.
+      --require-level fails the gate unless, for every operator with levels like LEVEL, every
+      case up to LEVEL passes; --require OP=LEVEL does so for one operator.
+  opcts report diff [--waivers F]... [--strict] [--today YYYY-MM-DD] [--allow-missing]
+                    [--allow-coverage-loss] [--require-level LEVEL]... [--require OP=LEVEL]...
+                    BASE NEW
+      Lists regressions, missing cases, lost coverage, fixes and status changes.
   opcts report merge -o OUT SHARD_JOURNAL...
       Joins the shard journals of one run into OUT.
+  -h or --help anywhere prints this.
 exit status: 0 gate passed / no regression, 1 gate failed / regression, 2 bad input or usage.
 )";
 
+// The files WriteReportSet writes, and what renders each.
+using Renderer = std::string (*)(const Report&);
+constexpr std::pair<const char*, Renderer> kReportFiles[] = {{"summary.json", RenderJsonSummary},
+                                                             {"junit.xml", RenderJunit},
+                                                             {"summary.md", RenderMarkdown},
+                                                             {"report.html", RenderHtml}};
+
+struct OptionSet {
+  std::set<std::string> single;    // one value; given twice is an error
+  std::set<std::string> repeated;  // every value kept, in order
+  std::set<std::string> flags;
+};
+
 struct Arguments {
-  std::map<std::string, std::string> values;
+  std::map<std::string, std::vector<std::string>> values;
   std::set<std::string> flags;
   std::vector<std::string> positional;
   std::string error;
+
+  // The value of a single-valued option; nullptr when not given.
+  const std::string* Value(const std::string& name) const {
+    const auto it = values.find(name);
+    return it == values.end() ? nullptr : &it->second.front();
+  }
+  std::vector<std::string> All(const std::string& name) const {
+    const auto it = values.find(name);
+    return it == values.end() ? std::vector<std::string>{} : it->second;
+  }
 };
 
+bool WantsHelp(const std::vector<std::string>& args) {
+  for (const auto& arg : args) {
+    if (arg == "--") return false;
+    if (arg == "--help" || arg == "-h") return true;
+  }
+  return false;
+}
+
 // Accepts "--name value", "--name=value", flags, and "--" before positionals that start with '-'.
-Arguments Parse(const std::vector<std::string>& args, size_t begin,
-                const std::set<std::string>& value_options, const std::set<std::string>& flags) {
+Arguments Parse(const std::vector<std::string>& args, size_t begin, const OptionSet& options) {
   Arguments parsed;
   bool options_done = false;
-  for (size_t i = begin; i < args.size(); ++i) {
+  for (size_t i = begin; i < args.size() && parsed.error.empty(); ++i) {
     const std::string& arg = args[i];
     if (options_done || arg == "-" || arg.empty() || arg[0] != '-') {
       parsed.positional.push_back(arg);
@@ -52,20 +91,18 @@ Arguments Parse(const std::vector<std::string>& args, size_t begin,
     }
     const size_t equals = arg.find('=');
     const std::string name = arg.substr(0, equals);
-    if (flags.count(name) && equals == std::string::npos) {
+    if (options.flags.count(name) && equals == std::string::npos) {
       parsed.flags.insert(name);
-    } else if (value_options.count(name)) {
-      if (equals != std::string::npos) {
-        parsed.values[name] = arg.substr(equals + 1);
-      } else if (i + 1 < args.size()) {
-        parsed.values[name] = args[++i];
-      } else {
-        parsed.error = "option " + name + " needs a value";
-      }
-    } else {
+    } else if (!options.single.count(name) && !options.repeated.count(name)) {
       parsed.error = "unknown option " + arg;
+    } else if (equals == std::string::npos && i + 1 == args.size()) {
+      parsed.error = "option " + name + " needs a value";
+    } else if (options.single.count(name) && parsed.values.count(name)) {
+      parsed.error = "option " + name + " given twice";
+    } else {
+      parsed.values[name].push_back(equals == std::string::npos ? args[++i]
+                                                                : arg.substr(equals + 1));
     }
-    if (!parsed.error.empty()) break;
   }
   return parsed;
 }
@@ -89,7 +126,9 @@ bool ReadAll(const std::vector<std::string>& paths, std::vector<SourcedJournal>&
       err << "opcts report: " << journal.error << "\n";
       return false;
     }
-    for (const auto& warning : journal.value->warnings) err << "warning: " << warning << "\n";
+    for (const auto& warning : journal.value->warnings) {
+      err << "warning: " << TerminalSafe(warning) << "\n";
+    }
     journals.push_back({path, std::move(*journal.value)});
   }
   return true;
@@ -100,37 +139,56 @@ struct GateInputs {
   ReportOptions options;
 };
 
-// --waivers, --strict and --today, shared by rendering and diff; "" or an error message.
-std::string ReadGateInputs(const Arguments& parsed, GateInputs& inputs) {
-  inputs.options.strict = parsed.flags.count("--strict") > 0;
-  inputs.options.today = TodayUtc();
-  if (const auto it = parsed.values.find("--today"); it != parsed.values.end()) {
-    if (!IsIsoDate(it->second)) return "--today: \"" + it->second + "\" is not a date YYYY-MM-DD";
-    inputs.options.today = it->second;
-  }
-  if (const auto it = parsed.values.find("--waivers"); it != parsed.values.end()) {
-    auto waivers = LoadWaivers(it->second);
-    if (!waivers.value) return waivers.error;
-    inputs.waivers = std::move(*waivers.value);
+// --require-level LEVEL and --require OP=LEVEL; "" or the usage error.
+std::string ReadRequirements(const Arguments& parsed, std::vector<LevelRequirement>& required) {
+  for (const std::string option : {"--require-level", "--require"}) {
+    const bool per_operator = option == "--require";
+    for (const auto& text : parsed.All(option)) {
+      auto requirement = ParseLevelRequirement(text);
+      if (!requirement.value) return option + " " + requirement.error;
+      if (per_operator && requirement.value->op.empty()) {
+        return "--require takes OP=LEVEL (e.g. dml_scatter_nd=4_1), not \"" + text + "\"";
+      }
+      if (!per_operator && !requirement.value->op.empty()) {
+        return "--require-level takes a LEVEL; use --require OP=LEVEL for one operator";
+      }
+      required.push_back(std::move(*requirement.value));
+    }
   }
   return "";
 }
 
-// Writes `text` to `path` ("-": stdout); false (message printed) when that fails.
+// --waivers, --strict and --today, shared by rendering and diff; "" or an error message.
+std::string ReadGateInputs(const Arguments& parsed, GateInputs& inputs) {
+  inputs.options.strict = parsed.flags.count("--strict") > 0;
+  inputs.options.today = TodayUtc();
+  if (const std::string* today = parsed.Value("--today")) {
+    if (!IsIsoDate(*today)) return "--today: \"" + *today + "\" is not a date YYYY-MM-DD";
+    inputs.options.today = *today;
+  }
+  for (const auto& path : parsed.All("--waivers")) {
+    auto waivers = LoadWaivers(path);
+    if (!waivers.value) return waivers.error;
+    inputs.waivers.insert(inputs.waivers.end(), waivers.value->begin(), waivers.value->end());
+  }
+  return "";
+}
+
+// Writes `text` to `path` ("-": stdout) atomically; false (message printed) when that fails.
 bool WriteOutput(const std::string& path, const std::string& text, std::ostream& out,
                  std::ostream& err) {
   if (path == "-") {
     out << text;
     return true;
   }
-  std::ofstream file(path, std::ios::binary | std::ios::trunc);
-  file << text;
-  file.close();
-  if (!file) err << "opcts report: " << path << ": cannot write\n";
-  return static_cast<bool>(file);
+  const std::string error = WriteFileAtomically(path, text);
+  if (!error.empty()) err << "opcts report: " << path << ": cannot write: " << error << "\n";
+  return error.empty();
 }
 
+// The coverage table, then the verdict and its reasons last, where a reader looks.
 void PrintVerdict(const Report& report, std::ostream& out, std::ostream& err) {
+  out << RenderCoverageTable(report);
   out << "opcts report: " << report.cases.size() << " cases (";
   bool first = true;
   for (const auto& [status, count] : report.by_status) {
@@ -138,16 +196,24 @@ void PrintVerdict(const Report& report, std::ostream& out, std::ostream& err) {
     first = false;
   }
   out << "): gate " << (report.Passed() ? "passed" : "FAILED") << "\n";
-  for (const auto& reason : report.gate_reasons) out << "  - " << reason << "\n";
-  for (const auto& warning : report.warnings) err << "warning: " << warning << "\n";
+  for (const auto& reason : report.gate_reasons) out << "  - " << TerminalSafe(reason) << "\n";
+  for (const auto& warning : report.warnings) err << "warning: " << TerminalSafe(warning) << "\n";
+}
+
+int GateExit(const Report& report) {
+  return report.Passed() ? kReportExitPass : kReportExitGateFailed;
 }
 
 int Render(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
-  const Arguments parsed = Parse(
-      args, 0, {"--json", "--junit", "--markdown", "--html", "--waivers", "--today"}, {"--strict"});
+  const Arguments parsed = Parse(args, 0,
+                                 {{"--json", "--junit", "--markdown", "--html", "--today"},
+                                  {"--waivers", "--require-level", "--require"},
+                                  {"--strict"}});
   if (!parsed.error.empty()) return Usage(err, parsed.error);
   if (parsed.positional.empty()) return Usage(err, "no journal given");
   GateInputs inputs;
+  if (std::string error = ReadRequirements(parsed, inputs.options.required); !error.empty())
+    return Usage(err, error);
   if (std::string error = ReadGateInputs(parsed, inputs); !error.empty())
     return BadInput(err, error);
   std::vector<SourcedJournal> journals;
@@ -155,29 +221,32 @@ int Render(const std::vector<std::string>& args, std::ostream& out, std::ostream
   const auto report = BuildReport(journals, inputs.waivers, inputs.options);
   if (!report.value) return BadInput(err, report.error);
 
-  using Renderer = std::string (*)(const Report&);
   const std::pair<const char*, Renderer> outputs[] = {{"--json", RenderJsonSummary},
                                                       {"--junit", RenderJunit},
                                                       {"--markdown", RenderMarkdown},
                                                       {"--html", RenderHtml}};
   bool to_stdout = false;
   for (const auto& [option, render] : outputs) {
-    const auto it = parsed.values.find(option);
-    if (it == parsed.values.end()) continue;
-    to_stdout |= it->second == "-";
-    if (!WriteOutput(it->second, render(*report.value), out, err)) return kReportExitBadInput;
+    const std::string* path = parsed.Value(option);
+    if (!path) continue;
+    to_stdout |= *path == "-";
+    if (!WriteOutput(*path, render(*report.value), out, err)) return kReportExitBadInput;
   }
   // Keep stdout clean for a report written there.
   PrintVerdict(*report.value, to_stdout ? err : out, err);
-  return report.value->Passed() ? kReportExitPass : kReportExitGateFailed;
+  return GateExit(*report.value);
 }
 
 int Diff(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
-  const Arguments parsed =
-      Parse(args, 1, {"--waivers", "--today"}, {"--strict", "--allow-missing"});
+  const Arguments parsed = Parse(args, 1,
+                                 {{"--today"},
+                                  {"--waivers", "--require-level", "--require"},
+                                  {"--strict", "--allow-missing", "--allow-coverage-loss"}});
   if (!parsed.error.empty()) return Usage(err, parsed.error);
   if (parsed.positional.size() != 2) return Usage(err, "diff needs exactly BASE and NEW");
   GateInputs inputs;
+  if (std::string error = ReadRequirements(parsed, inputs.options.required); !error.empty())
+    return Usage(err, error);
   if (std::string error = ReadGateInputs(parsed, inputs); !error.empty())
     return BadInput(err, error);
   std::vector<SourcedJournal> journals;
@@ -186,32 +255,43 @@ int Diff(const std::vector<std::string>& args, std::ostream& out, std::ostream& 
   if (!base.value) return BadInput(err, base.error);
   const auto next = BuildReport({journals[1]}, inputs.waivers, inputs.options);
   if (!next.value) return BadInput(err, next.error);
-  const bool allow_missing = parsed.flags.count("--allow-missing") > 0;
+  if (next.value->cases.empty()) {
+    out << "diff: NEW " << journals[1].source
+        << " holds no case: nothing was compared, nothing was proven: REGRESSED\n";
+    return kReportExitGateFailed;
+  }
+  const DiffAllowances allow{parsed.flags.count("--allow-missing") > 0,
+                             parsed.flags.count("--allow-coverage-loss") > 0};
   const JournalDiff diff = DiffReports(*base.value, *next.value);
-  out << RenderDiff(diff, allow_missing);
-  return diff.Regressed(allow_missing) ? kReportExitGateFailed : kReportExitPass;
+  out << RenderDiff(diff, allow);
+  return diff.Regressed(allow) ? kReportExitGateFailed : kReportExitPass;
+}
+
+std::string JournalText(const Journal& journal) {
+  std::string text = ToJsonLine(journal.header) + "\n";
+  for (const auto& record : journal.cases) text += ToJsonLine(record) + "\n";
+  return text;
 }
 
 int Merge(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
-  const Arguments parsed = Parse(args, 1, {"-o", "--output"}, {});
+  const Arguments parsed = Parse(args, 1, {{"-o", "--output"}, {}, {}});
   if (!parsed.error.empty()) return Usage(err, parsed.error);
-  std::string output;
-  for (const char* name : {"-o", "--output"}) {
-    if (parsed.values.count(name)) output = parsed.values.at(name);
-  }
-  if (output.empty()) return Usage(err, "merge needs -o OUT");
+  const std::string* output = parsed.Value("-o") ? parsed.Value("-o") : parsed.Value("--output");
+  if (!output || output->empty()) return Usage(err, "merge needs -o OUT");
   if (parsed.positional.empty()) return Usage(err, "merge needs shard journals");
   std::vector<SourcedJournal> shards;
   if (!ReadAll(parsed.positional, shards, err)) return kReportExitBadInput;
   const auto merged = MergeShards(shards);
   if (!merged.value) return BadInput(err, merged.error);
-  auto writer = JournalWriter::Open(output, merged.value->header, /*append=*/false);
-  if (!writer.value) return BadInput(err, writer.error);
-  for (const auto& record : merged.value->cases) {
-    if (!writer.value->Append(record)) return BadInput(err, output + ": write failed");
+  if (merged.value->cases.empty()) {
+    err << "opcts report merge: the shards hold no case (nothing to merge)\n";
+    return kReportExitBadInput;
   }
+  // A merged journal is written whole or not at all, like the reports (never to stdout).
+  if (std::string error = WriteFileAtomically(*output, JournalText(*merged.value)); !error.empty())
+    return BadInput(err, *output + ": cannot write: " + error);
   out << "opcts report merge: " << shards.size() << " shard(s), " << merged.value->cases.size()
-      << " cases -> " << output << "\n";
+      << " cases -> " << *output << "\n";
   return kReportExitPass;
 }
 
@@ -219,7 +299,7 @@ int Merge(const std::vector<std::string>& args, std::ostream& out, std::ostream&
 
 int ReportMain(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
   if (args.empty()) return Usage(err, "nothing to do");
-  if (args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
+  if (WantsHelp(args) || args[0] == "help") {
     out << kUsage;
     return kReportExitPass;
   }
@@ -230,6 +310,20 @@ int ReportMain(const std::vector<std::string>& args, std::ostream& out, std::ost
 
 int ReportMain(const std::vector<std::string>& args) {
   return ReportMain(args, std::cout, std::cerr);
+}
+
+int WriteReportSet(const std::vector<std::string>& journal_paths, const ReportOptions& options,
+                   const std::string& dir, std::ostream& out, std::ostream& err) {
+  std::vector<SourcedJournal> journals;
+  if (!ReadAll(journal_paths, journals, err)) return kReportExitBadInput;
+  const auto report = BuildReport(journals, {}, options);
+  if (!report.value) return BadInput(err, report.error);
+  for (const auto& [name, render] : kReportFiles) {
+    const std::string path = (std::filesystem::path(dir) / name).string();
+    if (!WriteOutput(path, render(*report.value), out, err)) return kReportExitBadInput;
+  }
+  PrintVerdict(*report.value, out, err);
+  return GateExit(*report.value);
 }
 
 }  // namespace opcts

@@ -1,5 +1,6 @@
 // `opcts report ...`: renders, diffs and merges journals (usage and exit codes in
-// reports/README.md). The `opcts` dispatcher passes the arguments after "report".
+// reports/README.md). The `opcts` dispatcher passes the arguments after "report"; `opcts run
+// --report-dir` calls WriteReportSet.
 //
 //   return opcts::ReportMain({"--html", "report.html", "run.jsonl"});
 #pragma once
@@ -7,6 +8,8 @@
 #include <iosfwd>
 #include <string>
 #include <vector>
+
+#include "reports/report_model.h"
 
 namespace opcts {
 
@@ -17,5 +20,13 @@ inline constexpr int kReportExitBadInput = 2;    // usage error, unreadable or i
 int ReportMain(const std::vector<std::string>& args);
 // The same, writing to the given streams (for tests).
 int ReportMain(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+
+// Reads the journals, builds the report (no waivers) and writes summary.json, junit.xml,
+// summary.md and report.html into `dir`, each atomically (a failed write leaves no partial
+// file under the final name); then prints the coverage table and the verdict to `out`.
+// Returns kReportExitPass or kReportExitGateFailed, or kReportExitBadInput (message on `err`,
+// no verdict printed) when a journal is bad or a file could not be written.
+int WriteReportSet(const std::vector<std::string>& journal_paths, const ReportOptions& options,
+                   const std::string& dir, std::ostream& out, std::ostream& err);
 
 }  // namespace opcts

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <set>
 #include <tuple>
 #include <unordered_map>
 
@@ -107,6 +108,7 @@ void Tally(Report& report) {
     BackendSummary& backend = FindOrAddBackend(report.backends, record.backend);
     ++backend.by_status[item.status];
     ++backend.cases;
+    if (!record.behaviour.empty()) ++backend.behaviours[record.behaviour];
 
     const std::string rank_class = RankClass(record.shape.size());
     const int rank_index = static_cast<int>(
@@ -164,7 +166,178 @@ void CheckCompleteness(const SourcedJournal& journal, Report& report) {
   }
 }
 
+bool LevelLess(const std::string& a, const std::string& b) {
+  const int order = CompareLevels(a, b);
+  return order < 0 || (order == 0 && a < b);
+}
+
+// Walks the levels upwards until one holds a case that is not passing. Levels that compare
+// equal ("4_0", "4.0") stand or fall together.
+std::string HighestPassing(const std::vector<std::string>& levels,
+                           const std::map<std::string, bool>& level_passes) {
+  std::string highest;
+  for (size_t i = 0; i < levels.size();) {
+    bool all_pass = true;
+    size_t end = i;
+    for (; end < levels.size() && CompareLevels(levels[end], levels[i]) == 0; ++end) {
+      all_pass = all_pass && level_passes.at(levels[end]);
+    }
+    if (!all_pass) break;
+    highest = levels[end - 1];
+    i = end;
+  }
+  return highest;
+}
+
+void AddCoverage(Report& report) {
+  std::vector<std::map<std::string, bool>> level_passes;  // parallel to report.coverage
+  std::map<std::pair<std::string, std::string>, size_t> index;
+  for (const auto& item : report.cases) {
+    const CaseRecord& record = item.record;
+    const auto [it, inserted] = index.emplace(std::pair(record.backend, record.op), index.size());
+    if (inserted) {
+      report.coverage.push_back({record.backend, record.op, {}, "", 0, 0});
+      level_passes.emplace_back();
+    }
+    Coverage& entry = report.coverage[it->second];
+    const bool passing = IsPassing(item.status, report.strict);
+    ++entry.cases;
+    entry.passing += passing;
+    if (record.level.empty()) continue;
+    const auto level = level_passes[it->second].emplace(record.level, true).first;
+    level->second = level->second && passing;
+  }
+  for (size_t i = 0; i < report.coverage.size(); ++i) {
+    Coverage& entry = report.coverage[i];
+    for (const auto& [level, passes] : level_passes[i]) entry.levels.push_back(level);
+    std::sort(entry.levels.begin(), entry.levels.end(), LevelLess);
+    entry.highest_passing = HighestPassing(entry.levels, level_passes[i]);
+  }
+}
+
+// "3 NotSupported, 1 Waived", in KnownStatuses order.
+std::string StatusList(const StatusCounts& counts) {
+  std::string list;
+  for (const auto status : KnownStatuses()) {
+    const auto it = counts.find(std::string(status));
+    if (it == counts.end()) continue;
+    list += (list.empty() ? "" : ", ") + std::to_string(it->second) + " " + it->first;
+  }
+  return list;
+}
+
+// No green without evidence: an empty selection proves nothing, and neither does a backend that
+// refused every case it was asked to compute. Invalid cases only prove the backend refuses.
+void CheckEvidence(Report& report) {
+  if (report.cases.empty()) {
+    report.gate_problems.push_back("no case was judged (an empty selection proves nothing)");
+    return;
+  }
+  std::set<std::string> asked_to_compute;
+  for (const auto& item : report.cases) {
+    if (item.record.group != "invalid") asked_to_compute.insert(item.record.backend);
+  }
+  for (const auto& backend : report.backends) {
+    if (!asked_to_compute.count(backend.info.name) || backend.by_status.count("Pass") ||
+        backend.by_status.count("QualityWarning")) {
+      continue;
+    }
+    report.gate_problems.push_back("backend " + backend.info.name + " computed none of its " +
+                                   std::to_string(backend.cases) + " cases (" +
+                                   StatusList(backend.by_status) + "): nothing was proven");
+  }
+}
+
+bool EqualsIgnoringCase(std::string_view a, std::string_view b) {
+  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+           return std::tolower(static_cast<unsigned char>(x)) ==
+                  std::tolower(static_cast<unsigned char>(y));
+         });
+}
+
+bool HasLevelLike(const Coverage& entry, const std::string& level) {
+  return std::any_of(entry.levels.begin(), entry.levels.end(),
+                     [&](const std::string& own) { return SameLevelScheme(own, level); });
+}
+
+bool Applies(const LevelRequirement& requirement, const Coverage& entry) {
+  return requirement.op.empty() ? HasLevelLike(entry, requirement.level)
+                                : EqualsIgnoringCase(requirement.op, entry.op);
+}
+
+// The lowest level holding a case that is not passing, or nullptr.
+const std::string* FirstFailingLevel(const Coverage& entry) {
+  for (const auto& level : entry.levels) {
+    if (CompareLevels(level, entry.highest_passing) > 0) return &level;
+  }
+  return nullptr;
+}
+
+struct UpTo {
+  uint64_t cases = 0, not_passing = 0;
+};
+
+// The cases of `entry` at a level up to `level` ("" levels left out).
+UpTo CountUpTo(const Report& report, const Coverage& entry, const std::string& level) {
+  UpTo count;
+  for (const auto& item : report.cases) {
+    const CaseRecord& record = item.record;
+    if (record.backend != entry.backend || record.op != entry.op || record.level.empty() ||
+        CompareLevels(record.level, level) > 0) {
+      continue;
+    }
+    ++count.cases;
+    count.not_passing += !IsPassing(item.status, report.strict);
+  }
+  return count;
+}
+
+void Unmet(Report& report, const std::string& problem) {
+  report.unmet_requirements.push_back(problem);
+  report.gate_problems.push_back(problem);
+}
+
+// A requirement holds for an operator when every case at a level up to LEVEL is passing; levels
+// absent from the run (the spec defines no case there) do not count against it. A requirement
+// that no case could prove fails too.
+void CheckRequirement(const LevelRequirement& requirement, Report& report) {
+  const std::string& level = requirement.level;
+  const std::string name = requirement.op.empty() ? "--require-level " + level
+                                                  : "--require " + requirement.op + "=" + level;
+  bool applied = false, proven_somewhere = false;
+  for (const Coverage& entry : report.coverage) {
+    if (!Applies(requirement, entry)) continue;
+    applied = true;
+    if (!entry.levels.empty() && !HasLevelLike(entry, level)) {
+      proven_somewhere = true;
+      Unmet(report, name + ": " + entry.backend + " " + entry.op + " has levels like " +
+                        entry.levels.front() + ", not like " + level);
+      continue;
+    }
+    const UpTo up_to = CountUpTo(report, entry, level);
+    proven_somewhere |= up_to.cases > 0;
+    const std::string* failing = FirstFailingLevel(entry);
+    if (!failing || CompareLevels(*failing, level) > 0) continue;
+    Unmet(report, entry.backend + " " + entry.op + ": highest fully passing level is " +
+                      (entry.highest_passing.empty() ? "none" : entry.highest_passing) +
+                      ", below the required " + level + " (" + std::to_string(up_to.not_passing) +
+                      " of " + std::to_string(up_to.cases) + " cases up to " + level +
+                      " not passing)");
+  }
+  if (!applied) {
+    Unmet(report,
+          name + (requirement.op.empty() ? ": no operator with levels like " + level + " was run"
+                                         : ": no case of operator " + requirement.op + " was run"));
+  } else if (!proven_somewhere) {
+    Unmet(report, name + ": no case at level " + level + " or below was run");
+  }
+}
+
 }  // namespace
+
+double Coverage::PassRate() const {
+  return cases == 0 ? 0.0 : static_cast<double>(passing) / static_cast<double>(cases);
+}
 
 bool BackendSummary::ClaimHolds() const { return !by_status.count("ClaimViolation"); }
 
@@ -219,6 +392,10 @@ JournalResult<Report> BuildReport(const std::vector<SourcedJournal>& journals,
   Report report;
   report.strict = options.strict;
   report.today = options.today;
+  if (!options.interrupted.empty()) {
+    report.gate_problems.push_back("the run was " + options.interrupted +
+                                   ": the journal holds only the cases finished before it");
+  }
   std::unordered_map<std::string, const std::string*> seen;  // backend + '\n' + id -> source
   std::vector<WaiverUse> uses(waivers.size());
   for (const auto& journal : journals) {
@@ -240,7 +417,10 @@ JournalResult<Report> BuildReport(const std::vector<SourcedJournal>& journals,
     }
   }
   Tally(report);
+  AddCoverage(report);
   AddWaiverVerdicts(waivers, uses, report);
+  CheckEvidence(report);
+  for (const auto& requirement : options.required) CheckRequirement(requirement, report);
   AddGateReasons(report);
   return {std::move(report), ""};
 }

@@ -1,6 +1,6 @@
 // What every report format shows, computed once from journals and waivers: effective statuses,
-// per-backend claims, the operator x dtype x rank class x backend matrix, failures grouped by
-// cause, and the gate verdict.
+// per-backend claims, the operator x dtype x rank class x backend matrix, the level coverage of
+// every backend and operator, failures grouped by cause, and the gate verdict.
 //
 //   auto report = opcts::BuildReport(journals, waivers, {.strict = false, .today = TodayUtc()});
 //   if (!report.value) return Usage(report.error);
@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "reports/journal.h"
+#include "reports/levels.h"
 #include "reports/waivers.h"
 
 namespace opcts {
@@ -21,6 +22,11 @@ namespace opcts {
 struct ReportOptions {
   bool strict = false;  // QualityWarning fails the gate too
   std::string today;    // YYYY-MM-DD, decides which waivers have expired
+  // Levels the coverage must reach (--require-level, --require OP=LEVEL).
+  std::vector<LevelRequirement> required;
+  // Why the run stopped early, e.g. "interrupted by SIGINT"; "" for a run that ran to its end.
+  // Fails the gate: the journal holds only the cases finished before it.
+  std::string interrupted;
 };
 
 using StatusCounts = std::map<std::string, uint64_t>;
@@ -36,6 +42,7 @@ struct BackendSummary {
   BackendRecord info;
   StatusCounts by_status;
   uint64_t cases = 0;
+  std::map<std::string, uint64_t> behaviours;  // CaseRecord::behaviour -> cases
   bool ClaimHolds() const;  // no ClaimViolation among its cases
 };
 
@@ -45,6 +52,17 @@ struct MatrixCell {
   uint64_t cases = 0;
   std::string worst;            // the most severe status in the cell (SeverityRank)
   uint64_t AsExpected() const;  // Pass plus InvalidRejected: the outcomes a backend aims for
+};
+
+// How far one backend's implementation of one operator is proven: cases are passing when
+// IsPassing (Waived is not).
+struct Coverage {
+  std::string backend, op;
+  std::vector<std::string> levels;  // the levels of its cases ("" left out), by CompareLevels
+  // The highest level L such that every case at a level <= L is passing; "" when none.
+  std::string highest_passing;
+  uint64_t cases = 0, passing = 0;  // every case, those at level "" included
+  double PassRate() const;          // passing / cases, 0 without cases
 };
 
 struct FailureGroup {
@@ -64,10 +82,15 @@ struct Report {
   std::vector<std::string> rank_classes;     // those present, in RankClass order
   std::vector<FailureGroup> failure_groups;  // gate failures, largest group first
   std::vector<std::string> gate_reasons;     // why the gate failed; empty when it passed
-  std::vector<std::string> gate_problems;    // the reasons that are no case: expired waivers,
-                                             // incomplete runs (also in gate_reasons)
+  std::vector<std::string> gate_problems;    // the reasons that are no case: interrupted or
+                                             // incomplete runs, expired waivers, no evidence,
+                                             // unmet requirements (also in gate_reasons)
   std::vector<std::string> warnings;         // journal warnings, unused or stale waivers
   uint64_t gate_failures = 0;                // cases that fail the gate
+  // Per backend and operator, in order of first appearance.
+  std::vector<Coverage> coverage;
+  // The gate problems of ReportOptions::required (also in gate_problems), for `report diff`.
+  std::vector<std::string> unmet_requirements;
 
   bool Passed() const { return gate_reasons.empty(); }
 };
@@ -82,6 +105,12 @@ int SeverityRank(std::string_view status);
 // A failure message with every number replaced by '#', so "index 3: got 1.5" and
 // "index 7: got 2" group together.
 std::string CauseOf(std::string_view message);
+
+// One line per backend and operator for a terminal: backend, operator, highest fully passing
+// level (or "none"), pass rate "97.3 % (1234/1268)" and the levels present, under a heading
+// line; "" when the report has no case. Journal text is made TerminalSafe.
+// (coverage_table.cc)
+std::string RenderCoverageTable(const Report& report);
 
 // Fails (error set) on a case id seen twice for the same backend.
 JournalResult<Report> BuildReport(const std::vector<SourcedJournal>& journals,

@@ -7,6 +7,8 @@
 namespace opcts {
 namespace {
 
+using testing::CaseLineWith;
+using testing::HeaderLine;
 using testing::LoadJournals;
 using testing::Testdata;
 
@@ -14,9 +16,51 @@ constexpr char kToday[] = "2026-01-01";
 
 Report Build(const std::vector<std::string>& names, const std::vector<Waiver>& waivers = {},
              bool strict = false, const std::string& today = kToday) {
-  auto report = BuildReport(LoadJournals(names), waivers, {strict, today});
+  auto report = BuildReport(LoadJournals(names), waivers, {strict, today, {}, ""});
   EXPECT_TRUE(report.value) << report.error;
   return report.value ? std::move(*report.value) : Report{};
+}
+
+// A case line of backend "ref" with an operator, level and group.
+std::string Case(const std::string& id, const std::string& op, const std::string& level,
+                 const std::string& status, const std::string& group = "valid") {
+  return CaseLineWith("ref", id, status, {{"op", op}, {"level", level}, {"group", group}});
+}
+
+// A report on one inline journal of backend "ref" holding `lines`.
+Report BuildInline(const std::vector<std::string>& lines, const ReportOptions& options = {}) {
+  std::string text = HeaderLine("ref") + "\n";
+  for (const auto& line : lines) text += line + "\n";
+  auto journal = ParseJournal(text, "inline.jsonl");
+  EXPECT_TRUE(journal.value) << journal.error;
+  auto report = BuildReport({{"inline.jsonl", *journal.value}}, {}, options);
+  EXPECT_TRUE(report.value) << report.error;
+  return report.value ? std::move(*report.value) : Report{};
+}
+
+ReportOptions Requiring(std::vector<LevelRequirement> required) {
+  ReportOptions options;
+  options.required = std::move(required);
+  return options;
+}
+
+// Scatter cases of "ref": 2_1 and 3_0 pass, 4_1 has one NotSupported, 5_0 passes.
+std::vector<std::string> ScatterLines() {
+  return {Case("s.a", "DML_SCATTER_ND", "3_0", "Pass"),
+          Case("s.b", "DML_SCATTER_ND", "2_1", "Pass"),
+          Case("s.c", "DML_SCATTER_ND", "4_1", "Pass"),
+          Case("s.d", "DML_SCATTER_ND", "4_1", "NotSupported", "unclaimed"),
+          Case("s.e", "DML_SCATTER_ND", "5_0", "Pass"),
+          Case("s.f", "DML_SCATTER_ND", "", "Fail"),
+          Case("s.g", "DML_SCATTER_ND", "3_0", "InvalidRejected", "invalid")};
+}
+
+const Coverage* FindCoverage(const Report& report, const std::string& backend,
+                             const std::string& op) {
+  for (const auto& entry : report.coverage) {
+    if (entry.backend == backend && entry.op == op) return &entry;
+  }
+  return nullptr;
 }
 
 std::vector<Waiver> FixtureWaivers() {
@@ -200,6 +244,219 @@ TEST(Report, IncompleteRunFailsTheGate) {
   EXPECT_EQ(report.value->gate_problems,
             std::vector<std::string>{
                 "vulkan.jsonl: only 1 of 4 planned cases are present (run incomplete?)"});
+}
+
+TEST(Levels, CompareByTheNumbersTheyHold) {
+  EXPECT_LT(CompareLevels("4_1", "5_0"), 0);
+  EXPECT_GT(CompareLevels("5_0", "4_1"), 0);
+  EXPECT_LT(CompareLevels("2_1", "10_0"), 0);  // numerically, not as text
+  EXPECT_LT(CompareLevels("opset3", "opset11"), 0);
+  EXPECT_EQ(CompareLevels("4_0", "4_0"), 0);
+  EXPECT_EQ(CompareLevels("04_1", "4_1"), 0);
+  EXPECT_LT(CompareLevels("4", "4_0"), 0);  // a prefix first
+  EXPECT_GT(CompareLevels("123456789012345678901234_0", "9_9"), 0);
+  EXPECT_LT(CompareLevels("", "0_0"), 0);
+  EXPECT_LT(CompareLevels("", "opset"), 0);
+  EXPECT_GT(CompareLevels("2_1", ""), 0);
+  EXPECT_EQ(CompareLevels("", ""), 0);
+}
+
+TEST(Levels, SameSchemeMeansSameSkeleton) {
+  EXPECT_TRUE(SameLevelScheme("4_0", "5_1"));
+  EXPECT_TRUE(SameLevelScheme("2_1", "10_12"));
+  EXPECT_TRUE(SameLevelScheme("opset3", "OPSET11"));
+  EXPECT_FALSE(SameLevelScheme("4_0", "opset3"));
+  EXPECT_FALSE(SameLevelScheme("4_0", "4_0_1"));
+  EXPECT_FALSE(SameLevelScheme("", "4_0"));
+  EXPECT_TRUE(SameLevelScheme("", ""));
+}
+
+TEST(Levels, ParseRequirement) {
+  auto global = ParseLevelRequirement("5_0");
+  ASSERT_TRUE(global.value) << global.error;
+  EXPECT_EQ(global.value->op, "");
+  EXPECT_EQ(global.value->level, "5_0");
+  auto one_op = ParseLevelRequirement("dml_cumulative_summation=4_0");
+  ASSERT_TRUE(one_op.value) << one_op.error;
+  EXPECT_EQ(one_op.value->op, "dml_cumulative_summation");
+  EXPECT_EQ(one_op.value->level, "4_0");
+  EXPECT_EQ(ParseLevelRequirement("=4_0").error, "\"=4_0\": the operator before '=' is empty");
+  EXPECT_EQ(ParseLevelRequirement("DML_X=").error, "\"DML_X=\": the level after '=' is empty");
+  EXPECT_EQ(ParseLevelRequirement("").error, "\"\": the level is empty");
+  EXPECT_EQ(ParseLevelRequirement("a=b=1").error, "\"a=b=1\": more than one '='");
+  EXPECT_EQ(ParseLevelRequirement("latest").error,
+            "\"latest\": the level \"latest\" holds no number (levels look like 4_1 or opset3)");
+}
+
+TEST(Coverage, HighestLevelUpToWhichEveryCasePasses) {
+  const Report report = BuildInline(ScatterLines());
+  ASSERT_EQ(report.coverage.size(), 1u);
+  const Coverage& entry = report.coverage[0];
+  EXPECT_EQ(entry.backend, "ref");
+  EXPECT_EQ(entry.op, "DML_SCATTER_ND");
+  EXPECT_EQ(entry.levels, (std::vector<std::string>{"2_1", "3_0", "4_1", "5_0"}));
+  EXPECT_EQ(entry.highest_passing, "3_0");  // 4_1 holds a NotSupported; 5_0 does not count
+  EXPECT_EQ(entry.cases, 7u);               // the level "" case counts here only
+  EXPECT_EQ(entry.passing, 5u);
+  EXPECT_DOUBLE_EQ(entry.PassRate(), 5.0 / 7.0);
+}
+
+TEST(Coverage, FixtureEntriesInFirstAppearanceOrder) {
+  const Report report = Build({"cpu_simd.jsonl", "vulkan.jsonl"});
+  std::vector<std::string> names;
+  for (const auto& entry : report.coverage) names.push_back(entry.backend + " " + entry.op);
+  EXPECT_EQ(names, (std::vector<std::string>{
+                       "cpu-simd DML_CUMULATIVE_SUMMATION", "cpu-simd DML_CUMULATIVE_PRODUCT",
+                       "cpu-simd DML_SCATTER_ND", "vulkan DML_CUMULATIVE_SUMMATION",
+                       "vulkan DML_SCATTER_ND", "vulkan OPENVINO_CUMSUM_3"}));
+  const Coverage* sum = FindCoverage(report, "cpu-simd", "DML_CUMULATIVE_SUMMATION");
+  ASSERT_TRUE(sum);
+  EXPECT_EQ(sum->highest_passing, "2_1");  // QualityWarning passes unless strict
+  EXPECT_EQ(sum->passing, 3u);
+  const Coverage* product = FindCoverage(report, "cpu-simd", "DML_CUMULATIVE_PRODUCT");
+  ASSERT_TRUE(product);
+  EXPECT_EQ(product->highest_passing, "");
+  EXPECT_EQ(product->passing, 0u);
+  const Coverage* vulkan_sum = FindCoverage(report, "vulkan", "DML_CUMULATIVE_SUMMATION");
+  ASSERT_TRUE(vulkan_sum);
+  EXPECT_EQ(vulkan_sum->levels, (std::vector<std::string>{"2_1", "4_0"}));
+  EXPECT_EQ(vulkan_sum->highest_passing, "2_1");  // 4_0 holds the ClaimViolation
+}
+
+TEST(Coverage, StrictQualityWarningAndWaivedAreNotPassing) {
+  const Report strict = Build({"cpu_simd.jsonl"}, {}, /*strict=*/true);
+  const Coverage* sum = FindCoverage(strict, "cpu-simd", "DML_CUMULATIVE_SUMMATION");
+  ASSERT_TRUE(sum);
+  EXPECT_EQ(sum->highest_passing, "");
+  EXPECT_EQ(sum->passing, 2u);
+  Waiver waiver;
+  waiver.id_glob = "*";
+  waiver.reason = "everything";
+  waiver.location = "w.yaml:1";
+  const Report waived = Build({"cpu_simd.jsonl"}, {waiver});
+  const Coverage* product = FindCoverage(waived, "cpu-simd", "DML_CUMULATIVE_PRODUCT");
+  ASSERT_TRUE(product);
+  EXPECT_EQ(product->passing, 0u);
+  EXPECT_EQ(product->highest_passing, "");
+}
+
+TEST(Coverage, TableForTheTerminal) {
+  EXPECT_EQ(RenderCoverageTable(Build({"cpu_simd.jsonl"})),
+            "coverage per backend and operator:\n"
+            "  backend   operator                  highest fully passing level  pass rate      "
+            "levels\n"
+            "  cpu-simd  DML_CUMULATIVE_SUMMATION  2_1                          100.0 % (3/3)  "
+            "2_1\n"
+            "  cpu-simd  DML_CUMULATIVE_PRODUCT    none                         0.0 % (0/2)    "
+            "3_1\n"
+            "  cpu-simd  DML_SCATTER_ND            3_0                          66.6 % (2/3)   "
+            "3_0, 5_0\n");
+  EXPECT_EQ(RenderCoverageTable(BuildInline({})), "");
+}
+
+TEST(Coverage, TableNeutralisesTerminalEscapes) {
+  const std::string table =
+      RenderCoverageTable(BuildInline({Case("x", "\x1b[2J\x1b]0;title\x07OP\nX", "1_0", "Pass")}));
+  EXPECT_EQ(table.find('\x1b'), std::string::npos) << table;
+  EXPECT_NE(table.find("  ref      OP X      1_0"), std::string::npos) << table;
+}
+
+TEST(Report, RequiredLevelAboveAFailingLevelFailsTheGate) {
+  const Report report = BuildInline(ScatterLines(), Requiring({{"", "4_1"}}));
+  EXPECT_FALSE(report.Passed());
+  const std::string problem =
+      "ref DML_SCATTER_ND: highest fully passing level is 3_0, below the required 4_1 "
+      "(1 of 5 cases up to 4_1 not passing)";
+  EXPECT_EQ(report.unmet_requirements, std::vector<std::string>{problem});
+  EXPECT_EQ(report.gate_problems, std::vector<std::string>{problem});
+  EXPECT_EQ(report.gate_reasons.back(), problem);
+}
+
+TEST(Report, RequiredLevelUpToWhichEveryCasePassesHolds) {
+  for (const char* level : {"2_1", "3_0", "3_5", "4_0"}) {
+    const Report report = BuildInline(ScatterLines(), Requiring({{"", level}}));
+    EXPECT_TRUE(report.unmet_requirements.empty()) << level << ": " << report.unmet_requirements[0];
+  }
+  // Levels without a case (the spec defines none there) do not count against it.
+  const Report sparse = BuildInline(
+      {Case("a", "OP", "2_1", "Pass"), Case("b", "OP", "5_0", "Fail")}, Requiring({{"op", "4_1"}}));
+  EXPECT_TRUE(sparse.unmet_requirements.empty()) << sparse.unmet_requirements[0];
+}
+
+TEST(Report, RequirementOnAFailingFirstLevelSaysNone) {
+  const Report report =
+      BuildInline({Case("a", "OP", "2_1", "Waived"), Case("b", "OP", "2_1", "Pass")},
+                  Requiring({{"OP", "2_1"}}));
+  EXPECT_EQ(report.unmet_requirements,
+            std::vector<std::string>{"ref OP: highest fully passing level is none, below the "
+                                     "required 2_1 (1 of 2 cases up to 2_1 not passing)"});
+}
+
+TEST(Report, RequirementNamingAnOperatorAppliesIgnoringCase) {
+  const auto lines = ScatterLines();
+  EXPECT_TRUE(
+      BuildInline(lines, Requiring({{"dml_scatter_nd", "3_0"}})).unmet_requirements.empty());
+  EXPECT_EQ(
+      BuildInline(lines, Requiring({{"dml_scatter_nd", "5_0"}})).unmet_requirements,
+      std::vector<std::string>{"ref DML_SCATTER_ND: highest fully passing level is 3_0, below "
+                               "the required 5_0 (1 of 6 cases up to 5_0 not passing)"});
+}
+
+TEST(Report, RequirementThatNothingRanForFails) {
+  const auto lines = ScatterLines();
+  EXPECT_EQ(BuildInline(lines, Requiring({{"DML_CUMULATIVE_SUMMATION", "4_0"}})).unmet_requirements,
+            std::vector<std::string>{"--require DML_CUMULATIVE_SUMMATION=4_0: no case of operator "
+                                     "DML_CUMULATIVE_SUMMATION was run"});
+  EXPECT_EQ(BuildInline(lines, Requiring({{"", "opset3"}})).unmet_requirements,
+            std::vector<std::string>{
+                "--require-level opset3: no operator with levels like opset3 was run"});
+  EXPECT_EQ(BuildInline(lines, Requiring({{"", "1_0"}})).unmet_requirements,
+            std::vector<std::string>{"--require-level 1_0: no case at level 1_0 or below was run"});
+  EXPECT_EQ(BuildInline(lines, Requiring({{"dml_scatter_nd", "opset3"}})).unmet_requirements,
+            std::vector<std::string>{"--require dml_scatter_nd=opset3: ref DML_SCATTER_ND has "
+                                     "levels like 2_1, not like opset3"});
+}
+
+TEST(Report, GlobalRequirementAppliesOnlyToItsScheme) {
+  auto lines = ScatterLines();
+  lines.push_back(Case("o.a", "OPENVINO_CUMSUM_3", "opset3", "Fail"));
+  EXPECT_EQ(BuildInline(lines, Requiring({{"", "3_0"}})).unmet_requirements.size(), 0u);
+  EXPECT_EQ(BuildInline(lines, Requiring({{"", "opset3"}})).unmet_requirements,
+            std::vector<std::string>{"ref OPENVINO_CUMSUM_3: highest fully passing level is none, "
+                                     "below the required opset3 (1 of 1 cases up to opset3 not "
+                                     "passing)"});
+}
+
+TEST(Report, EmptyJournalFailsTheGate) {
+  const Report report = BuildInline({});
+  EXPECT_FALSE(report.Passed());
+  EXPECT_EQ(report.gate_problems,
+            std::vector<std::string>{"no case was judged (an empty selection proves nothing)"});
+}
+
+TEST(Report, BackendThatComputedNothingFailsTheGate) {
+  const Report report = BuildInline({Case("a", "OP", "2_1", "NotSupported", "unclaimed"),
+                                     Case("b", "OP", "2_1", "NotSupported"),
+                                     Case("c", "OP", "2_1", "InvalidRejected", "invalid")});
+  EXPECT_FALSE(report.Passed());
+  EXPECT_EQ(report.gate_problems,
+            std::vector<std::string>{"backend ref computed none of its 3 cases (2 NotSupported, "
+                                     "1 InvalidRejected): nothing was proven"});
+}
+
+TEST(Report, InvalidOnlyRunNeedsNoComputedCase) {
+  const Report report = BuildInline({Case("c", "OP", "2_1", "InvalidRejected", "invalid")});
+  EXPECT_TRUE(report.Passed()) << report.gate_reasons[0];
+}
+
+TEST(Report, InterruptedRunFailsTheGate) {
+  ReportOptions options;
+  options.interrupted = "interrupted by SIGINT";
+  const Report report = BuildInline({Case("a", "OP", "2_1", "Pass")}, options);
+  EXPECT_FALSE(report.Passed());
+  EXPECT_EQ(report.gate_problems,
+            std::vector<std::string>{"the run was interrupted by SIGINT: the journal holds only "
+                                     "the cases finished before it"});
 }
 
 TEST(Report, AllPassingJournalPasses) {

@@ -8,23 +8,39 @@
 #include "reports/markdown_report.h"
 #include "reports/report_model.h"
 #include "reports/test_support.h"
+#include "reports/text_escape.h"
 #include "reports/xml_check.h"
 
 namespace opcts {
 namespace {
 
+using testing::CaseLineWith;
 using testing::LoadJournals;
 using testing::ParseXml;
 using testing::Testdata;
 using testing::XmlDocument;
 
-Report Build(bool with_waivers) {
+Report Build(bool with_waivers, const std::string& interrupted = "") {
   std::vector<Waiver> waivers;
   if (with_waivers) waivers = *LoadWaivers(Testdata("waivers.yaml")).value;
-  auto report =
-      BuildReport(LoadJournals({"cpu_simd.jsonl", "vulkan.jsonl"}), waivers, {false, "2026-01-01"});
+  auto report = BuildReport(LoadJournals({"cpu_simd.jsonl", "vulkan.jsonl"}), waivers,
+                            {false, "2026-01-01", {}, interrupted});
   EXPECT_TRUE(report.value) << report.error;
   return std::move(*report.value);
+}
+
+// The <property> values of the JUnit suite `suite`, by name.
+std::map<std::string, std::string> SuiteProperties(const XmlDocument& document,
+                                                   const std::string& suite) {
+  std::map<std::string, std::string> properties;
+  bool inside = false;
+  for (const auto& element : document.elements) {
+    if (element.name == "testsuite") inside = element.attributes.at("name") == suite;
+    if (inside && element.name == "property") {
+      properties[element.attributes.at("name")] = element.attributes.at("value");
+    }
+  }
+  return properties;
 }
 
 size_t Occurrences(const std::string& text, const std::string& needle) {
@@ -72,6 +88,38 @@ TEST(JsonSummary, WaivedCasesListed) {
   EXPECT_EQ(json["waived"][0]["status"], "Waived");
   EXPECT_EQ(json["gate"]["failing_cases"], 3);
   EXPECT_EQ(json["warnings"].size(), 1u);
+}
+
+TEST(JsonSummary, CoverageArray) {
+  const auto json = nlohmann::json::parse(RenderJsonSummary(Build(false)));
+  ASSERT_EQ(json["coverage"].size(), 6u);
+  const auto& scatter = json["coverage"][2];
+  EXPECT_EQ(scatter["backend"], "cpu-simd");
+  EXPECT_EQ(scatter["op"], "DML_SCATTER_ND");
+  EXPECT_EQ(scatter["levels"], nlohmann::json::parse(R"(["3_0", "5_0"])"));
+  EXPECT_EQ(scatter["highest_passing"], "3_0");
+  EXPECT_EQ(scatter["cases"], 3);
+  EXPECT_EQ(scatter["passing"], 2);
+  EXPECT_DOUBLE_EQ(scatter["pass_rate"].get<double>(), 2.0 / 3.0);
+  EXPECT_TRUE(json["coverage"][1]["highest_passing"].is_null());  // the failing product
+}
+
+TEST(Junit, SuitesCarryCoverageProperties) {
+  const std::string xml = RenderJunit(Build(false));
+  const XmlDocument document = ParseXml(xml);
+  ASSERT_EQ(document.error, "") << xml;
+  EXPECT_EQ(document.Count("properties"), 6u);
+  EXPECT_EQ(document.Count("property"), 30u);
+  EXPECT_EQ(SuiteProperties(document, "cpu-simd.DML_SCATTER_ND"),
+            (std::map<std::string, std::string>{{"opcts.highest_passing_level", "3_0"},
+                                                {"opcts.pass_rate", "0.666666"},
+                                                {"opcts.cases", "3"},
+                                                {"opcts.passing", "2"},
+                                                {"opcts.claimed_level", "5_0"}}));
+  const auto product = SuiteProperties(document, "cpu-simd.DML_CUMULATIVE_PRODUCT");
+  EXPECT_EQ(product.at("opcts.highest_passing_level"), "none");
+  EXPECT_EQ(product.at("opcts.pass_rate"), "0.000000");
+  EXPECT_EQ(SuiteProperties(document, "vulkan.OPENVINO_CUMSUM_3").at("opcts.claimed_level"), "4_0");
 }
 
 TEST(Junit, WellFormedWithExpectedCounts) {
@@ -150,6 +198,24 @@ TEST(Markdown, ContainsVerdictAndBackendTable) {
   EXPECT_NE(markdown.find("&lt;script&gt;"), std::string::npos);
 }
 
+TEST(Markdown, CoverageTableRightAfterTheVerdict) {
+  const std::string markdown = RenderMarkdown(Build(false));
+  const size_t coverage = markdown.find(
+      "### Coverage\n\n| Backend | Operator | Highest fully "
+      "passing level | Pass rate | Levels |\n");
+  ASSERT_NE(coverage, std::string::npos) << markdown;
+  EXPECT_LT(markdown.find("- ❌ 1 case(s) with status Crash"), coverage);
+  EXPECT_LT(coverage, markdown.find("| Backend | Version |"));
+  EXPECT_NE(
+      markdown.find("| cpu-simd | DML\\_SCATTER\\_ND | 3\\_0 | 66.6 % (2/3) | 3\\_0, 5\\_0 |\n"),
+      std::string::npos)
+      << markdown;
+  EXPECT_NE(markdown.find("| cpu-simd | DML\\_CUMULATIVE\\_PRODUCT | **none** | 0.0 % (0/2) | "
+                          "3\\_1 |\n"),
+            std::string::npos)
+      << markdown;
+}
+
 TEST(Markdown, PassingReport) {
   auto report = BuildReport(LoadJournals({"shard0of3.jsonl"}), {}, {});
   ASSERT_TRUE(report.value);
@@ -183,6 +249,71 @@ TEST(Html, EscapesBackendNamesEverywhere) {
   EXPECT_EQ(RenderMarkdown(*report.value).find("<b>"), std::string::npos);
 }
 
+TEST(Html, CoverageTableNearTheTop) {
+  const std::string html = RenderHtml(Build(false));
+  const size_t coverage = html.find("<table id=\"coverage\">");
+  ASSERT_NE(coverage, std::string::npos);
+  EXPECT_LT(html.find("id=\"gate-reasons\""), coverage);
+  EXPECT_LT(coverage, html.find("<table id=\"sources\">"));
+  EXPECT_NE(html.find("<tr data-backend=\"cpu-simd\" data-op=\"DML_SCATTER_ND\"><td>cpu-simd</td>"
+                      "<td>DML_SCATTER_ND</td><td class=\"s-QualityWarning\">3_0</td>"
+                      "<td class=\"num\">66.6 % (2/3)</td><td>3_0, 5_0</td></tr>"),
+            std::string::npos);
+  EXPECT_NE(html.find("<td class=\"s-Fail\">none</td>"), std::string::npos);
+  EXPECT_NE(html.find("<td class=\"s-Pass\">2_1</td>"), std::string::npos);
+}
+
+TEST(ReportWriters, InterruptedRunShowsInEveryFormat) {
+  const Report report = Build(false, "interrupted by SIGINT");
+  const std::string reason =
+      "the run was interrupted by SIGINT: the journal holds only the cases finished before it";
+  const auto json = nlohmann::json::parse(RenderJsonSummary(report));
+  EXPECT_EQ(json["gate"]["reasons"].back(), reason);
+  EXPECT_NE(RenderMarkdown(report).find("- ❌ " + reason + "\n"), std::string::npos);
+  EXPECT_NE(RenderHtml(report).find("<li>" + reason + "</li>"), std::string::npos);
+  const XmlDocument junit = ParseXml(RenderJunit(report));
+  ASSERT_EQ(junit.error, "");
+  bool found = false;
+  for (const auto& element : junit.elements) {
+    found |= element.name == "failure" && element.attributes.at("message") == reason;
+  }
+  EXPECT_TRUE(found);
+}
+
+TEST(ReportText, TerminalSafeRemovesForgedStatusLines) {
+  EXPECT_EQ(TerminalSafe("\x1b[2K\rPass cpu-simd dml_scatter_nd.i32.rank1.s1"),
+            " Pass cpu-simd dml_scatter_nd.i32.rank1.s1");
+  EXPECT_EQ(TerminalSafe("a\x1b[1;31mred\x1b[0m b"), "ared b");
+  EXPECT_EQ(TerminalSafe("\x1b]0;pwned\x07title\x1b]8;;http://x\x1b\\link"), "titlelink");
+  EXPECT_EQ(TerminalSafe("x\x1b"
+                         "7y\x1b"),
+            "xy");  // ESC 7 (save cursor); a lone last ESC
+  EXPECT_EQ(TerminalSafe("tab\tnew\nline\x7f\x01"
+                         "end"),
+            "tab new line  end");
+  EXPECT_EQ(TerminalSafe("\x1b[2"), "");  // cut off by the end
+}
+
+TEST(ReportText, TerminalSafeKeepsUtf8AndDropsC1AndInvalidBytes) {
+  EXPECT_EQ(TerminalSafe("größe \xE2\x82\xAC \xF0\x9F\x98\x80"),
+            "größe \xE2\x82\xAC \xF0\x9F\x98\x80");
+  EXPECT_EQ(TerminalSafe("a\xC2\x9B"
+                         "31mb"),
+            "a 31mb");  // U+009B, the one-byte CSI
+  EXPECT_EQ(TerminalSafe("a\x9B"
+                         "31mb\xC3"),
+            "a\xEF\xBF\xBD"
+            "31mb\xEF\xBF\xBD");
+  EXPECT_EQ(TerminalSafe("\xED\xA0\x80"), "\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD");  // a surrogate
+}
+
+TEST(ReportText, FormatPassRateRoundsDown) {
+  EXPECT_EQ(FormatPassRate(1234, 1268), "97.3 % (1234/1268)");
+  EXPECT_EQ(FormatPassRate(1999, 2000), "99.9 % (1999/2000)");  // not 100.0 % until all pass
+  EXPECT_EQ(FormatPassRate(3, 3), "100.0 % (3/3)");
+  EXPECT_EQ(FormatPassRate(0, 0), "0.0 % (0/0)");
+}
+
 TEST(Html, MatrixClaimsAndPlot) {
   const std::string html = RenderHtml(Build(false));
   EXPECT_NE(html.find("<title>opcts conformance report</title>"), std::string::npos);
@@ -199,6 +330,31 @@ TEST(Html, MatrixClaimsAndPlot) {
   EXPECT_EQ(Occurrences(html, "<details class=\"failure-group\""), 4u);
   EXPECT_EQ(html.find("http://"), html.find("http://www.w3.org/2000/svg"));  // nothing fetched
   EXPECT_EQ(html.find("https://"), std::string::npos);
+}
+
+
+// The journal's `behaviour` (what a backend did with data it may refuse) is counted per backend
+// and shown by the JSON, Markdown and HTML reports.
+TEST(ReportWriters, RecordedBehavioursAreCountedPerBackend) {
+  const std::string header =
+      R"({"type":"header","format":"opcts-journal/1","seed":1,"planned_cases":3})";
+  const std::string text =
+      header + "\n" +
+      CaseLineWith("gpu", "a", "Pass", {{"group", "valid"}, {"behaviour", "out-of-range indices skipped"}}) +
+      "\n" +
+      CaseLineWith("gpu", "b", "Pass", {{"group", "valid"}, {"behaviour", "out-of-range indices skipped"}}) +
+      "\n" + CaseLineWith("gpu", "c", "Pass", {{"group", "valid"}}) + "\n";
+  auto journal = ParseJournal(text, "behaviours.jsonl");
+  ASSERT_TRUE(journal.value) << journal.error;
+  EXPECT_EQ(journal.value->cases[0].behaviour, "out-of-range indices skipped");
+  EXPECT_EQ(ToJsonLine(journal.value->cases[2]).find("behaviour"), std::string::npos);
+  const auto report = BuildReport({{"behaviours.jsonl", *journal.value}}, {}, {});
+  ASSERT_TRUE(report.value) << report.error;
+  const auto json = nlohmann::json::parse(RenderJsonSummary(*report.value));
+  EXPECT_EQ(json["backends"][0]["behaviours"]["out-of-range indices skipped"], 2);
+  EXPECT_NE(RenderMarkdown(*report.value).find("gpu: out-of-range indices skipped (2 case(s))"),
+            std::string::npos);
+  EXPECT_NE(RenderHtml(*report.value).find("out-of-range indices skipped: 2"), std::string::npos);
 }
 
 }  // namespace

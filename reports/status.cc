@@ -33,4 +33,8 @@ bool IsGateFailure(std::string_view status, bool strict) {
   return strict && status == "QualityWarning";
 }
 
+bool IsPassing(std::string_view status, bool strict) {
+  return status == "Pass" || status == "InvalidRejected" || (!strict && status == "QualityWarning");
+}
+
 }  // namespace opcts

@@ -1,5 +1,6 @@
 // The case statuses of opcts-journal/1 (reports/JOURNAL.md) and which of them fail the gate.
 //   if (opcts::IsGateFailure(record.status, /*strict=*/false)) ++failures;
+//   if (opcts::IsPassing(record.status, /*strict=*/false)) ++passing;
 #pragma once
 
 #include <string>
@@ -17,5 +18,9 @@ bool IsKnownStatus(std::string_view status);
 // `strict` also QualityWarning. Waived and unknown statuses never fail the gate here: the
 // journal reader rejects unknown statuses before they get this far.
 bool IsGateFailure(std::string_view status, bool strict);
+
+// True for the outcomes that prove a case conformant: Pass, InvalidRejected, and QualityWarning
+// unless `strict`. NotSupported, Waived and every gate failure prove nothing.
+bool IsPassing(std::string_view status, bool strict);
 
 }  // namespace opcts

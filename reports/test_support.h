@@ -6,6 +6,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -64,6 +65,14 @@ inline std::string CaseLine(const std::string& backend, const std::string& id,
   return R"({"type":"case","id":")" + id + R"(","backend":")" + backend +
          R"(","op":"DML_CUMULATIVE_SUMMATION","dtype":"FLOAT32","shape":[4],"status":")" + status +
          R"(","message":")" + message + R"(","repro":"opcts repro )" + id + R"("})";
+}
+
+// CaseLine with some fields replaced or added, e.g. {{"level", "4_0"}, {"group", "valid"}}.
+inline std::string CaseLineWith(const std::string& backend, const std::string& id,
+                                const std::string& status, const nlohmann::json& fields) {
+  nlohmann::json line = nlohmann::json::parse(CaseLine(backend, id, status));
+  line.update(fields);
+  return line.dump();
 }
 
 inline std::string HeaderLine(const std::string& backend, uint64_t seed = 1, uint32_t index = 0,

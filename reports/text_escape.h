@@ -2,9 +2,11 @@
 // i.e. from a backend, and must show as text.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace opcts {
 
@@ -20,7 +22,23 @@ std::string EscapeMarkdown(std::string_view text);
 // line breaks become spaces, so one command stays one line.
 std::string EscapeMarkdownCode(std::string_view text);
 
+// The text with every byte that is not part of valid UTF-8 replaced by U+FFFD.
+std::string ToValidUtf8(std::string_view text);
+
+// For a terminal: a backend's message must not move the cursor, erase a line or forge a status
+// line. Removes escape sequences (CSI "ESC [ ... final byte"; OSC, DCS, SOS, PM and APC strings
+// up to BEL or ESC \; any other "ESC x"), turns every other control character (newline and tab
+// included, DEL, and the C1 controls U+0080-U+009F) into a space and invalid UTF-8 into U+FFFD.
+// Valid UTF-8 text is left as it is.
+std::string TerminalSafe(std::string_view text);
+
 // A short fixed-width number for tables ("1.2e-06"); "-" when absent.
 std::string FormatNumber(const std::optional<double>& value);
+
+// "97.3 % (1234/1268)": rounded down, so 100.0 % means every case.
+std::string FormatPassRate(uint64_t passing, uint64_t cases);
+
+// "2_1, 4_0, 5_0"; "-" for none.
+std::string JoinList(const std::vector<std::string>& items);
 
 }  // namespace opcts

@@ -16,19 +16,24 @@ namespace {
 
 using plugin::WriteMessage;
 
-// Stateless; a distinct object only so create hands out a non-null instance.
-struct Instance {};
+struct Instance {
+  // Out-of-range ScatterND tuples: the spec lets a backend refuse such data at execute or
+  // leave their effect free. By default this backend skips them; `out_of_range=refuse`
+  // answers INVALID instead, the other conformant choice.
+  bool refuse_out_of_range = false;
+};
 
 int32_t CreateChecked(const char* options, void** instance, std::string* message) {
   if (instance == nullptr) {
     *message = "instance is null";
     return OPCTS_STATUS_INVALID;
   }
-  if (options != nullptr && options[0] != '\0') {
-    *message = std::string("cpu-reference takes no options, got \"") + options + "\"";
+  const std::string text = options ? options : "";
+  if (!text.empty() && text != "out_of_range=refuse" && text != "out_of_range=skip") {
+    *message = "cpu-reference takes only out_of_range=refuse or out_of_range=skip, got \"" + text + "\"";
     return OPCTS_STATUS_INVALID;
   }
-  *instance = new Instance;
+  *instance = new Instance{text == "out_of_range=refuse"};
   return OPCTS_STATUS_OK;
 }
 
@@ -54,8 +59,8 @@ int32_t QueryChecked(const opcts_op_desc* op, std::string* message) {
   return plugin::CheckDescriptor(*op, message);
 }
 
-int32_t ExecuteChecked(const opcts_op_desc* op, const opcts_binding* bindings, uint32_t count,
-                       std::string* message) {
+int32_t ExecuteChecked(const Instance& instance, const opcts_op_desc* op, const opcts_binding* bindings,
+                       uint32_t count, std::string* message) {
   if (int32_t status = QueryChecked(op, message); status != OPCTS_STATUS_OK) return status;
   if (int32_t status = plugin::CheckBindings(*op, bindings, count, message);
       status != OPCTS_STATUS_OK)
@@ -77,6 +82,10 @@ int32_t ExecuteChecked(const opcts_op_desc* op, const opcts_binding* bindings, u
     *message = *result.invalid;
     return OPCTS_STATUS_INVALID;
   }
+  if (result.refusable && instance.refuse_out_of_range) {
+    *message = "refused (out_of_range=refuse): " + *result.refusable;
+    return OPCTS_STATUS_INVALID;
+  }
   if (result.outputs.size() != 1 || result.outputs[0].name != t.output_name) {
     *message = "the reference kernel did not produce exactly the output " + t.output_name;
     return OPCTS_STATUS_ERROR;
@@ -94,10 +103,11 @@ int32_t Query(void*, const opcts_op_desc* op, char* message, size_t capacity) {
   return plugin::GuardedCall("cpu-reference", message, capacity, [&](std::string* text) { return QueryChecked(op, text); });
 }
 
-int32_t Execute(void*, const opcts_op_desc* op, const opcts_binding* bindings, uint32_t count,
+int32_t Execute(void* instance, const opcts_op_desc* op, const opcts_binding* bindings, uint32_t count,
                 char* message, size_t capacity) {
-  return plugin::GuardedCall("cpu-reference", message, capacity,
-                 [&](std::string* text) { return ExecuteChecked(op, bindings, count, text); });
+  return plugin::GuardedCall("cpu-reference", message, capacity, [&](std::string* text) {
+    return ExecuteChecked(*static_cast<const Instance*>(instance), op, bindings, count, text);
+  });
 }
 
 constexpr opcts_backend_api kApi = {

@@ -62,7 +62,7 @@ std::string LogPath(const ChildOptions& o, const RunRequest& r) { return o.work_
   options.journal = JournalPath(o, r);
   options.progress = false;
   options.strict = true;
-  const RunResult result = RunConformance(specs, options, out);
+  const RunResult result = RunConformance(specs, options, out, out);
   out.flush();
   log.flush();
   _exit(result.exit_code == 2 ? 2 : 0);

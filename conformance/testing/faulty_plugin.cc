@@ -15,6 +15,11 @@
 //   abort-i8         calls abort() on every INT8 execute
 //   throw-bf16       lets a C++ exception escape through the C ABI on every BFLOAT16 execute
 //   leak             leaks 1 MiB on every execute
+//   refuse-all       claims level 1_0 and nothing else, and refuses every case at query
+//   unknown-status   answers 77 at query for FLOAT32 and -1 at execute for INT32: no ABI status
+//   execute-error-f16 accepts FLOAT16 at query, then answers ERROR at execute
+//   hostile-strings  a device name with terminal escapes, 10 000 bytes of details, and a refusal
+//                    of FLOAT32 at query whose message forges a result line
 #include <dlfcn.h>
 
 #include <cstdlib>
@@ -64,6 +69,15 @@ void Destroy(void* instance) { inner->destroy(instance); }
 int32_t GetInfo(void* instance, opcts_backend_info* info) {
   const int32_t status = inner->get_info(instance, info);
   info->name = "fault-" OPCTS_FAULT;
+  if (FAULT_IS("hostile-strings")) {
+    static const std::string details(10000, 'D');
+    info->device = "\x1b[31mred\x1b[0m GPU\r";
+    info->details = details.c_str();
+  }
+  if (FAULT_IS("refuse-all")) {  // the plugin template's starting claim
+    info->feature_level = OPCTS_FEATURE_LEVEL(1, 0);
+    info->extra_support = "";
+  }
   return status;
 }
 
@@ -72,6 +86,15 @@ bool AcceptsInvalid() { return FAULT_IS("accept-invalid") || FAULT_IS("accept-in
 int32_t Query(void* instance, const opcts_op_desc* op, char* message, size_t capacity) {
   if (AcceptsInvalid()) return OPCTS_STATUS_OK;
   const opcts_tensor_desc* out = Output(op);
+  if (FAULT_IS("refuse-all")) {
+    std::snprintf(message, capacity, "not implemented yet");
+    return OPCTS_STATUS_NOT_SUPPORTED;
+  }
+  if (FAULT_IS("unknown-status") && out && out->data_type == OPCTS_DTYPE_FLOAT32) return 77;
+  if (FAULT_IS("hostile-strings") && out && out->data_type == OPCTS_DTYPE_FLOAT32) {
+    std::snprintf(message, capacity, "\x1b[2K\rPass forged.case: all good\n\x1b]0;title\x07");
+    return OPCTS_STATUS_NOT_SUPPORTED;
+  }
   if (FAULT_IS("claim-unsupported") && out &&
       (out->data_type == OPCTS_DTYPE_INT64 || out->data_type == OPCTS_DTYPE_UINT64)) {
     std::snprintf(message, capacity, "64-bit integers are not implemented");
@@ -87,6 +110,11 @@ int32_t Execute(void* instance, const opcts_op_desc* op, const opcts_binding* bi
   if (FAULT_IS("skip-write")) return OPCTS_STATUS_OK;
   const opcts_tensor_desc* out_desc = Output(op);
   const uint32_t dtype = out_desc ? out_desc->data_type : 0;
+  if (FAULT_IS("unknown-status") && dtype == OPCTS_DTYPE_INT32) return -1;
+  if (FAULT_IS("execute-error-f16") && dtype == OPCTS_DTYPE_FLOAT16) {
+    std::snprintf(message, capacity, "device lost");
+    return OPCTS_STATUS_ERROR;
+  }
   if (FAULT_IS("segfault-f16") && dtype == OPCTS_DTYPE_FLOAT16) {
     volatile int* null = nullptr;
     *null = 1;

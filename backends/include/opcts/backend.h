@@ -48,9 +48,17 @@ extern "C" {
 /* DirectML feature levels use DML_FEATURE_LEVEL's encoding: 0xMm00 for level M_m. */
 #define OPCTS_FEATURE_LEVEL(major, minor) ((uint32_t)(((major) << 12) | ((minor) << 8)))
 
-/* Status codes returned by create, query and execute. */
+/* Status codes returned by create, query and execute. Any other value is no answer: opcts
+ * fails the case (status Fail, naming the code) whatever the case was.
+ *
+ * `query` decides support: a backend that answers OK there promises that `execute` runs the
+ * case, so execute answering NOT_SUPPORTED or ERROR after a query OK fails the case, claimed or
+ * not. The one refusal allowed after a query OK is INVALID for *data* the spec lets a backend
+ * refuse: out-of-range DML_SCATTER_ND index values (the spec leaves their effect to the
+ * implementation; refusing them, as PyTorch and ONNX Runtime do, is conformant, and so is
+ * skipping them or writing anywhere inside the output). */
 #define OPCTS_STATUS_OK 0            /* supported / executed */
-#define OPCTS_STATUS_NOT_SUPPORTED 1 /* valid, but this backend does not implement it */
+#define OPCTS_STATUS_NOT_SUPPORTED 1 /* valid, but this backend does not implement it (query) */
 #define OPCTS_STATUS_INVALID 2       /* the descriptor or data violates the operator's rules */
 #define OPCTS_STATUS_ERROR 3         /* the backend failed (device lost, out of memory, ...) */
 

@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# The command line's manners: --help on every command (stdout, exit 0), --version, each error
+# once on stderr, plugin strings that cannot drive the terminal, and SIGINT/SIGTERM stopping a
+# run with a hung worker: workers killed, reports written and marked interrupted, exit 130/143.
+set -uo pipefail
+opcts=$1 plugins=$2 dir=$3
+rm -rf "$dir" && mkdir -p "$dir"
+fail() { echo "FAIL: $*"; exit 1; }
+
+for cmd in "" spec "spec check" vectors list run repro report "report diff" "report merge" fuzz; do
+  # shellcheck disable=SC2086
+  "$opcts" $cmd --help >"$dir/out" 2>"$dir/err" || fail "opcts $cmd --help exited $?"
+  grep -q usage "$dir/out" || fail "opcts $cmd --help printed no usage on stdout"
+  [ -s "$dir/err" ] && fail "opcts $cmd --help wrote to stderr: $(cat "$dir/err")"
+done
+echo "--help: every command prints its usage on stdout and exits 0"
+
+version=$("$opcts" --version) || fail "opcts --version exited $?"
+[[ $version =~ ^opcts\ [0-9]+\.[0-9]+\.[0-9]+ ]] || fail "opcts --version printed '$version'"
+echo "--version: $version"
+
+"$opcts" run --dtype float17 >"$dir/out" 2>"$dir/err"
+[ $? -eq 2 ] || fail "an unknown dtype did not exit 2"
+[ -s "$dir/out" ] && fail "an error went to stdout: $(cat "$dir/out")"
+[ "$(grep -c "unknown --dtype 'float17'" "$dir/err")" -eq 1 ] || fail "the error was not printed once: $(cat "$dir/err")"
+echo "errors: once, on stderr, exit 2"
+
+"$opcts" run --backend "$plugins/opcts-fault-hostile-strings.so" --op dml_cumulative_summation --dtype f32 \
+  --max-cases 40 --no-progress --journal "$dir/hostile.jsonl" >"$dir/out" 2>&1
+grep -q $'\x1b' "$dir/out" && fail "a plugin's escape sequence reached the terminal"
+grep -q $'\r' "$dir/out" && fail "a plugin's carriage return reached the terminal"
+grep -q '^Pass forged' "$dir/out" && fail "a plugin forged a result line"
+details=$(head -n 1 "$dir/hostile.jsonl" | grep -o '"details":"[^"]*"' | head -n 1)
+[ "${#details}" -lt 4300 ] || fail "the journal kept ${#details} bytes of plugin details"
+grep -q 'truncated' <<<"$details" || fail "the capped details are not marked truncated"
+echo "hostile strings: no escapes on the terminal, details capped in the journal"
+
+# A run whose worker hangs (hang-u16, limit 60 s) is stopped by a signal within seconds.
+for signal in INT TERM; do
+  out="$dir/stopped-$signal"
+  "$opcts" run --backend "$plugins/opcts-fault-hang-u16.so" --op dml_cumulative_product --dtype u16 \
+    --timeout-ms 60000 --no-progress --report-dir "$out" >"$dir/run-$signal.log" 2>&1 &
+  pid=$!
+  for _ in $(seq 1 100); do
+    workers=$(pgrep -P "$pid" | tr '\n' ' ')
+    [ -n "$workers" ] && [ -s "$out/journal.jsonl" ] && break
+    sleep 0.1
+  done
+  [ -n "$workers" ] || fail "no worker started"
+  sleep 1  # the worker is now spinning in a hung execute
+  kill -s "$signal" "$pid"
+  start=$SECONDS
+  wait "$pid"
+  status=$?
+  expected=$([ "$signal" = INT ] && echo 130 || echo 143)
+  [ "$status" -eq "$expected" ] || { cat "$dir/run-$signal.log"; fail "SIG$signal: exit $status, not $expected"; }
+  [ $((SECONDS - start)) -le 5 ] || fail "SIG$signal took $((SECONDS - start)) s to stop the run"
+  for w in $workers; do
+    kill -0 "$w" 2>/dev/null && fail "worker $w outlived the run"
+  done
+  grep -q "interrupted by SIG$signal" "$out/summary.md" || fail "summary.md is not marked interrupted"
+  grep -q "interrupted by SIG$signal" "$out/summary.json" || fail "summary.json is not marked interrupted"
+  grep -q "marked interrupted" "$dir/run-$signal.log" || fail "the run did not say the reports are marked"
+  echo "SIG$signal: exit $status, workers gone, reports marked interrupted"
+done

@@ -1,0 +1,35 @@
+#include "reports/atomic_file.h"
+
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+
+namespace opcts {
+namespace {
+
+// Writes, flushes to the OS and to disk, and closes; false with errno set when a step fails.
+// The file is closed either way.
+bool WriteAndClose(std::FILE* file, const std::string& text) {
+  const bool written = std::fwrite(text.data(), 1, text.size(), file) == text.size() &&
+                       std::fflush(file) == 0 && ::fsync(::fileno(file)) == 0;
+  const int saved = errno;
+  const bool closed = std::fclose(file) == 0;
+  if (!written) errno = saved;
+  return written && closed;
+}
+
+}  // namespace
+
+std::string WriteFileAtomically(const std::string& path, const std::string& text) {
+  const std::string temporary = path + ".tmp." + std::to_string(::getpid());
+  std::FILE* file = std::fopen(temporary.c_str(), "wb");
+  if (!file) return std::strerror(errno);
+  if (WriteAndClose(file, text) && std::rename(temporary.c_str(), path.c_str()) == 0) return "";
+  const std::string error = std::strerror(errno);
+  std::remove(temporary.c_str());
+  return error;
+}
+
+}  // namespace opcts

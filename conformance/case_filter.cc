@@ -115,6 +115,8 @@ std::string ReadEnvShard(const EnvLookup& env, CaseFilter& filter) {
 
 }  // namespace
 
+const char* ProcessEnvironment(const char* name) { return std::getenv(name); }
+
 bool OperatorMatches(const std::string& glob, const OperatorSpec& spec) {
   return AnyMatches({glob}, {OperatorKey(spec), spec.name}, /*casefold=*/true);
 }

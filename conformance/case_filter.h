@@ -40,6 +40,7 @@ bool OperatorMatches(const std::string& glob, const OperatorSpec& spec);
 
 // Reads an environment variable; injectable for tests.
 using EnvLookup = std::function<const char*(const char*)>;
+const char* ProcessEnvironment(const char* name);  // std::getenv
 
 // Reads --op --dtype --level --id --exclude --case-list --max-cases --shard (and --seed into
 // `seed`) from `args`, validating each against `specs`. Without --shard, the test runners'

@@ -1,4 +1,3 @@
-#include <cstdlib>
 #include <iostream>
 #include <map>
 
@@ -15,8 +14,6 @@ constexpr const char* kUsage =
     "Lists the built-in backends, the operators and how many cases the filters select\n"
     "(with --cases, their ids); the filters are those of opcts run.\n";
 
-const char* Environment(const char* name) { return std::getenv(name); }
-
 }  // namespace
 
 int ListCommand(const Args& raw) {
@@ -31,7 +28,7 @@ int ListCommand(const Args& raw) {
   if (!specs.errors.empty()) return 2;
   CaseFilter filter;
   uint64_t seed = 1;
-  if (std::string error = ReadCaseFilter(args, specs, Environment, filter, seed); !error.empty())
+  if (std::string error = ReadCaseFilter(args, specs, ProcessEnvironment, filter, seed); !error.empty())
     return PrintUsage(kUsage, "opcts list: " + error);
   std::cout << "built-in backends (" << BuiltinPluginDir() << "):\n";
   for (const std::string& name : BuiltinBackendNames()) {

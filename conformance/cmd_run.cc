@@ -1,4 +1,3 @@
-#include <cstdlib>
 #include <filesystem>
 #include <iostream>
 #include <sstream>
@@ -26,8 +25,6 @@ constexpr const char* kUsage =
     "(of that level scheme) is below LEVEL; --require OP=LEVEL does so for one operator.\n"
     "exit status: 0 passed, 1 the gate failed, 2 bad input or usage (a selection matching no\n"
     "case included), 130/143 stopped by SIGINT/SIGTERM (reports written, marked interrupted).\n";
-
-const char* Environment(const char* name) { return std::getenv(name); }
 
 // A required level must be one that a (matching) spec names.
 bool KnownLevel(const SpecSet& specs, const std::string& op, const std::string& level) {
@@ -76,7 +73,7 @@ int RunCommand(const Args& raw) {
     return 2;
   }
   RunOptions options;
-  std::string error = ReadCaseFilter(args, specs, Environment, options.filter, options.seed);
+  std::string error = ReadCaseFilter(args, specs, ProcessEnvironment, options.filter, options.seed);
   if (error.empty()) error = ReadRequirements(args, specs, options.required);
   options.timeout_ms = args.GetNumber("--timeout-ms").value_or(0);
   if (error.empty() && !args.error().empty()) error = args.error();

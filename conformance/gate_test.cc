@@ -1,7 +1,10 @@
 // The gate never goes green without evidence: every ABI answer maps to an honest status, a run
 // of nothing or of refusals fails, and a journal of another run is not resumed.
+#include <stdlib.h>
+
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <iterator>
 #include <sstream>
 
@@ -200,6 +203,36 @@ TEST_F(GateTest, ResumeRefusesAJournalOfAnotherRun) {
   std::ofstream(options.journal, std::ios::app) << first_case;
   EXPECT_EQ(Run(resumed).exit_code, 2);
   EXPECT_NE(log_.str().find("twice"), std::string::npos) << log_.str();
+}
+
+}  // namespace
+}  // namespace opcts
+
+namespace opcts {
+namespace {
+
+// The ABI grows by new operator codes: a built-in that does not know one must refuse it at
+// query (NOT_SUPPORTED, with a message), never claim it and return OK without writing.
+TEST(BuiltinBackends, RefuseAnOperatorTheyDoNotKnow) {
+  // The built-ins sit beside cpu-reference (this test binary is not where opcts looks).
+  const std::string dir = std::filesystem::path(OPCTS_CPU_REFERENCE).parent_path().string();
+  ASSERT_EQ(setenv("OPCTS_PLUGIN_DIR", dir.c_str(), 1), 0);
+  const std::vector<std::string> names = BuiltinBackendNames();
+  ASSERT_FALSE(names.empty()) << "no built-in backend in " << BuiltinPluginDir();
+  for (const std::string& name : names) {
+    PluginLoad load = LoadPlugin(name, "");
+    if (!load.plugin && load.unavailable) {
+      std::cout << "SKIPPED " << name << ": unavailable here (" << load.error << ")\n";
+      continue;
+    }
+    ASSERT_TRUE(load.plugin) << name << ": " << load.error;
+    const opcts_dml_cumulative_desc desc{};  // what a future operator's struct holds is unknown
+    const opcts_op_desc unknown{0xFFFFu, &desc};
+    char message[256] = "";
+    EXPECT_EQ(load.plugin->api().query(load.plugin->instance(), &unknown, message, sizeof message),
+              OPCTS_STATUS_NOT_SUPPORTED) << name;
+    EXPECT_NE(std::string(message).find("65535"), std::string::npos) << name << ": " << message;
+  }
 }
 
 }  // namespace

@@ -305,7 +305,11 @@ int32_t CheckDescriptor(const opcts_op_desc& op, std::string* message) {
       CheckOpenVINOCumSum(c, *static_cast<const opcts_openvino_cumsum_desc*>(op.desc));
       break;
     default:
-      c.Fail("opcts_op_desc.type " + Str(op.type) + " is not a known operator");
+      // An operator this plugin does not know may be one the ABI gained after it was built:
+      // not supported, rather than invalid (backend.h's version policy).
+      if (message != nullptr)
+        *message = "operator type " + Str(op.type) + " is not one this backend knows";
+      return OPCTS_STATUS_NOT_SUPPORTED;
   }
   return c.Status();
 }

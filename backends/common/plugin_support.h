@@ -61,7 +61,8 @@ size_t DTypeSize(uint32_t data_type);
 //  - openvino cumsum: data/output same dtype, rank and sizes, rank >= 1; axis (when present) a
 //    scalar (dimension_count 0) of INT32 or INT64; exclusive/reverse 0 or 1. The axis VALUE is
 //    data, checked by CheckOpenVINOAxis at execute.
-// Returns OPCTS_STATUS_OK, or OPCTS_STATUS_INVALID with *message saying which field is wrong.
+// Returns OPCTS_STATUS_OK, or OPCTS_STATUS_INVALID with *message saying which field is wrong,
+// or OPCTS_STATUS_NOT_SUPPORTED for an operator type this build does not know.
 int32_t CheckDescriptor(const opcts_op_desc& op, std::string* message);
 
 // Checks bindings against the descriptor: count, non-null data, size_in_bytes equal to the desc's

@@ -206,7 +206,9 @@ TEST(CheckDescriptor, RejectsNullPointersWithoutCrashing) {
                     "OutputTensor.Sizes is null");
   }
   Cumulative c;
-  EXPECT_REJECTED(plugin::Check(99, &c.desc), "opcts_op_desc.type 99 is not a known operator");
+  std::string message;
+  EXPECT_EQ(CheckDescriptor({99, &c.desc}, &message), OPCTS_STATUS_NOT_SUPPORTED);
+  EXPECT_EQ(message, "operator type 99 is not one this backend knows");
   // A null message pointer is allowed: only the status comes back.
   const opcts_op_desc op{OPCTS_OP_DML_SCATTER_ND, nullptr};
   EXPECT_EQ(CheckDescriptor(op, nullptr), OPCTS_STATUS_INVALID);

@@ -22,7 +22,10 @@
 extern "C" {
 #endif
 
-/* Bumped on every incompatible change; the loader refuses a plugin built for another value. */
+/* Bumped on every incompatible change; the loader refuses a plugin built for another value.
+ * The ABI also grows compatibly, without a bump: new operator codes and new descriptor structs
+ * are added, never changed. A plugin built before an operator existed must answer
+ * OPCTS_STATUS_NOT_SUPPORTED at query for an operator type it does not know (never OK). */
 #define OPCTS_ABI_VERSION 1u
 
 #if defined(_WIN32)

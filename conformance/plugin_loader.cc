@@ -7,9 +7,42 @@
 #include <climits>
 #include <cstdlib>
 #include <filesystem>
+#include <cstring>
 #include <sstream>
 
+#include "spec/operator_spec.h"
+
 namespace opcts {
+namespace {
+
+constexpr size_t kMaxInfoString = 65536;
+
+// get_info's answers, checked: strings present and of a sane size, a level opcts can name.
+// "" or what is wrong.
+std::string CheckInfo(const opcts_backend_info& info) {
+  if (info.name == nullptr || info.version == nullptr || info.device == nullptr)
+    return "get_info() left name, version or device NULL";
+  const std::pair<const char*, const char*> strings[] = {{"name", info.name},
+                                                         {"version", info.version},
+                                                         {"device", info.device},
+                                                         {"extra_support", info.extra_support},
+                                                         {"details", info.details}};
+  for (const auto& [field, text] : strings)
+    if (text != nullptr && strnlen(text, kMaxInfoString + 1) > kMaxInfoString)
+      return std::string("get_info() ") + field + " is longer than " + std::to_string(kMaxInfoString) + " bytes";
+  if (*info.name == '\0') return "get_info() name is empty";
+  const uint32_t level = info.feature_level;
+  const std::string name = std::to_string(level >> 12) + "_" + std::to_string((level >> 8) & 0xF);
+  if ((level & 0xFF) != 0 || DirectMLLevelIndex(name) < 0) {
+    char hex[16];
+    std::snprintf(hex, sizeof hex, "0x%X", level);
+    return std::string("get_info() feature_level ") + hex +
+           " is no DirectML feature level (OPCTS_FEATURE_LEVEL(major, minor), 1_0 to 6_4)";
+  }
+  return "";
+}
+
+}  // namespace
 
 Plugin::~Plugin() {
   if (instance_ != nullptr) api_->destroy(instance_);
@@ -104,8 +137,7 @@ PluginLoad LoadPlugin(const std::string& name_or_path, const std::string& option
   if (plugin->instance_ == nullptr) return fail("create() succeeded but returned no instance");
   if (api->get_info(plugin->instance_, &plugin->info_) != OPCTS_STATUS_OK)
     return fail("get_info() failed");
-  if (plugin->info_.name == nullptr || plugin->info_.version == nullptr || plugin->info_.device == nullptr)
-    return fail("get_info() left name, version or device NULL");
+  if (std::string wrong = CheckInfo(plugin->info_); !wrong.empty()) return fail(wrong);
   result.plugin = std::move(plugin);
   return result;
 }

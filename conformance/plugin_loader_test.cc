@@ -26,6 +26,9 @@ const BadPlugin kBadPlugins[] = {
     {"null-function", "function table entry 'execute' is NULL", false},
     {"create-fails", "create failed: device initialisation failed", false},
     {"unavailable", "backend unavailable: no device found", true},
+    {"bad-level", "get_info() feature_level 0xFFFFFFFF is no DirectML feature level "
+                  "(OPCTS_FEATURE_LEVEL(major, minor), 1_0 to 6_4)", false},
+    {"huge-string", "get_info() device is longer than 65536 bytes", false},
 };
 
 class BadPluginTest : public ::testing::TestWithParam<BadPlugin> {};

@@ -145,6 +145,8 @@ CaseRecord MakeRecord(const CaseRecipe& c, const std::string& backend, const std
   return r;
 }
 
+uint64_t StartLimitMs(const RunOptions& options) { return options.timeout_ms ? options.timeout_ms : 60000; }
+
 uint64_t TimeLimitMs(const CaseRecipe& c, const RunOptions& options) {
   if (options.timeout_ms) return options.timeout_ms;
   uint64_t elements = 0;
@@ -160,6 +162,7 @@ struct Backend {
   BackendRecord info;
   std::string path;
   std::unique_ptr<Plugin> plugin;  // in-process only
+  std::string start_failure;       // why it crashed or hung while loading; its cases get that
 };
 
 // Everything a finished case goes to: the journal, the counts, the failure log, the progress.
@@ -277,22 +280,36 @@ Stop RunIsolated(const std::vector<CaseRecipe>& cases, const Backend& b, std::un
                  Results& results) {
   const std::vector<size_t> pending = Pending(cases, b.info.name, done);
   const BackendClaims claims{b.info.feature_level, b.info.extra_support};
+  const auto crash = [&](size_t index, const std::string& message) {
+    const CaseRecipe& c = cases[index];
+    CaseOutcome o;
+    o.status = "Crash";
+    o.message = message;
+    return results.Add(MakeRecord(c, b.info.name, b.path, options.seed, GroupFor(c, claims), o));
+  };
+  // A backend that cannot start (at all, or twice in a row after a crash) is not retried per
+  // case: each remaining case is recorded once with the reason.
+  std::string given_up = b.start_failure.empty() ? "" : "the backend did not start: " + b.start_failure;
+  int failed_starts = 0;
   size_t next = 0;
   while (next < pending.size()) {
     if (StopSignal()) return Stop::kSignalled;
+    if (!given_up.empty()) {
+      if (!crash(pending[next++], given_up)) return Stop::kJournalFailed;
+      continue;
+    }
     if (!worker) {
       Worker::StartError error;
-      worker = Worker::Start(cases, b.name, options.backend_options, &error);
+      worker = Worker::Start(cases, b.name, options.backend_options,
+                             std::chrono::milliseconds(StartLimitMs(options)), &error);
       if (StopSignal()) return Stop::kSignalled;
       if (!worker) {  // the case in line gets the blame, so the run always moves on
-        const CaseRecipe& c = cases[pending[next++]];
-        CaseOutcome o;
-        o.status = "Crash";
-        o.message = "could not restart the worker: " + error.message;
-        if (!results.Add(MakeRecord(c, b.info.name, b.path, options.seed, GroupFor(c, claims), o)))
-          return Stop::kJournalFailed;
+        if (++failed_starts == 2)
+          given_up = "the backend failed to restart twice (last: " + error.message + "); not run";
+        if (!crash(pending[next++], "could not restart the worker: " + error.message)) return Stop::kJournalFailed;
         continue;
       }
+      failed_starts = 0;
     }
     // Contiguous runs of pending cases, sent at once: the worker streams their results.
     for (size_t i = next; i < pending.size();) {
@@ -338,16 +355,23 @@ int StartBackends(const std::vector<std::string>& names, const std::vector<CaseR
                   std::ostream& err) {
   int exit_code = 0;
   for (const std::string& name : names) {
-    Backend b{name, {}, {}, nullptr};
+    Backend b{name, {}, {}, nullptr, {}};
     std::string error;
     bool unavailable = false;
     std::unique_ptr<Worker> worker;
     if (options.isolation) {
       Worker::StartError start_error;
-      worker = Worker::Start(cases, name, options.backend_options, &start_error);
+      worker = Worker::Start(cases, name, options.backend_options,
+                             std::chrono::milliseconds(StartLimitMs(options)), &start_error);
       if (worker) {
         b.info = worker->info();
         b.path = worker->plugin_path();
+      } else if (start_error.crashed) {
+        // A backend fault like any other: recorded on its cases, the run goes on (exit 1).
+        err << "backend " << name << ": CRASHED while loading: " << TerminalSafe(start_error.message) << "\n";
+        b.info = {name, "", "(did not start)", "", {}, ""};
+        b.path = name;
+        b.start_failure = start_error.message;
       }
       error = start_error.message;
       unavailable = start_error.unavailable;
@@ -368,12 +392,14 @@ int StartBackends(const std::vector<std::string>& names, const std::vector<CaseR
       if (!(unavailable && options.allow_unavailable)) exit_code = std::max(exit_code, unavailable ? 1 : 2);
       continue;
     }
-    std::string extra;
-    for (const std::string& e : b.info.extra_support) extra += " + " + e;
-    out << "backend " << TerminalSafe(b.info.name) << " " << TerminalSafe(b.info.version) << " on "
-        << TerminalSafe(b.info.device) << ": claims feature level " << TerminalSafe(b.info.feature_level)
-        << TerminalSafe(extra) << "\n";
-    if (!b.info.details.empty()) out << "  " << TerminalSafe(b.info.details) << "\n";
+    if (b.start_failure.empty()) {
+      std::string extra;
+      for (const std::string& e : b.info.extra_support) extra += " + " + e;
+      out << "backend " << TerminalSafe(b.info.name) << " " << TerminalSafe(b.info.version) << " on "
+          << TerminalSafe(b.info.device) << ": claims feature level " << TerminalSafe(b.info.feature_level)
+          << TerminalSafe(extra) << "\n";
+      if (!b.info.details.empty()) out << "  " << TerminalSafe(b.info.details) << "\n";
+    }
     header.backends.push_back(b.info);
     backends.push_back(std::move(b));
     workers.push_back(std::move(worker));

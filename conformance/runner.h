@@ -70,5 +70,8 @@ CaseRecord MakeRecord(const CaseRecipe& c, const std::string& backend, const std
                       uint64_t seed, CaseGroup group, const CaseOutcome& outcome);
 // The per-case time limit.
 uint64_t TimeLimitMs(const CaseRecipe& c, const RunOptions& options);
+// The limit for loading and creating a backend in a worker: --timeout-ms, else 60 s (a GPU
+// driver can take a while).
+uint64_t StartLimitMs(const RunOptions& options);
 
 }  // namespace opcts

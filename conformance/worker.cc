@@ -22,7 +22,6 @@ namespace {
 
 constexpr size_t kStderrTail = 2000;
 constexpr int kUncaughtException = 70;
-constexpr std::chrono::seconds kStartLimit{120};  // loading a GPU driver can take a while
 
 bool WriteAll(int fd, const std::string& data) {
   size_t done = 0;
@@ -110,7 +109,8 @@ bool DecodeResult(const std::string& line, size_t* index, CaseGroup* group, Case
 }  // namespace
 
 std::unique_ptr<Worker> Worker::Start(const std::vector<CaseRecipe>& cases, const std::string& backend,
-                                      const std::string& options, StartError* error) {
+                                      const std::string& options, std::chrono::milliseconds limit,
+                                      StartError* error) {
   int command[2], result[2], err[2];
   if (pipe2(command, O_CLOEXEC) != 0 || pipe2(result, O_CLOEXEC) != 0 || pipe2(err, O_CLOEXEC) != 0) {
     error->message = std::string("cannot create pipes: ") + std::strerror(errno);
@@ -133,6 +133,7 @@ std::unique_ptr<Worker> Worker::Start(const std::vector<CaseRecipe>& cases, cons
     signal(SIGINT, SIG_DFL);
     signal(SIGTERM, SIG_DFL);
     dup2(err[1], STDERR_FILENO);
+    dup2(err[1], STDOUT_FILENO);  // a plugin's prints must not mix with (or forge) opcts's output
     close(command[1]);
     close(result[0]);
     close(err[0]);
@@ -160,12 +161,13 @@ std::unique_ptr<Worker> Worker::Start(const std::vector<CaseRecipe>& cases, cons
 
   std::string line;
   bool timed_out = false;
-  if (!w->ReadLine(kStartLimit, &line, &timed_out)) {
+  if (!w->ReadLine(limit, &line, &timed_out)) {
     if (StopSignal()) {
       error->message = "interrupted while loading the backend";
       return nullptr;
     }
-    error->message = timed_out ? "did not finish loading within " + std::to_string(kStartLimit.count()) + " s"
+    error->crashed = true;
+    error->message = timed_out ? "did not finish loading within " + std::to_string(limit.count()) + " ms"
                                : "worker died while loading the backend: " + w->DeathReason();
     return nullptr;
   }

@@ -27,12 +27,15 @@ class Worker {
   struct StartError {
     std::string message;
     bool unavailable = false;  // the backend said it cannot run here (no device)
+    bool crashed = false;      // it crashed or hung while loading: a backend fault, not bad input
   };
 
-  // Forks a worker that loads `backend` and reports its info; nullptr with *error on failure
-  // (including a crash while loading).
+  // Forks a worker that loads `backend` and reports its info within `limit`; nullptr with
+  // *error on failure (including a crash or hang while loading). The plugin's stdout and
+  // stderr both go to a pipe whose last lines explain a crash; neither reaches opcts's output.
   static std::unique_ptr<Worker> Start(const std::vector<CaseRecipe>& cases, const std::string& backend,
-                                       const std::string& options, StartError* error);
+                                       const std::string& options, std::chrono::milliseconds limit,
+                                       StartError* error);
   ~Worker();  // kills the worker's process group if it still runs, and reaps the worker
 
   const BackendRecord& info() const { return info_; }

@@ -6,8 +6,13 @@
 //   null-function   execute is NULL
 //   create-fails    create returns ERROR with a message
 //   unavailable     create returns NOT_SUPPORTED (no device)
+//   bad-level       get_info claims feature level 0xFFFFFFFF
+//   huge-string     get_info's device is 100 000 bytes long
+//   crash-on-create create dereferences NULL (only ever loaded in a worker)
+//   hang-on-create  create never returns (only ever loaded in a worker)
 #include <cstdio>
 #include <cstring>
+#include <string>
 
 #include "opcts/backend.h"
 
@@ -24,13 +29,21 @@ int32_t Create(const char*, void** instance, char* message, size_t capacity) {
     std::snprintf(message, capacity, "no device found");
     return OPCTS_STATUS_NOT_SUPPORTED;
   }
+  if (BAD_IS("crash-on-create")) {
+    volatile int* null = nullptr;
+    *null = 1;
+  }
+  if (BAD_IS("hang-on-create"))
+    for (volatile bool forever = true; forever;) {}
   static int dummy;
   *instance = &dummy;
   return OPCTS_STATUS_OK;
 }
 void Destroy(void*) {}
 int32_t GetInfo(void*, opcts_backend_info* info) {
-  *info = {"bad", "0", "none", OPCTS_FEATURE_LEVEL(1, 0), "", ""};
+  static const std::string huge(100000, 'x');
+  *info = {"bad", "0", BAD_IS("huge-string") ? huge.c_str() : "none",
+           BAD_IS("bad-level") ? 0xFFFFFFFFu : OPCTS_FEATURE_LEVEL(1, 0), "", ""};
   return OPCTS_STATUS_OK;
 }
 int32_t Query(void*, const opcts_op_desc*, char*, size_t) { return OPCTS_STATUS_NOT_SUPPORTED; }

@@ -35,6 +35,11 @@ details=$(head -n 1 "$dir/hostile.jsonl" | grep -o '"details":"[^"]*"' | head -n
 grep -q 'truncated' <<<"$details" || fail "the capped details are not marked truncated"
 echo "hostile strings: no escapes on the terminal, details capped in the journal"
 
+"$opcts" run --backend "$plugins/opcts-fault-print-stdout.so" --op dml_cumulative_summation --dtype f32 \
+  --max-cases 20 --no-progress >"$dir/out" 2>&1
+grep -q 'forged' "$dir/out" && fail "a plugin's stdout reached opcts's output"
+echo "plugin stdout: captured, not mixed into the run's output"
+
 # A run whose worker hangs (hang-u16, limit 60 s) is stopped by a signal within seconds.
 for signal in INT TERM; do
   out="$dir/stopped-$signal"

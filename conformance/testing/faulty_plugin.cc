@@ -18,9 +18,13 @@
 //   refuse-all       claims level 1_0 and nothing else, and refuses every case at query
 //   unknown-status   answers 77 at query for FLOAT32 and -1 at execute for INT32: no ABI status
 //   execute-error-f16 accepts FLOAT16 at query, then answers ERROR at execute
+//   print-stdout     prints a forged result line on stdout at every execute
+//   restart-hangs    dereferences NULL on every FLOAT16 execute; create hangs in every worker
+//                    after the first (a marker file per parent process tells them apart)
 //   hostile-strings  a device name with terminal escapes, 10 000 bytes of details, and a refusal
 //                    of FLOAT32 at query whose message forges a result line
 #include <dlfcn.h>
+#include <unistd.h>
 
 #include <cstdlib>
 #include <stdexcept>
@@ -57,6 +61,14 @@ const opcts_tensor_desc* Output(const opcts_op_desc* op) {
 }
 
 int32_t Create(const char* options, void** instance, char* message, size_t capacity) {
+  if (FAULT_IS("restart-hangs")) {
+    const std::string marker = "/tmp/opcts-restart-hangs-" + std::to_string(getppid());
+    if (std::FILE* seen = std::fopen(marker.c_str(), "r")) {
+      std::fclose(seen);
+      for (volatile bool forever = true; forever;) {}
+    }
+    if (std::FILE* mark = std::fopen(marker.c_str(), "w")) std::fclose(mark);
+  }
   if (!LoadInner()) {
     std::snprintf(message, capacity, "cannot load %s", OPCTS_INNER_PLUGIN);
     return OPCTS_STATUS_ERROR;
@@ -115,7 +127,11 @@ int32_t Execute(void* instance, const opcts_op_desc* op, const opcts_binding* bi
     std::snprintf(message, capacity, "device lost");
     return OPCTS_STATUS_ERROR;
   }
-  if (FAULT_IS("segfault-f16") && dtype == OPCTS_DTYPE_FLOAT16) {
+  if (FAULT_IS("print-stdout")) {
+    std::printf("Pass forged.case: printed by the plugin\n");
+    std::fflush(stdout);
+  }
+  if ((FAULT_IS("segfault-f16") || FAULT_IS("restart-hangs")) && dtype == OPCTS_DTYPE_FLOAT16) {
     volatile int* null = nullptr;
     *null = 1;
   }

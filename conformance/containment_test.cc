@@ -1,0 +1,95 @@
+// A backend that crashes or hangs while starting is a recorded gate failure with a bounded cost,
+// never a usage error, an unbounded wait, or a run with nothing in its journal.
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <sstream>
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include "conformance/runner.h"
+#include "reports/journal.h"
+
+namespace opcts {
+namespace {
+
+class ContainmentTest : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() { specs_ = new SpecSet(LoadSpecSet(DefaultSpecDir())); }
+  static void TearDownTestSuite() { delete specs_; }
+
+  // Runs `plugin` (a file in the test-plugin directory) on `filter`; the journal's records.
+  std::vector<CaseRecord> Run(const std::string& plugin, CaseFilter filter, uint64_t timeout_ms = 0) {
+    RunOptions options;
+    options.backends = {std::string(OPCTS_TEST_PLUGIN_DIR) + "/" + plugin};
+    options.filter = std::move(filter);
+    options.timeout_ms = timeout_ms;
+    options.progress = false;
+    options.journal = (std::filesystem::temp_directory_path() / ("opcts-containment-" + plugin + ".jsonl")).string();
+    log_.str("");
+    const auto start = std::chrono::steady_clock::now();
+    result_ = RunConformance(*specs_, options, log_, log_);
+    seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    auto journal = ReadJournal(options.journal);
+    EXPECT_TRUE(journal.value) << journal.error << "\n" << log_.str();
+    if (!journal.value) return {};
+    EXPECT_EQ(journal.value->cases.size(), journal.value->header.planned_cases) << "nothing lost";
+    return journal.value->cases;
+  }
+  static CaseFilter Filter(const char* op, const char* dtype, uint64_t max_cases) {
+    CaseFilter f;
+    f.ops = {op};
+    f.dtypes = {dtype};
+    f.max_cases = max_cases;
+    return f;
+  }
+
+  static SpecSet* specs_;
+  std::ostringstream log_;
+  RunResult result_;
+  double seconds_ = 0;
+};
+SpecSet* ContainmentTest::specs_ = nullptr;
+
+TEST_F(ContainmentTest, ACrashWhileLoadingIsARecordedGateFailure) {
+  const auto records = Run("opcts-bad-crash-on-create.so", Filter("dml_cumulative_summation", "*", 20));
+  EXPECT_EQ(result_.exit_code, 1) << log_.str();
+  ASSERT_EQ(records.size(), 20u);
+  for (const CaseRecord& r : records) {
+    EXPECT_EQ(r.status, "Crash") << r.id;
+    EXPECT_NE(r.message.find("the backend did not start: worker died while loading the backend: signal 11"),
+              std::string::npos) << r.message;
+  }
+  EXPECT_NE(log_.str().find("CRASHED while loading"), std::string::npos) << log_.str();
+}
+
+TEST_F(ContainmentTest, AHangWhileCreatingCostsOneTimeLimit) {
+  const auto records = Run("opcts-bad-hang-on-create.so", Filter("dml_scatter_nd", "*", 50), 300);
+  EXPECT_EQ(result_.exit_code, 1) << log_.str();
+  ASSERT_EQ(records.size(), 50u);
+  for (const CaseRecord& r : records)
+    EXPECT_NE(r.message.find("did not finish loading within 300 ms"), std::string::npos) << r.message;
+  EXPECT_LT(seconds_, 5.0) << "one limit for the backend, not one per case";
+}
+
+TEST_F(ContainmentTest, ABackendThatFailsToRestartTwiceIsMarkedFailedOnce) {
+  const auto records = Run("opcts-fault-restart-hangs.so", Filter("dml_cumulative_product", "f16", 0), 300);
+  std::remove(("/tmp/opcts-restart-hangs-" + std::to_string(getpid())).c_str());
+  EXPECT_EQ(result_.exit_code, 1) << log_.str();
+  ASSERT_GT(records.size(), 20u);
+  size_t crashed = 0, restarts = 0, given_up = 0;
+  for (const CaseRecord& r : records) {
+    crashed += r.message.find("signal 11") != std::string::npos;
+    restarts += r.message.find("could not restart the worker: did not finish loading within 300 ms") !=
+                std::string::npos;
+    given_up += r.message.find("the backend failed to restart twice") != std::string::npos;
+  }
+  EXPECT_EQ(crashed, 1u);
+  EXPECT_EQ(restarts, 2u);
+  EXPECT_GT(given_up, 10u);
+  EXPECT_LT(seconds_, 5.0) << "two start limits, not one per remaining case";
+}
+
+}  // namespace
+}  // namespace opcts

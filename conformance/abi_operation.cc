@@ -1,10 +1,21 @@
 #include "conformance/abi_operation.h"
 
+#include <cstring>
+
 namespace opcts {
 namespace {
 
 uint32_t U32(const Operation& op, const char* param) {
   return static_cast<uint32_t>(op.Param(param).value_or(0));
+}
+
+template <typename T>
+std::string Bytes(const T& value) {
+  return std::string(reinterpret_cast<const char*>(&value), sizeof value);
+}
+
+std::string Bytes(const std::vector<uint32_t>& values) {
+  return std::string(reinterpret_cast<const char*>(values.data()), values.size() * sizeof(uint32_t));
 }
 
 }  // namespace
@@ -15,6 +26,7 @@ const opcts_tensor_desc* AbiOperation::Describe(const Operation& op, const std::
   const TensorDesc& d = t->desc;
   const std::vector<uint32_t>& sizes = dims_.emplace_back(d.sizes);
   const std::vector<uint32_t>& strides = dims_.emplace_back(d.strides);
+  tensor_names_.push_back(name);
   return &tensors_.emplace_back(opcts_tensor_desc{
       static_cast<uint32_t>(d.dtype), 0, d.rank(), sizes.empty() ? nullptr : sizes.data(),
       strides.empty() ? nullptr : strides.data(), d.total_bytes, d.alignment});
@@ -47,6 +59,24 @@ std::unique_ptr<AbiOperation> AbiOperation::Build(const Operation& op, std::stri
     return nullptr;
   }
   return abi;
+}
+
+AbiOperation::Snapshot AbiOperation::Take() const {
+  Snapshot parts = {{"opcts_op_desc", Bytes(desc_)},
+                    {"the operator descriptor", Bytes(cumulative_) + Bytes(scatter_) + Bytes(openvino_)}};
+  for (size_t i = 0; i < tensors_.size(); ++i) {
+    parts.push_back({tensor_names_[i] + " descriptor", Bytes(tensors_[i])});
+    parts.push_back({tensor_names_[i] + ".Sizes", Bytes(dims_[2 * i])});
+    parts.push_back({tensor_names_[i] + ".Strides", Bytes(dims_[2 * i + 1])});
+  }
+  return parts;
+}
+
+std::string AbiOperation::ChangedSince(const Snapshot& before) const {
+  const Snapshot now = Take();
+  for (size_t i = 0; i < now.size(); ++i)
+    if (now[i] != before[i]) return now[i].first;
+  return "";
 }
 
 bool HasAbiForm(const std::string& operator_name) {

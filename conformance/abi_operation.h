@@ -25,6 +25,13 @@ class AbiOperation {
   // Tensor names in binding order; an absent optional input is bound as {NULL, 0}.
   const std::vector<std::string>& binding_order() const { return binding_order_; }
 
+  // Every byte a backend can reach through desc(), labelled ("OutputTensor.Sizes"): the
+  // descriptors are const, and a backend that writes them anyway is caught by comparing.
+  using Snapshot = std::vector<std::pair<std::string, std::string>>;
+  Snapshot Take() const;
+  // The label of the first part that differs from `before`, or "".
+  std::string ChangedSince(const Snapshot& before) const;
+
  private:
   AbiOperation() = default;
   const opcts_tensor_desc* Describe(const Operation& op, const std::string& name);
@@ -32,7 +39,8 @@ class AbiOperation {
   opcts_op_desc desc_{};
   std::vector<std::string> binding_order_;
   std::deque<opcts_tensor_desc> tensors_;  // deque: pointers stay valid as it grows
-  std::deque<std::vector<uint32_t>> dims_;
+  std::vector<std::string> tensor_names_;   // parallel to tensors_
+  std::deque<std::vector<uint32_t>> dims_;  // sizes, strides of tensors_[0], then [1], ...
   opcts_dml_cumulative_desc cumulative_{};
   opcts_dml_scatter_nd_desc scatter_{};
   opcts_openvino_cumsum_desc openvino_{};

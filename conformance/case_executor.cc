@@ -107,8 +107,11 @@ CaseOutcome ExecuteCase(const Plugin& plugin, const Operation& op, CaseGroup gro
   const auto abi = AbiOperation::Build(op, &error);
   if (!abi) return Outcome("InternalError", error);
   char message[kMessageCapacity] = "";
+  const AbiOperation::Snapshot pristine = abi->Take();
   const int32_t query = plugin.api().query(plugin.instance(), &abi->desc(), message, sizeof message);
   message[sizeof message - 1] = '\0';
+  if (std::string changed = abi->ChangedSince(pristine); !changed.empty())
+    return Outcome("Fail", "query wrote into the const descriptors it was given: " + changed + " changed");
   if (query != OPCTS_STATUS_OK) return Refused(group, "query", query, message, expected);
 
   // Bind: inputs copied in, outputs prefilled, the in-place output sharing its input's buffer.
@@ -141,11 +144,18 @@ CaseOutcome ExecuteCase(const Plugin& plugin, const Operation& op, CaseGroup gro
   }
 
   message[0] = '\0';
+  const std::vector<opcts_binding> bound = bindings;
   const auto start = std::chrono::steady_clock::now();
   const int32_t execute = plugin.api().execute(plugin.instance(), &abi->desc(), bindings.data(),
                                                static_cast<uint32_t>(bindings.size()), message, sizeof message);
   const auto duration = std::chrono::steady_clock::now() - start;
   message[sizeof message - 1] = '\0';
+  if (std::string changed = abi->ChangedSince(pristine); !changed.empty())
+    return Outcome("Fail", "execute wrote into the const descriptors it was given: " + changed + " changed");
+  for (size_t i = 0; i < bound.size(); ++i)
+    if (bindings[i].data != bound[i].data || bindings[i].size_in_bytes != bound[i].size_in_bytes)
+      return Outcome("Fail", "execute wrote into the const bindings array: entry " + std::to_string(i) +
+                                 " (" + abi->binding_order()[i] + ") changed");
   CaseOutcome outcome;
   if (execute != OPCTS_STATUS_OK) outcome = Refused(group, "execute", execute, message, expected);
   outcome.duration_us = static_cast<uint64_t>(

@@ -91,5 +91,23 @@ TEST_F(ContainmentTest, ABackendThatFailsToRestartTwiceIsMarkedFailedOnce) {
   EXPECT_LT(seconds_, 5.0) << "two start limits, not one per remaining case";
 }
 
+TEST_F(ContainmentTest, WritesIntoConstDescriptorsOrBindingsAreCaughtAndNamed) {
+  CaseFilter filter = Filter("dml_cumulative_summation", "f32", 0);
+  filter.dtypes.push_back("i32");
+  const auto records = Run("opcts-fault-scribble-const.so", filter);
+  EXPECT_EQ(result_.exit_code, 1) << log_.str();
+  size_t descriptors = 0, bindings = 0;
+  for (const CaseRecord& r : records) {
+    if (r.group == "invalid") continue;
+    EXPECT_EQ(r.status, "Fail") << r.id;
+    descriptors += r.dtype == "FLOAT32" &&
+                   r.message == "query wrote into the const descriptors it was given: OutputTensor.Sizes changed";
+    bindings += r.dtype == "INT32" &&
+                r.message == "execute wrote into the const bindings array: entry 0 (InputTensor) changed";
+  }
+  EXPECT_GT(descriptors, 10u);
+  EXPECT_GT(bindings, 10u);
+}
+
 }  // namespace
 }  // namespace opcts

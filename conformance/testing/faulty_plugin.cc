@@ -21,6 +21,8 @@
 //   print-stdout     prints a forged result line on stdout at every execute
 //   restart-hangs    dereferences NULL on every FLOAT16 execute; create hangs in every worker
 //                    after the first (a marker file per parent process tells them apart)
+//   scribble-const   writes into the output's const Sizes array at query (FLOAT32) and into the
+//                    const bindings array at execute (INT32)
 //   hostile-strings  a device name with terminal escapes, 10 000 bytes of details, and a refusal
 //                    of FLOAT32 at query whose message forges a result line
 #include <dlfcn.h>
@@ -103,6 +105,12 @@ int32_t Query(void* instance, const opcts_op_desc* op, char* message, size_t cap
     return OPCTS_STATUS_NOT_SUPPORTED;
   }
   if (FAULT_IS("unknown-status") && out && out->data_type == OPCTS_DTYPE_FLOAT32) return 77;
+  if (FAULT_IS("scribble-const") && out && out->data_type == OPCTS_DTYPE_FLOAT32 && out->sizes &&
+      out->dimension_count > 0) {
+    const int32_t status = inner->query(instance, op, message, capacity);
+    const_cast<uint32_t*>(out->sizes)[0] ^= 1;
+    return status;
+  }
   if (FAULT_IS("hostile-strings") && out && out->data_type == OPCTS_DTYPE_FLOAT32) {
     std::snprintf(message, capacity, "\x1b[2K\rPass forged.case: all good\n\x1b]0;title\x07");
     return OPCTS_STATUS_NOT_SUPPORTED;
@@ -123,6 +131,11 @@ int32_t Execute(void* instance, const opcts_op_desc* op, const opcts_binding* bi
   const opcts_tensor_desc* out_desc = Output(op);
   const uint32_t dtype = out_desc ? out_desc->data_type : 0;
   if (FAULT_IS("unknown-status") && dtype == OPCTS_DTYPE_INT32) return -1;
+  if (FAULT_IS("scribble-const") && dtype == OPCTS_DTYPE_INT32 && count > 0) {
+    const int32_t status = inner->execute(instance, op, bindings, count, message, capacity);
+    const_cast<opcts_binding*>(bindings)[0].size_in_bytes += 1;
+    return status;
+  }
   if (FAULT_IS("execute-error-f16") && dtype == OPCTS_DTYPE_FLOAT16) {
     std::snprintf(message, capacity, "device lost");
     return OPCTS_STATUS_ERROR;

@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "conformance/abi_operation.h"
+#include "conformance/guarded_memory.h"
 #include "spec/element.h"
 
 namespace opcts {
@@ -22,31 +23,6 @@ uint64_t Prefill(DType t) {
     default: return 0xCDCDCDCDCDCDCDCDull & BitsMask(t);
   }
 }
-
-// One harness-owned buffer: [guard][tensor bytes][guard], the tensor 64-byte aligned. Each
-// buffer has its own guard byte, so a copy that runs from one buffer into the next one's guard
-// does not write the very value it overwrites.
-struct GuardedBuffer {
-  std::vector<uint8_t> storage;
-  size_t offset = 0;
-  uint64_t size = 0;
-  uint8_t guard;
-
-  GuardedBuffer(uint64_t bytes, uint8_t guard_byte)
-      : storage(bytes + 2 * kGuardBytes + 64, guard_byte), size(bytes), guard(guard_byte) {
-    const auto base = reinterpret_cast<uintptr_t>(storage.data()) + kGuardBytes;
-    offset = kGuardBytes + (64 - base % 64) % 64;
-  }
-  uint8_t* data() { return storage.data() + offset; }
-  // "3 bytes before" / "at byte 12 after the end" for the first changed guard byte, or "".
-  std::string GuardDamage() const {
-    for (size_t i = 0; i < offset; ++i)
-      if (storage[i] != guard) return "wrote " + std::to_string(offset - i) + " bytes before the start";
-    for (size_t i = offset + size; i < storage.size(); ++i)
-      if (storage[i] != guard) return "wrote at byte " + std::to_string(i - offset - size) + " past the end";
-    return "";
-  }
-};
 
 CaseOutcome Outcome(std::string status, std::string message) {
   CaseOutcome o;
@@ -128,19 +104,19 @@ CaseOutcome ExecuteCase(const Plugin& plugin, const Operation& op, CaseGroup gro
     if (spec->role == TensorRole::kOutput && op.in_place && !spec->may_alias.empty()) {
       aliased_input = spec->may_alias;
       GuardedBuffer& shared = buffers.at(aliased_input);
-      bindings.push_back({shared.data(), shared.size});
+      bindings.push_back({shared.data(), shared.size()});
       continue;
     }
     const auto guard = static_cast<uint8_t>(0xA5 + 0x3B * buffers.size());
-    GuardedBuffer& b = buffers.emplace(name, GuardedBuffer(t->desc.total_bytes, guard)).first->second;
+    GuardedBuffer& b = buffers.emplace(name, GuardedBuffer(name, t->desc.total_bytes, guard)).first->second;
     if (spec->role == TensorRole::kOutput) {
       const uint64_t fill = Prefill(t->desc.dtype);
       const size_t element = DTypeSize(t->desc.dtype);
-      for (uint64_t i = 0; i + element <= b.size; i += element) StoreBits(t->desc.dtype, b.data() + i, fill);
+      for (uint64_t i = 0; i + element <= b.size(); i += element) StoreBits(t->desc.dtype, b.data() + i, fill);
     } else {
       std::memcpy(b.data(), t->bytes.data(), t->bytes.size());
     }
-    bindings.push_back({b.data(), b.size});
+    bindings.push_back({b.data(), b.size()});
   }
 
   message[0] = '\0';
@@ -191,8 +167,7 @@ CaseOutcome ExecuteCase(const Plugin& plugin, const Operation& op, CaseGroup gro
     const std::string& alias = op.spec->FindTensor(e.name)->may_alias;
     const GuardedBuffer& b = buffers.at(op.in_place && !alias.empty() ? alias : e.name);
     TensorData actual{op.Tensor(e.name)->desc, {}};
-    actual.bytes.assign(b.storage.begin() + static_cast<ptrdiff_t>(b.offset),
-                        b.storage.begin() + static_cast<ptrdiff_t>(b.offset + b.size));
+    actual.bytes.assign(b.data(), b.data() + b.size());
     const Judgement j = JudgeTensor(e, actual);
     if (j.max_error && (!outcome.max_error || *j.max_error / *j.bound > *outcome.max_error / *outcome.bound)) {
       outcome.max_error = j.max_error;

@@ -48,7 +48,4 @@ CaseOutcome ExecuteCase(const Plugin& plugin, const Operation& op, CaseGroup gro
 // "OK", "NOT_SUPPORTED", "INVALID", "ERROR", or "unknown status N": an ABI status in messages.
 std::string StatusName(int32_t status);
 
-// Guard bytes on each side of every buffer.
-inline constexpr size_t kGuardBytes = 64;
-
 }  // namespace opcts

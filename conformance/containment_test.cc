@@ -109,5 +109,35 @@ TEST_F(ContainmentTest, WritesIntoConstDescriptorsOrBindingsAreCaughtAndNamed) {
   EXPECT_GT(bindings, 10u);
 }
 
+TEST_F(ContainmentTest, AFarWriteIsAFailNamingTheBufferNotACrash) {
+  const auto records = Run("opcts-fault-write-far.so", Filter("dml_cumulative_summation", "f32", 0));
+  EXPECT_EQ(result_.exit_code, 1) << log_.str();
+  size_t executed = 0;
+  for (const CaseRecord& r : records) {
+    if (r.group == "invalid") {
+      EXPECT_EQ(r.status, "InvalidRejected") << r.id;  // the next case is never blamed
+      continue;
+    }
+    ++executed;
+    EXPECT_EQ(r.status, "Fail") << r.id;
+    const std::string buffer = r.layout == "in-place" ? "InputTensor" : "OutputTensor";  // the one written
+    EXPECT_EQ(r.message.rfind(buffer + ": accessed byte 1048576 past the end (an inaccessible guard page", 0), 0u)
+        << r.id << ": " << r.message;
+  }
+  EXPECT_GT(executed, 10u);
+}
+
+TEST_F(ContainmentTest, AWriteAfterExecuteReturnedIsCaughtAndSaysSo) {
+  const auto records = Run("opcts-fault-late-write.so", Filter("dml_cumulative_summation", "i32", 0));
+  EXPECT_EQ(result_.exit_code, 1) << log_.str();
+  size_t late = 0;
+  for (const CaseRecord& r : records) {
+    if (r.message.find("accessed after the execute that owned it had returned") == std::string::npos) continue;
+    ++late;
+    EXPECT_TRUE(r.status == "Fail" || r.status == "Crash") << r.status;
+  }
+  EXPECT_GE(late, 1u) << log_.str();  // each restarted worker starts such a thread again
+}
+
 }  // namespace
 }  // namespace opcts

@@ -330,7 +330,10 @@ Stop RunIsolated(const std::vector<CaseRecipe>& cases, const Backend& b, std::un
       } else if (event == Worker::Event::kResult) {
         if (!results.Add(MakeRecord(c, b.info.name, b.path, options.seed, result.group, result.outcome)))
           return Stop::kJournalFailed;
-        continue;
+        if (!worker->exiting()) continue;
+        worker.reset();
+        ++next;
+        break;
       }
       CaseOutcome o;
       o.status = event == Worker::Event::kTimedOut ? "Timeout" : "Crash";

@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "conformance/case_executor.h"
+#include "conformance/guarded_memory.h"
 #include "conformance/runner.h"
 #include "conformance/stop_signal.h"
 
@@ -22,6 +23,8 @@ namespace {
 
 constexpr size_t kStderrTail = 2000;
 constexpr int kUncaughtException = 70;
+// Marks the result line a worker writes just before it exits (a fault it could attribute).
+constexpr const char* kLastResult = "X";
 
 bool WriteAll(int fd, const std::string& data) {
   size_t done = 0;
@@ -47,7 +50,9 @@ std::string EncodeResult(size_t index, CaseGroup group, const CaseOutcome& o) {
          numbers + "\t" + o.behaviour + "\t" + message + "\n";
 }
 
-bool DecodeResult(const std::string& line, size_t* index, CaseGroup* group, CaseOutcome* o) {
+bool DecodeResult(std::string line, size_t* index, CaseGroup* group, CaseOutcome* o, bool* last) {
+  *last = line.rfind(kLastResult, 0) == 0;
+  if (*last) line.erase(0, std::strlen(kLastResult));
   std::vector<std::string> fields;
   size_t start = 0;
   for (int f = 0; f < 8; ++f) {
@@ -90,6 +95,7 @@ bool DecodeResult(const std::string& line, size_t* index, CaseGroup* group, Case
                                 {"feature_level", plugin.FeatureLevel()}, {"extra_support", plugin.ExtraSupport()},
                                 {"details", info.details ? info.details : ""}, {"path", plugin.path()}};
   if (!WriteAll(result_fd, "H " + hello.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n")) _exit(1);
+  InstallOutOfBoundsReporter(result_fd);
   FILE* commands = fdopen(command_fd, "r");
   unsigned long long begin = 0, end = 0;
   while (commands && std::fscanf(commands, "%llu %llu", &begin, &end) == 2) {
@@ -99,7 +105,14 @@ bool DecodeResult(const std::string& line, size_t* index, CaseGroup* group, Case
       const CaseGroup group = GroupFor(c, BackendClaims{plugin.FeatureLevel(), plugin.ExtraSupport()});
       std::optional<ReferenceResult> expected;
       if (group != CaseGroup::kInvalid) expected = (*FindReferenceKernel(c.spec->reference))(op);
+      // What a guard-page fault during this case reports: a Fail, and the worker's last line.
+      CaseOutcome fault;
+      fault.status = "Fail";
+      std::string fault_line = EncodeResult(i, group, fault);
+      fault_line.pop_back();  // the message follows
+      SetCaseInFlight(kLastResult + fault_line);
       const CaseOutcome o = ExecuteCase(plugin, op, group, expected ? &*expected : nullptr);
+      SetCaseInFlight("");
       if (!WriteAll(result_fd, EncodeResult(i, group, o))) _exit(1);
     }
   }
@@ -267,7 +280,7 @@ Worker::Event Worker::Next(std::chrono::milliseconds limit, Result* result, std:
     *why = DeathReason();
     return Event::kCrashed;
   }
-  if (!DecodeResult(line, &result->index, &result->group, &result->outcome)) {
+  if (!DecodeResult(line, &result->index, &result->group, &result->outcome, &exiting_)) {
     *why = "the worker sent a malformed result";
     return Event::kCrashed;
   }

@@ -54,6 +54,9 @@ class Worker {
   // Waits up to `limit` for the next case's result. kCrashed/kTimedOut fill *why; the worker is
   // then dead and must be replaced.
   Event Next(std::chrono::milliseconds limit, Result* result, std::string* why);
+  // After a kResult: the worker reported its last result and exits (a guard-page fault it
+  // attributed to that case); it must be replaced.
+  bool exiting() const { return exiting_; }
 
  private:
   Worker() = default;
@@ -66,6 +69,7 @@ class Worker {
   std::string stderr_tail_;  // the worker's last stderr output
   BackendRecord info_;
   std::string path_;
+  bool exiting_ = false;
 };
 
 }  // namespace opcts

@@ -23,10 +23,16 @@
 //                    after the first (a marker file per parent process tells them apart)
 //   scribble-const   writes into the output's const Sizes array at query (FLOAT32) and into the
 //                    const bindings array at execute (INT32)
+//   write-far        writes 1 MiB past the end of every FLOAT32 output
+//   late-write       at the first INT32 execute, starts a thread that keeps writing into that
+//                    output every millisecond, after execute returned
 //   hostile-strings  a device name with terminal escapes, 10 000 bytes of details, and a refusal
 //                    of FLOAT32 at query whose message forges a result line
 #include <dlfcn.h>
 #include <unistd.h>
+
+#include <chrono>
+#include <thread>
 
 #include <cstdlib>
 #include <stdexcept>
@@ -170,6 +176,19 @@ int32_t Execute(void* instance, const opcts_op_desc* op, const opcts_binding* bi
   if (FAULT_IS("flip-bit-f16") && desc->data_type == OPCTS_DTYPE_FLOAT16)
     static_cast<uint8_t*>(out.data)[0] ^= 1;
   if (FAULT_IS("write-past-end")) static_cast<uint8_t*>(out.data)[out.size_in_bytes] ^= 0xFF;
+  if (FAULT_IS("write-far") && desc->data_type == OPCTS_DTYPE_FLOAT32)
+    static_cast<volatile uint8_t*>(out.data)[out.size_in_bytes + (1 << 20)] = 1;
+  static bool late_write_started = false;
+  if (FAULT_IS("late-write") && desc->data_type == OPCTS_DTYPE_INT32 && !late_write_started) {
+    late_write_started = true;
+    auto* target = static_cast<volatile uint8_t*>(out.data);
+    std::thread([target] {
+      for (;;) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        target[0] = 1;
+      }
+    }).detach();
+  }
   if (FAULT_IS("write-into-input") && bindings[0].data != out.data && bindings[0].size_in_bytes > 0)
     static_cast<uint8_t*>(bindings[0].data)[0] ^= 0xFF;
   return status;

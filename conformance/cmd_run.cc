@@ -17,12 +17,15 @@ constexpr const char* kUsage =
     "                 [--exclude GLOB]... [--case-list FILE] [--seed N] [--max-cases N]\n"
     "                 [--shard I/N] [--strict] [--require-level LEVEL] [--require OP=LEVEL]...\n"
     "                 [--journal FILE] [--report-dir DIR] [--resume JOURNAL]\n"
-    "                 [--allow-unavailable] [--no-isolation] [--timeout-ms N] [--no-progress]\n"
+    "                 [--allow-unavailable] [--no-isolation] [--timeout-ms N] [--memory-limit MIB]\n"
+    "                 [--no-progress]\n"
     "Repeated filters of one kind are a union; --exclude drops ids; --case-list keeps the ids or\n"
     "globs it lists (one per line, # comments). Without --shard, GTEST_TOTAL_SHARDS/\n"
     "GTEST_SHARD_INDEX or TEST_TOTAL_SHARDS/TEST_SHARD_INDEX select the shard.\n"
     "--require-level fails the gate when a backend's highest fully passing level of an operator\n"
     "(of that level scheme) is below LEVEL; --require OP=LEVEL does so for one operator.\n"
+    "--memory-limit: the resident memory a worker may hold (default half the machine's); a case\n"
+    "that passes it is MemoryLimit (a gate failure) and the run goes on with a new worker.\n"
     "exit status: 0 passed, 1 the gate failed, 2 bad input or usage (a selection matching no\n"
     "case included), 130/143 stopped by SIGINT/SIGTERM (reports written, marked interrupted).\n";
 
@@ -62,7 +65,7 @@ int RunCommand(const Args& raw) {
   CliArgs args(raw, {"--strict", "--allow-unavailable", "--no-progress", "--no-isolation"},
                {"--backend", "--backend-options", "--op", "--dtype", "--level", "--id", "--exclude",
                 "--case-list", "--seed", "--max-cases", "--shard", "--require-level", "--require",
-                "--journal", "--report-dir", "--resume", "--timeout-ms"});
+                "--journal", "--report-dir", "--resume", "--timeout-ms", "--memory-limit"});
   if (args.help()) return PrintUsage(kUsage);
   if (!args.error().empty()) return PrintUsage(kUsage, "opcts run: " + args.error());
   if (!args.positionals().empty())
@@ -76,9 +79,12 @@ int RunCommand(const Args& raw) {
   std::string error = ReadCaseFilter(args, specs, ProcessEnvironment, options.filter, options.seed);
   if (error.empty()) error = ReadRequirements(args, specs, options.required);
   options.timeout_ms = args.GetNumber("--timeout-ms").value_or(0);
+  options.memory_limit_mib = args.GetNumber("--memory-limit").value_or(0);
   if (error.empty() && !args.error().empty()) error = args.error();
   if (error.empty() && args.Get("--timeout-ms") && options.timeout_ms == 0)
     error = "--timeout-ms 0 would time out every case; give a limit in ms, or leave it out for the default";
+  if (error.empty() && args.Get("--memory-limit") && options.memory_limit_mib == 0)
+    error = "--memory-limit 0 would stop every worker; give MiB, or leave it out for half the machine's memory";
   if (error.empty() && args.Get("--resume") && args.Get("--journal"))
     error = "--resume continues the journal it names; do not give --journal too";
   if (!error.empty()) return PrintUsage(kUsage, "opcts run: " + error);

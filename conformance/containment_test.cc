@@ -20,8 +20,10 @@ class ContainmentTest : public ::testing::Test {
   static void TearDownTestSuite() { delete specs_; }
 
   // Runs `plugin` (a file in the test-plugin directory) on `filter`; the journal's records.
-  std::vector<CaseRecord> Run(const std::string& plugin, CaseFilter filter, uint64_t timeout_ms = 0) {
+  std::vector<CaseRecord> Run(const std::string& plugin, CaseFilter filter, uint64_t timeout_ms = 0,
+                              uint64_t memory_limit_mib = 0) {
     RunOptions options;
+    options.memory_limit_mib = memory_limit_mib;
     options.backends = {std::string(OPCTS_TEST_PLUGIN_DIR) + "/" + plugin};
     options.filter = std::move(filter);
     options.timeout_ms = timeout_ms;
@@ -137,6 +139,22 @@ TEST_F(ContainmentTest, AWriteAfterExecuteReturnedIsCaughtAndSaysSo) {
     EXPECT_TRUE(r.status == "Fail" || r.status == "Crash") << r.status;
   }
   EXPECT_GE(late, 1u) << log_.str();  // each restarted worker starts such a thread again
+}
+
+TEST_F(ContainmentTest, AWorkerOverTheMemoryLimitIsStoppedAndTheRunGoesOn) {
+  const auto records = Run("opcts-fault-memory-hog.so", Filter("dml_cumulative_summation", "f32", 60), 0, 256);
+  EXPECT_EQ(result_.exit_code, 1) << log_.str();
+  size_t over = 0, passed_after = 0;
+  for (const CaseRecord& r : records) {
+    if (r.status == "MemoryLimit") {
+      ++over;
+      EXPECT_NE(r.message.find("over the limit of 256 MiB (--memory-limit)"), std::string::npos) << r.message;
+    } else if (over > 0 && r.status == "Pass") {
+      ++passed_after;
+    }
+  }
+  EXPECT_GE(over, 1u);
+  EXPECT_GT(passed_after, 0u) << "a new worker takes the next cases";
 }
 
 }  // namespace

@@ -145,6 +145,11 @@ CaseRecord MakeRecord(const CaseRecipe& c, const std::string& backend, const std
   return r;
 }
 
+uint64_t MemoryLimitBytes(const RunOptions& options) {
+  if (options.memory_limit_mib) return options.memory_limit_mib << 20;
+  return static_cast<uint64_t>(sysconf(_SC_PHYS_PAGES)) * static_cast<uint64_t>(sysconf(_SC_PAGESIZE)) / 2;
+}
+
 uint64_t StartLimitMs(const RunOptions& options) { return options.timeout_ms ? options.timeout_ms : 60000; }
 
 uint64_t TimeLimitMs(const CaseRecipe& c, const RunOptions& options) {
@@ -311,6 +316,7 @@ Stop RunIsolated(const std::vector<CaseRecipe>& cases, const Backend& b, std::un
       }
       failed_starts = 0;
     }
+    worker->set_memory_limit(MemoryLimitBytes(options));
     // Contiguous runs of pending cases, sent at once: the worker streams their results.
     for (size_t i = next; i < pending.size();) {
       size_t j = i + 1;
@@ -336,7 +342,9 @@ Stop RunIsolated(const std::vector<CaseRecipe>& cases, const Backend& b, std::un
         break;
       }
       CaseOutcome o;
-      o.status = event == Worker::Event::kTimedOut ? "Timeout" : "Crash";
+      o.status = event == Worker::Event::kTimedOut      ? "Timeout"
+                 : event == Worker::Event::kMemoryLimit ? "MemoryLimit"
+                                                        : "Crash";
       o.message = why;
       o.duration_us = static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::microseconds>(
           std::chrono::steady_clock::now() - start).count());
@@ -433,6 +441,7 @@ std::string Quoted(const std::string& s) { return "'" + s + "'"; }
 std::map<std::string, std::string> RecordedOptions(const RunOptions& options) {
   return {{"backend_options", options.backend_options},
           {"timeout_ms", options.timeout_ms ? std::to_string(options.timeout_ms) : "default"},
+          {"memory_limit_mib", std::to_string(MemoryLimitBytes(options) >> 20)},
           {"max_cases", options.filter.max_cases ? std::to_string(options.filter.max_cases) : "none"}};
 }
 

@@ -34,6 +34,7 @@ struct RunOptions {
   std::string resume;              // a journal to continue: its cases are skipped, new ones appended
   bool isolation = true;           // run cases in worker processes (crash and hang safe)
   uint64_t timeout_ms = 0;         // per-case limit; 0: 5 s + 1 ms per 1 000 elements
+  uint64_t memory_limit_mib = 0;   // a worker's resident memory; 0: half the machine's memory
   bool progress = true;
 };
 
@@ -70,6 +71,8 @@ CaseRecord MakeRecord(const CaseRecipe& c, const std::string& backend, const std
                       uint64_t seed, CaseGroup group, const CaseOutcome& outcome);
 // The per-case time limit.
 uint64_t TimeLimitMs(const CaseRecipe& c, const RunOptions& options);
+// The resident memory a worker may hold, in bytes.
+uint64_t MemoryLimitBytes(const RunOptions& options);
 // The limit for loading and creating a backend in a worker: --timeout-ms, else 60 s (a GPU
 // driver can take a while).
 uint64_t StartLimitMs(const RunOptions& options);

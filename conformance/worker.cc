@@ -216,11 +216,32 @@ bool Worker::Run(size_t begin, size_t end) {
   return WriteAll(command_fd_, std::to_string(begin) + " " + std::to_string(end) + "\n");
 }
 
+bool Worker::OverMemoryLimit(std::string* why) {
+  const auto now = std::chrono::steady_clock::now();
+  if (memory_limit_ == 0 || pid_ <= 0 || now - memory_checked_ < std::chrono::milliseconds(20)) return false;
+  memory_checked_ = now;
+  std::FILE* statm = std::fopen(("/proc/" + std::to_string(pid_) + "/statm").c_str(), "r");
+  unsigned long long size = 0, resident = 0;
+  const bool read = statm && std::fscanf(statm, "%llu %llu", &size, &resident) == 2;
+  if (statm) std::fclose(statm);
+  const uint64_t bytes = resident * static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
+  if (!read || bytes <= memory_limit_) return false;
+  kill(-pid_, SIGKILL);
+  kill(pid_, SIGKILL);
+  *why = "the worker's resident memory reached " + std::to_string(bytes >> 20) + " MiB, over the limit of " +
+         std::to_string(memory_limit_ >> 20) + " MiB (--memory-limit); it was killed";
+  return true;
+}
+
 bool Worker::ReadLine(std::chrono::milliseconds limit, std::string* line, bool* timed_out) {
   const auto deadline = std::chrono::steady_clock::now() + limit;
   *timed_out = false;
   for (;;) {
     if (StopSignal()) return false;
+    if (OverMemoryLimit(&memory_why_)) {
+      over_memory_limit_ = true;
+      return false;
+    }
     if (const size_t eol = buffer_.find('\n'); eol != std::string::npos) {
       *line = buffer_.substr(0, eol);
       buffer_.erase(0, eol + 1);
@@ -232,7 +253,8 @@ bool Worker::ReadLine(std::chrono::milliseconds limit, std::string* line, bool* 
       return false;
     }
     pollfd fds[2] = {{result_fd_, POLLIN, 0}, {stderr_fd_, POLLIN, 0}};
-    const int ready = poll(fds, 2, static_cast<int>(std::min<int64_t>(left.count(), 1000)));
+    const int64_t wake = memory_limit_ ? 20 : 1000;  // the memory check needs a pulse
+    const int ready = poll(fds, 2, static_cast<int>(std::min<int64_t>(left.count(), wake)));
     if (ready < 0 && errno != EINTR) return false;
     char chunk[65536];
     if (fds[1].revents & POLLIN) {
@@ -273,6 +295,10 @@ Worker::Event Worker::Next(std::chrono::milliseconds limit, Result* result, std:
   bool timed_out = false;
   if (!ReadLine(limit, &line, &timed_out)) {
     if (StopSignal()) return Event::kInterrupted;
+    if (over_memory_limit_) {
+      *why = memory_why_;
+      return Event::kMemoryLimit;
+    }
     if (timed_out) {
       *why = "no result within " + std::to_string(limit.count()) + " ms; the worker was killed";
       return Event::kTimedOut;

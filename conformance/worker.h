@@ -44,8 +44,9 @@ class Worker {
   // Asks the worker to run cases [begin, end) in order.
   bool Run(size_t begin, size_t end);
 
-  // kInterrupted: SIGINT or SIGTERM arrived (StopSignal) while waiting.
-  enum class Event { kResult, kCrashed, kTimedOut, kInterrupted };
+  // kInterrupted: SIGINT or SIGTERM arrived (StopSignal) while waiting. kMemoryLimit: the
+  // worker's resident memory passed the limit (set_memory_limit) and it was killed.
+  enum class Event { kResult, kCrashed, kTimedOut, kInterrupted, kMemoryLimit };
   struct Result {
     size_t index = 0;  // into the cases the worker was started with
     CaseGroup group = CaseGroup::kValid;
@@ -57,10 +58,14 @@ class Worker {
   // After a kResult: the worker reported its last result and exits (a guard-page fault it
   // attributed to that case); it must be replaced.
   bool exiting() const { return exiting_; }
+  // Resident memory the worker may hold, checked every 20 ms while waiting; 0: no limit.
+  void set_memory_limit(uint64_t bytes) { memory_limit_ = bytes; }
 
  private:
   Worker() = default;
   bool ReadLine(std::chrono::milliseconds limit, std::string* line, bool* timed_out);
+  // True (and the worker killed, *why set) once its resident memory passes memory_limit_.
+  bool OverMemoryLimit(std::string* why);
   std::string DeathReason();
 
   pid_t pid_ = -1;
@@ -70,6 +75,10 @@ class Worker {
   BackendRecord info_;
   std::string path_;
   bool exiting_ = false;
+  uint64_t memory_limit_ = 0;
+  bool over_memory_limit_ = false;
+  std::string memory_why_;
+  std::chrono::steady_clock::time_point memory_checked_{};
 };
 
 }  // namespace opcts

@@ -29,7 +29,7 @@ code, pre { font: 12px ui-monospace, monospace; white-space: pre-wrap; word-brea
 .s-Waived { background: #bbdefb; fill: #1565c0; }
 .s-QualityWarning { background: #ffe082; fill: #ef8f00; }
 .s-Fail, .s-InvalidAccepted, .s-ClaimViolation { background: #ef9a9a; fill: #c62828; }
-.s-Crash, .s-Timeout, .s-InternalError { background: #e57373; fill: #6d0000; }
+.s-Crash, .s-Timeout, .s-MemoryLimit, .s-InternalError { background: #e57373; fill: #6d0000; }
 td.empty { background: #fff; color: #bbb; }
 .legend span { display: inline-block; padding: 2px 8px; margin: 2px; border: 1px solid #ccc; }
 details { margin: 6px 0; } summary { cursor: pointer; }

@@ -20,7 +20,8 @@ Outcome OutcomeOf(const ReportCase& item) {
   const std::string& status = item.status;
   if (status == "NotSupported" || status == "Waived") return Outcome::kSkipped;
   if (!item.gate_failure) return Outcome::kPass;
-  if (status == "Crash" || status == "Timeout" || status == "InternalError") return Outcome::kError;
+  if (status == "Crash" || status == "Timeout" || status == "MemoryLimit" || status == "InternalError")
+    return Outcome::kError;
   return Outcome::kFailure;
 }
 

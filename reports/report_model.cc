@@ -364,7 +364,7 @@ std::string RankClass(size_t rank) {
 
 int SeverityRank(std::string_view status) {
   static constexpr std::string_view kOrder[] = {
-      "Crash", "InternalError",  "Timeout", "ClaimViolation", "InvalidAccepted",
+      "Crash", "InternalError",  "Timeout", "MemoryLimit", "ClaimViolation", "InvalidAccepted",
       "Fail",  "QualityWarning", "Waived",  "NotSupported",   "InvalidRejected",
       "Pass"};
   const auto it = std::find(std::begin(kOrder), std::end(kOrder), status);

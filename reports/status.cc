@@ -14,6 +14,7 @@ const std::vector<std::string_view>& KnownStatuses() {
                                                           "ClaimViolation",
                                                           "Crash",
                                                           "Timeout",
+                                                          "MemoryLimit",
                                                           "InternalError",
                                                           "Waived"};
   return kStatuses;
@@ -25,8 +26,8 @@ bool IsKnownStatus(std::string_view status) {
 }
 
 bool IsGateFailure(std::string_view status, bool strict) {
-  static constexpr std::string_view kAlwaysFail[] = {"Fail",  "InvalidAccepted", "ClaimViolation",
-                                                     "Crash", "Timeout",         "InternalError"};
+  static constexpr std::string_view kAlwaysFail[] = {
+      "Fail", "InvalidAccepted", "ClaimViolation", "Crash", "Timeout", "MemoryLimit", "InternalError"};
   if (std::find(std::begin(kAlwaysFail), std::end(kAlwaysFail), status) != std::end(kAlwaysFail)) {
     return true;
   }

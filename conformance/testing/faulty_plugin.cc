@@ -26,6 +26,7 @@
 //   write-far        writes 1 MiB past the end of every FLOAT32 output
 //   late-write       at the first INT32 execute, starts a thread that keeps writing into that
 //                    output every millisecond, after execute returned
+//   memory-hog       leaks 64 MiB, touched, on every execute
 //   hostile-strings  a device name with terminal escapes, 10 000 bytes of details, and a refusal
 //                    of FLOAT32 at query whose message forges a result line
 #include <dlfcn.h>
@@ -158,6 +159,11 @@ int32_t Execute(void* instance, const opcts_op_desc* op, const opcts_binding* bi
     for (volatile bool forever = true; forever;) {}
   if (FAULT_IS("abort-i8") && dtype == OPCTS_DTYPE_INT8) std::abort();
   if (FAULT_IS("throw-bf16") && dtype == OPCTS_DTYPE_BFLOAT16) throw std::runtime_error("boom from the plugin");
+  if (FAULT_IS("memory-hog")) {
+    constexpr size_t kHog = size_t{64} << 20;
+    auto* hog = static_cast<volatile char*>(std::malloc(kHog));
+    for (size_t i = 0; hog != nullptr && i < kHog; i += 4096) hog[i] = 1;  // resident, page by page
+  }
   if (FAULT_IS("leak")) {
     void* leaked = std::malloc(1 << 20);
     static_cast<volatile char*>(leaked)[0] = 1;

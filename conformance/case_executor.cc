@@ -84,7 +84,9 @@ CaseOutcome ExecuteCase(const Plugin& plugin, const Operation& op, CaseGroup gro
   if (!abi) return Outcome("InternalError", error);
   char message[kMessageCapacity] = "";
   const AbiOperation::Snapshot pristine = abi->Take();
+  SetInCall(true);
   const int32_t query = plugin.api().query(plugin.instance(), &abi->desc(), message, sizeof message);
+  SetInCall(false);
   message[sizeof message - 1] = '\0';
   if (std::string changed = abi->ChangedSince(pristine); !changed.empty())
     return Outcome("Fail", "query wrote into the const descriptors it was given: " + changed + " changed");
@@ -122,8 +124,10 @@ CaseOutcome ExecuteCase(const Plugin& plugin, const Operation& op, CaseGroup gro
   message[0] = '\0';
   const std::vector<opcts_binding> bound = bindings;
   const auto start = std::chrono::steady_clock::now();
+  SetInCall(true);
   const int32_t execute = plugin.api().execute(plugin.instance(), &abi->desc(), bindings.data(),
                                                static_cast<uint32_t>(bindings.size()), message, sizeof message);
+  SetInCall(false);
   const auto duration = std::chrono::steady_clock::now() - start;
   message[sizeof message - 1] = '\0';
   if (std::string changed = abi->ChangedSince(pristine); !changed.empty())

@@ -3,6 +3,7 @@
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
 #include <sstream>
 
 #include <gtest/gtest.h>
@@ -155,6 +156,47 @@ TEST_F(ContainmentTest, AWorkerOverTheMemoryLimitIsStoppedAndTheRunGoesOn) {
   }
   EXPECT_GE(over, 1u);
   EXPECT_GT(passed_after, 0u) << "a new worker takes the next cases";
+}
+
+TEST_F(ContainmentTest, AForkedChildCannotDelayResultsOrOutliveTheRun) {
+  const std::string note = "/tmp/opcts-fork-child-" + std::to_string(getpid());
+  std::remove(note.c_str());
+  CaseFilter filter = Filter("dml_cumulative_product", "f32", 0);
+  filter.dtypes.push_back("f16");
+  filter.ids = {"*.rank1.*"};
+  const auto records = Run("opcts-fault-fork-child.so", filter);
+  EXPECT_EQ(result_.exit_code, 1) << log_.str();
+  size_t crashes = 0;
+  for (const CaseRecord& r : records) {
+    if (r.dtype != "FLOAT16" || r.group == "invalid") continue;
+    EXPECT_EQ(r.status, "Crash") << r.id << ": " << r.message;  // not Timeout: the child holds the pipe
+    crashes += r.message.find("signal 11") != std::string::npos;
+  }
+  EXPECT_GT(crashes, 3u);
+  EXPECT_LT(seconds_, 4.0) << "each crash noticed at once, not after a 5 s time limit";
+  std::ifstream in(note);
+  int child = 0;
+  ASSERT_TRUE(in >> child) << "the plugin did not fork";
+  // Gone, or a zombie: killed, and waiting for whoever adopted it to reap it.
+  std::ifstream status("/proc/" + std::to_string(child) + "/status");
+  std::string line;
+  while (std::getline(status, line) && line.rfind("State:", 0) != 0) {}
+  EXPECT_TRUE(line.empty() || line.find("Z (zombie)") != std::string::npos)
+      << "the forked child " << child << " outlived the run: " << line;
+  std::remove(note.c_str());
+}
+
+TEST_F(ContainmentTest, ACrashInABackendThreadIsAttributedAsSuch) {
+  const auto records = Run("opcts-fault-thread-crash.so", Filter("dml_cumulative_summation", "i32", 0));
+  EXPECT_EQ(result_.exit_code, 1) << log_.str();
+  size_t attributed = 0;
+  for (const CaseRecord& r : records) {
+    if (r.status != "Crash") continue;
+    EXPECT_NE(r.message.find("signal 11"), std::string::npos) << r.message;
+    // Outside any call ("it may come from an earlier case"), or during a later case's call.
+    attributed += r.message.find("in a thread of the backend, ") != std::string::npos;
+  }
+  EXPECT_GE(attributed, 1u) << log_.str();
 }
 
 }  // namespace

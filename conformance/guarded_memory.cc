@@ -39,6 +39,8 @@ int spare_count = 0;
 constexpr uint64_t kKeepPagesBelow = 64 * 1024;  // smaller buffers keep their memory while held
 
 int result_fd = -1;
+pid_t main_thread = 0;  // the worker's thread: the only one opcts calls the backend from
+volatile sig_atomic_t in_call = 0;  // inside query or execute
 char case_prefix[256] = "";
 size_t case_prefix_length = 0;
 
@@ -95,6 +97,27 @@ void WriteAll(const char* data, size_t size) {
   }
 }
 
+// The default action, so the worker dies by the signal as it would have; first, if a thread of
+// the backend's own raised it, a line saying so (the parent shows the worker's last lines).
+void DieBySignal(int signal) {
+  if (main_thread != 0 && gettid() != main_thread) {
+    Line line;
+    line.Add("opcts: signal ");
+    line.Add(static_cast<uint64_t>(signal));
+    line.Add(in_call ? " in a thread of the backend, during this case's call\n"
+                     : " in a thread of the backend, outside any call opcts made: it may come from an "
+                       "earlier case\n");
+    const int saved = result_fd;
+    result_fd = STDERR_FILENO;
+    WriteAll(line.text, line.length);
+    result_fd = saved;
+  }
+  ::signal(signal, SIG_DFL);
+  raise(signal);
+}
+
+void OnOtherSignal(int signal, siginfo_t*, void*) { DieBySignal(signal); }
+
 void OnFault(int signal, siginfo_t* info, void*) {
   const auto* address = static_cast<const uint8_t*>(info->si_addr);
   for (const Region& r : regions) {
@@ -126,9 +149,7 @@ void OnFault(int signal, siginfo_t* info, void*) {
     }
     _exit(kOutOfBoundsExit);
   }
-  // Not ours: the default action, so the worker dies by the signal as it would have.
-  ::signal(signal, SIG_DFL);
-  raise(signal);
+  DieBySignal(signal);
 }
 
 }  // namespace
@@ -232,7 +253,12 @@ void InstallOutOfBoundsReporter(int fd) {
   sigemptyset(&action.sa_mask);
   sigaction(SIGSEGV, &action, nullptr);
   sigaction(SIGBUS, &action, nullptr);
+  main_thread = gettid();
+  action.sa_sigaction = OnOtherSignal;
+  for (int signal : {SIGABRT, SIGFPE, SIGILL}) sigaction(signal, &action, nullptr);
 }
+
+void SetInCall(bool calling) { in_call = calling; }
 
 void SetCaseInFlight(const std::string& result_prefix) {
   case_prefix_length = std::min(result_prefix.size(), sizeof case_prefix);

@@ -54,12 +54,16 @@ class GuardedBuffer {
 
 // In a worker: on SIGSEGV/SIGBUS inside a guarded buffer's reservation (live or quarantined),
 // write `result_prefix` (see SetCaseInFlight) and a message naming the buffer to `result_fd`,
-// then exit with kOutOfBoundsExit. Other faults keep their default action.
+// then exit with kOutOfBoundsExit. Other faults (and SIGABRT, SIGFPE, SIGILL) keep their default
+// action; raised by a thread other than the caller's, they first say so on stderr.
 void InstallOutOfBoundsReporter(int result_fd);
 // The start of the result line a fault during the next case writes (everything up to the
 // message); copied into a fixed buffer. "" between cases: a fault then goes to stderr and the
 // worker exits, so the parent records it on the next case with that message.
 void SetCaseInFlight(const std::string& result_prefix);
 inline constexpr int kOutOfBoundsExit = 71;
+// Brackets each call into the backend, so a signal from another thread can say whether a call
+// was under way.
+void SetInCall(bool calling);
 
 }  // namespace opcts

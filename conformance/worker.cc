@@ -171,6 +171,7 @@ std::unique_ptr<Worker> Worker::Start(const std::vector<CaseRecipe>& cases, cons
   w->result_fd_ = result[0];
   w->stderr_fd_ = err[0];
   fcntl(w->stderr_fd_, F_SETFL, O_NONBLOCK);
+  fcntl(w->result_fd_, F_SETFL, O_NONBLOCK);  // a forked child may hold it open after the worker died
 
   std::string line;
   bool timed_out = false;
@@ -205,8 +206,10 @@ Worker::~Worker() {
   if (command_fd_ >= 0) close(command_fd_);
   if (pid_ > 0) {
     kill(-pid_, SIGKILL);
-    kill(pid_, SIGKILL);
-    waitpid(pid_, nullptr, 0);
+    if (!wait_status_) {
+      kill(pid_, SIGKILL);
+      waitpid(pid_, nullptr, 0);
+    }
   }
   if (result_fd_ >= 0) close(result_fd_);
   if (stderr_fd_ >= 0) close(stderr_fd_);
@@ -230,6 +233,15 @@ bool Worker::OverMemoryLimit(std::string* why) {
   kill(pid_, SIGKILL);
   *why = "the worker's resident memory reached " + std::to_string(bytes >> 20) + " MiB, over the limit of " +
          std::to_string(memory_limit_ >> 20) + " MiB (--memory-limit); it was killed";
+  return true;
+}
+
+bool Worker::Exited() {
+  if (wait_status_) return true;
+  int status = 0;
+  if (pid_ <= 0 || waitpid(pid_, &status, WNOHANG) != pid_) return false;
+  wait_status_ = status;
+  kill(-pid_, SIGKILL);  // whatever the worker started dies with it
   return true;
 }
 
@@ -262,17 +274,19 @@ bool Worker::ReadLine(std::chrono::milliseconds limit, std::string* line, bool* 
       if (n > 0) stderr_tail_.append(chunk, static_cast<size_t>(n));
       if (stderr_tail_.size() > kStderrTail) stderr_tail_.erase(0, stderr_tail_.size() - kStderrTail);
     }
-    if (fds[0].revents & (POLLIN | POLLHUP)) {
-      const ssize_t n = read(result_fd_, chunk, sizeof chunk);
-      if (n == 0) return false;  // the worker is gone
-      if (n > 0) buffer_.append(chunk, static_cast<size_t>(n));
+    const bool exited = Exited();  // checked before the last read: nothing it wrote is lost
+    if (exited || (fds[0].revents & (POLLIN | POLLHUP))) {
+      ssize_t n;
+      while ((n = read(result_fd_, chunk, sizeof chunk)) > 0) buffer_.append(chunk, static_cast<size_t>(n));
+      if (buffer_.find('\n') != std::string::npos) continue;
+      if (n == 0 || exited) return false;  // the worker is gone
     }
   }
 }
 
 std::string Worker::DeathReason() {
-  int status = 0;
-  const pid_t reaped = waitpid(pid_, &status, 0);
+  int status = wait_status_.value_or(0);
+  const pid_t reaped = wait_status_ ? pid_ : waitpid(pid_, &status, 0);
   kill(-pid_, SIGKILL);  // whatever the worker started dies with it
   pid_ = -1;
   // Collect what the worker said on its way out (abort messages, uncaught exceptions).

@@ -13,6 +13,7 @@
 
 #include <chrono>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -66,6 +67,9 @@ class Worker {
   bool ReadLine(std::chrono::milliseconds limit, std::string* line, bool* timed_out);
   // True (and the worker killed, *why set) once its resident memory passes memory_limit_.
   bool OverMemoryLimit(std::string* why);
+  // Whether the worker process itself has ended (reaped here; its process group killed), even
+  // while something it forked still holds the result pipe open.
+  bool Exited();
   std::string DeathReason();
 
   pid_t pid_ = -1;
@@ -75,6 +79,7 @@ class Worker {
   BackendRecord info_;
   std::string path_;
   bool exiting_ = false;
+  std::optional<int> wait_status_;  // set once the worker is reaped
   uint64_t memory_limit_ = 0;
   bool over_memory_limit_ = false;
   std::string memory_why_;

@@ -27,6 +27,11 @@
 //   late-write       at the first INT32 execute, starts a thread that keeps writing into that
 //                    output every millisecond, after execute returned
 //   memory-hog       leaks 64 MiB, touched, on every execute
+//   thread-crash     at the first INT32 execute, starts a thread that dereferences NULL 20 ms
+//                    later
+//   fork-child       forks a child that sleeps 60 s (holding every descriptor; its pid in
+//                    /tmp/opcts-fork-child-<parent of the worker>) at the first execute, and
+//                    dereferences NULL on every FLOAT16 execute
 //   hostile-strings  a device name with terminal escapes, 10 000 bytes of details, and a refusal
 //                    of FLOAT32 at query whose message forges a result line
 #include <dlfcn.h>
@@ -151,7 +156,28 @@ int32_t Execute(void* instance, const opcts_op_desc* op, const opcts_binding* bi
     std::printf("Pass forged.case: printed by the plugin\n");
     std::fflush(stdout);
   }
-  if ((FAULT_IS("segfault-f16") || FAULT_IS("restart-hangs")) && dtype == OPCTS_DTYPE_FLOAT16) {
+  static bool thread_started = false;
+  if (FAULT_IS("thread-crash") && dtype == OPCTS_DTYPE_INT32 && !thread_started) {
+    thread_started = true;
+    std::thread([] {
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+      volatile int* null = nullptr;
+      *null = 1;
+    }).detach();
+  }
+  static bool forked = false;
+  if (FAULT_IS("fork-child") && !forked) {
+    forked = true;
+    if (const pid_t child = fork(); child == 0) {
+      sleep(60);
+      _exit(0);
+    } else if (std::FILE* note = std::fopen(("/tmp/opcts-fork-child-" + std::to_string(getppid())).c_str(), "w")) {
+      std::fprintf(note, "%d\n", static_cast<int>(child));
+      std::fclose(note);
+    }
+  }
+  if ((FAULT_IS("segfault-f16") || FAULT_IS("restart-hangs") || FAULT_IS("fork-child")) &&
+      dtype == OPCTS_DTYPE_FLOAT16) {
     volatile int* null = nullptr;
     *null = 1;
   }

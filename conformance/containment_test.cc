@@ -199,5 +199,27 @@ TEST_F(ContainmentTest, ACrashInABackendThreadIsAttributedAsSuch) {
   EXPECT_GE(attributed, 1u) << log_.str();
 }
 
+TEST_F(ContainmentTest, AFailureKeepsWhatTheBackendPrintedDuringItsCase) {
+  CaseFilter filter = Filter("dml_cumulative_summation", "f32", 0);
+  filter.dtypes.push_back("f16");
+  const auto records = Run("opcts-fault-print-stdout.so", filter);
+  EXPECT_EQ(result_.exit_code, 1) << log_.str();
+  size_t quoted = 0;
+  for (const CaseRecord& r : records) {
+    if (r.group == "invalid") continue;
+    if (r.dtype == "FLOAT32") {
+      EXPECT_EQ(r.status, "Pass") << r.id;
+      EXPECT_EQ(r.message.find("backend output"), std::string::npos) << r.message;
+    } else {
+      EXPECT_EQ(r.status, "Fail") << r.id;
+      // This case's output only: one line, not the output of the cases before it.
+      quoted += r.message.size() > 57 &&
+                r.message.substr(r.message.size() - 57) ==
+                    "; backend output: Pass forged.case: printed by the plugin";
+    }
+  }
+  EXPECT_GT(quoted, 10u);
+}
+
 }  // namespace
 }  // namespace opcts

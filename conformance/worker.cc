@@ -17,11 +17,25 @@
 #include "conformance/guarded_memory.h"
 #include "conformance/runner.h"
 #include "conformance/stop_signal.h"
+#include "reports/status.h"
 
 namespace opcts {
 namespace {
 
-constexpr size_t kStderrTail = 2000;
+constexpr size_t kStderrTail = 2000;     // shown of a crash, and of a failure's output
+constexpr size_t kOutputKept = 1 << 16;  // output not yet matched to a result
+// Written into the output stream before each case: "\x1e<index>\n" splits it by case.
+constexpr char kCaseMark = '\x1e';
+
+// The last kStderrTail bytes of `text`, lines joined by spaces.
+std::string OneLine(std::string text) {
+  if (text.size() > kStderrTail) text.erase(0, text.size() - kStderrTail);
+  while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.pop_back();
+  for (char& c : text)
+    if (c == '\n') c = ' ';
+  return text;
+}
+
 constexpr int kUncaughtException = 70;
 // Marks the result line a worker writes just before it exits (a fault it could attribute).
 constexpr const char* kLastResult = "X";
@@ -111,6 +125,7 @@ bool DecodeResult(std::string line, size_t* index, CaseGroup* group, CaseOutcome
       std::string fault_line = EncodeResult(i, group, fault);
       fault_line.pop_back();  // the message follows
       SetCaseInFlight(kLastResult + fault_line);
+      WriteAll(STDERR_FILENO, kCaseMark + std::to_string(i) + "\n");
       const CaseOutcome o = ExecuteCase(plugin, op, group, expected ? &*expected : nullptr);
       SetCaseInFlight("");
       if (!WriteAll(result_fd, EncodeResult(i, group, o))) _exit(1);
@@ -271,8 +286,7 @@ bool Worker::ReadLine(std::chrono::milliseconds limit, std::string* line, bool* 
     char chunk[65536];
     if (fds[1].revents & POLLIN) {
       const ssize_t n = read(stderr_fd_, chunk, sizeof chunk);
-      if (n > 0) stderr_tail_.append(chunk, static_cast<size_t>(n));
-      if (stderr_tail_.size() > kStderrTail) stderr_tail_.erase(0, stderr_tail_.size() - kStderrTail);
+      if (n > 0) Keep(chunk, static_cast<size_t>(n));
     }
     const bool exited = Exited();  // checked before the last read: nothing it wrote is lost
     if (exited || (fds[0].revents & (POLLIN | POLLHUP))) {
@@ -290,18 +304,46 @@ std::string Worker::DeathReason() {
   kill(-pid_, SIGKILL);  // whatever the worker started dies with it
   pid_ = -1;
   // Collect what the worker said on its way out (abort messages, uncaught exceptions).
-  char chunk[4096];
-  for (ssize_t n; (n = read(stderr_fd_, chunk, sizeof chunk)) > 0;) stderr_tail_.append(chunk, static_cast<size_t>(n));
-  if (stderr_tail_.size() > kStderrTail) stderr_tail_.erase(0, stderr_tail_.size() - kStderrTail);
+  DrainOutput();
   std::string why;
   if (reaped <= 0) why = "lost the worker";
   else if (WIFSIGNALED(status)) why = "signal " + std::to_string(WTERMSIG(status)) + " (" + strsignal(WTERMSIG(status)) + ")";
   else if (WIFEXITED(status)) why = "the worker exited with status " + std::to_string(WEXITSTATUS(status));
-  std::string tail = stderr_tail_;
-  while (!tail.empty() && (tail.back() == '\n' || tail.back() == ' ')) tail.pop_back();
-  for (char& c : tail) if (c == '\n') c = ' ';
-  if (!tail.empty()) why += "; stderr: " + tail;
+  if (std::string tail = OutputTail(); !tail.empty()) why += "; stderr: " + tail;
   return why;
+}
+
+void Worker::DrainOutput() {
+  char chunk[4096];
+  for (ssize_t n; (n = read(stderr_fd_, chunk, sizeof chunk)) > 0;) Keep(chunk, static_cast<size_t>(n));
+}
+
+void Worker::Keep(const char* data, size_t size) {
+  output_.append(data, size);
+  if (output_.size() > kOutputKept) output_.erase(0, output_.size() - kOutputKept);
+}
+
+std::string Worker::TakeCaseOutput(size_t index) {
+  const std::string mark = kCaseMark + std::to_string(index) + "\n";
+  const size_t at = output_.find(mark);
+  if (at == std::string::npos) return "";
+  const size_t begin = at + mark.size();
+  const size_t end = std::min(output_.find(kCaseMark, begin), output_.size());
+  std::string text = output_.substr(begin, end - begin);
+  output_.erase(0, end);
+  return OneLine(text);
+}
+
+std::string Worker::OutputTail() const {
+  std::string text;  // without the case marks
+  for (size_t i = 0; i < output_.size(); ++i) {
+    if (output_[i] != kCaseMark) {
+      text += output_[i];
+      continue;
+    }
+    i = std::min(output_.find('\n', i), output_.size());
+  }
+  return OneLine(text);
 }
 
 Worker::Event Worker::Next(std::chrono::milliseconds limit, Result* result, std::string* why) {
@@ -324,6 +366,12 @@ Worker::Event Worker::Next(std::chrono::milliseconds limit, Result* result, std:
     *why = "the worker sent a malformed result";
     return Event::kCrashed;
   }
+  // What the backend printed while this case ran (written before its result): kept with a
+  // failure, then dropped, so each case's output stays its own.
+  DrainOutput();
+  const std::string output = TakeCaseOutput(result->index);
+  if (IsGateFailure(result->outcome.status, /*strict=*/false) && !output.empty())
+    result->outcome.message += "; backend output: " + output;
   return Event::kResult;
 }
 

@@ -67,6 +67,13 @@ class Worker {
   bool ReadLine(std::chrono::milliseconds limit, std::string* line, bool* timed_out);
   // True (and the worker killed, *why set) once its resident memory passes memory_limit_.
   bool OverMemoryLimit(std::string* why);
+  // Reads what the worker printed so far into output_.
+  void DrainOutput();
+  void Keep(const char* data, size_t size);
+  // What was printed while case `index` ran, on one line; dropped from output_ with all before.
+  std::string TakeCaseOutput(size_t index);
+  // The last of output_ on one line (for a crash).
+  std::string OutputTail() const;
   // Whether the worker process itself has ended (reaped here; its process group killed), even
   // while something it forked still holds the result pipe open.
   bool Exited();
@@ -75,7 +82,7 @@ class Worker {
   pid_t pid_ = -1;
   int command_fd_ = -1, result_fd_ = -1, stderr_fd_ = -1;
   std::string buffer_;       // result bytes not yet split into lines
-  std::string stderr_tail_;  // the worker's last stderr output
+  std::string output_;       // what the worker printed (plugin stdout and stderr), case-marked
   BackendRecord info_;
   std::string path_;
   bool exiting_ = false;

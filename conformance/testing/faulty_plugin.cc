@@ -18,7 +18,8 @@
 //   refuse-all       claims level 1_0 and nothing else, and refuses every case at query
 //   unknown-status   answers 77 at query for FLOAT32 and -1 at execute for INT32: no ABI status
 //   execute-error-f16 accepts FLOAT16 at query, then answers ERROR at execute
-//   print-stdout     prints a forged result line on stdout at every execute
+//   print-stdout     prints a forged result line on stdout at every execute, and answers ERROR
+//                    at every FLOAT16 execute
 //   restart-hangs    dereferences NULL on every FLOAT16 execute; create hangs in every worker
 //                    after the first (a marker file per parent process tells them apart)
 //   scribble-const   writes into the output's const Sizes array at query (FLOAT32) and into the
@@ -155,6 +156,7 @@ int32_t Execute(void* instance, const opcts_op_desc* op, const opcts_binding* bi
   if (FAULT_IS("print-stdout")) {
     std::printf("Pass forged.case: printed by the plugin\n");
     std::fflush(stdout);
+    if (dtype == OPCTS_DTYPE_FLOAT16) return OPCTS_STATUS_ERROR;
   }
   static bool thread_started = false;
   if (FAULT_IS("thread-crash") && dtype == OPCTS_DTYPE_INT32 && !thread_started) {

@@ -135,7 +135,7 @@ TEST_F(ContainmentTest, AWriteAfterExecuteReturnedIsCaughtAndSaysSo) {
   EXPECT_EQ(result_.exit_code, 1) << log_.str();
   size_t late = 0;
   for (const CaseRecord& r : records) {
-    if (r.message.find("accessed after the execute that owned it had returned") == std::string::npos) continue;
+    if (r.message.find("after the execute that owned it had returned") == std::string::npos) continue;
     ++late;
     EXPECT_TRUE(r.status == "Fail" || r.status == "Crash") << r.status;
   }

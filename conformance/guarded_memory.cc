@@ -88,9 +88,9 @@ struct Line {
   }
 };
 
-void WriteAll(const char* data, size_t size) {
+void WriteAll(int fd, const char* data, size_t size) {
   while (size > 0) {
-    const ssize_t n = write(result_fd, data, size);
+    const ssize_t n = write(fd, data, size);
     if (n <= 0) return;
     data += n;
     size -= static_cast<size_t>(n);
@@ -107,10 +107,7 @@ void DieBySignal(int signal) {
     line.Add(in_call ? " in a thread of the backend, during this case's call\n"
                      : " in a thread of the backend, outside any call opcts made: it may come from an "
                        "earlier case\n");
-    const int saved = result_fd;
-    result_fd = STDERR_FILENO;
-    WriteAll(line.text, line.length);
-    result_fd = saved;
+    WriteAll(STDERR_FILENO, line.text, line.length);
   }
   ::signal(signal, SIG_DFL);
   raise(signal);
@@ -118,34 +115,37 @@ void DieBySignal(int signal) {
 
 void OnOtherSignal(int signal, siginfo_t*, void*) { DieBySignal(signal); }
 
+// " 3 bytes before the start", " byte 12 past the end", " byte 7".
+void AddPosition(Line& line, const Region& r, const uint8_t* address) {
+  if (address < r.tensor) {
+    line.Add(" ");
+    line.Add(static_cast<uint64_t>(r.tensor - address));
+    line.Add(" bytes before the start");
+  } else if (address >= r.tensor + r.size) {
+    line.Add(" byte ");
+    line.Add(static_cast<uint64_t>(address - (r.tensor + r.size)));
+    line.Add(" past the end");
+  } else {
+    line.Add(" byte ");
+    line.Add(static_cast<uint64_t>(address - r.tensor));
+  }
+}
+
 void OnFault(int signal, siginfo_t* info, void*) {
   const auto* address = static_cast<const uint8_t*>(info->si_addr);
   for (const Region& r : regions) {
     if (!r.used || address < r.begin || address >= r.end) continue;
     Line line;
     line.Add(r.name);
-    if (!r.live) {
-      line.Add(": accessed after the execute that owned it had returned (a backend thread still at "
-               "work?), at byte ");
-      line.Add(static_cast<uint64_t>(address - r.tensor));
-    } else if (address < r.tensor) {
-      line.Add(": accessed ");
-      line.Add(static_cast<uint64_t>(r.tensor - address));
-      line.Add(" bytes before the start");
-    } else {
-      line.Add(": accessed byte ");
-      line.Add(static_cast<uint64_t>(address - (r.tensor + r.size)));
-      line.Add(" past the end");
-    }
-    line.Add(" (an inaccessible guard page; outside TotalTensorSizeInBytes)\n");
+    line.Add(": accessed");
+    AddPosition(line, r, address);
+    line.Add(r.live ? " (an inaccessible guard page; outside TotalTensorSizeInBytes)\n"
+                    : " after the execute that owned it had returned (a backend thread still at work?)\n");
     if (case_prefix_length == 0) {  // between cases: the parent blames the next one, with this
-      const int saved = result_fd;
-      result_fd = STDERR_FILENO;
-      WriteAll(line.text, line.length);
-      result_fd = saved;
+      WriteAll(STDERR_FILENO, line.text, line.length);
     } else {
-      WriteAll(case_prefix, case_prefix_length);
-      WriteAll(line.text, line.length);
+      WriteAll(result_fd, case_prefix, case_prefix_length);
+      WriteAll(result_fd, line.text, line.length);
     }
     _exit(kOutOfBoundsExit);
   }

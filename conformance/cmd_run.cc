@@ -111,11 +111,9 @@ int RunCommand(const Args& raw) {
   const RunResult result = RunConformance(specs, options, std::cout, std::cerr);
   std::cout.flush();
   if (!report_dir || !std::filesystem::exists(options.journal)) return result.exit_code;
-  ReportOptions report_options{options.strict, TodayUtc(), options.required, ""};
-  if (result.stop_signal)
-    report_options.interrupted = std::string("interrupted by ") + StopSignalName(result.stop_signal);
   std::ostringstream verdict;  // the run printed its own
-  const int report = WriteReportSet({options.journal}, report_options, *report_dir, verdict, std::cerr);
+  const int report = WriteReportSet({options.journal}, RunReportOptions(options, result.stop_signal), *report_dir,
+                                    verdict, std::cerr);
   if (report == kReportExitBadInput) {
     std::cerr << "opcts run: the reports in " << *report_dir << " were not written\n";
     return result.stop_signal ? result.exit_code : 2;

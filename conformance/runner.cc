@@ -180,9 +180,8 @@ class Results {
         progress_(header_.planned_cases, options.progress) {}
 
   bool Open(bool append) {
-    const std::string& path = options_.resume.empty() ? options_.journal : options_.resume;
-    if (path.empty()) return true;
-    auto opened = JournalWriter::Open(path, header_, append);
+    if (JournalPath().empty()) return true;
+    auto opened = JournalWriter::Open(JournalPath(), header_, append);
     if (!opened.value) {
       err_ << "opcts run: " << opened.error << "\n";
       return false;
@@ -202,8 +201,7 @@ class Results {
     if (replayed) return ++replayed_, true;
     progress_.Update(records_.size(), failures_);
     if (journal_ && !journal_->Append(r)) {
-      err_ << "opcts run: cannot write the journal " << (options_.resume.empty() ? options_.journal : options_.resume)
-           << ": " << std::strerror(errno) << "\n";
+      err_ << "opcts run: cannot write the journal " << JournalPath() << ": " << std::strerror(errno) << "\n";
       return false;
     }
     return true;
@@ -217,10 +215,8 @@ class Results {
          << (options_.isolation ? ", isolated" : ", in process") << "); " << failures_
          << " failed the gate" << (options_.strict ? " (strict)" : "")
          << (replayed_ ? " (counting " + std::to_string(replayed_) + " resumed from the journal)" : "") << "\n";
-    ReportOptions report_options{options_.strict, TodayUtc(), options_.required, ""};
-    if (stop_signal) report_options.interrupted = std::string("interrupted by ") + StopSignalName(stop_signal);
     Journal journal{header_, std::move(records_), {}};
-    const auto report = BuildReport({{"this run", std::move(journal)}}, {}, report_options);
+    const auto report = BuildReport({{"this run", std::move(journal)}}, {}, RunReportOptions(options_, stop_signal));
     RunResult result{0, ran + replayed_, failures_, stop_signal};
     if (!report.value) {  // a duplicate case id: the resume checks make this unreachable
       err_ << "opcts run: " << report.error << "\n";
@@ -237,6 +233,7 @@ class Results {
   }
 
  private:
+  const std::string& JournalPath() const { return options_.resume.empty() ? options_.journal : options_.resume; }
   static std::string ToLower(std::string s) {
     for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     return s;
@@ -437,6 +434,12 @@ std::string ReadResumed(const std::string& path, const JournalHeader& header, st
 std::string Quoted(const std::string& s) { return "'" + s + "'"; }
 
 }  // namespace
+
+ReportOptions RunReportOptions(const RunOptions& options, int stop_signal) {
+  ReportOptions report{options.strict, TodayUtc(), options.required, ""};
+  if (stop_signal) report.interrupted = std::string("interrupted by ") + StopSignalName(stop_signal);
+  return report;
+}
 
 std::map<std::string, std::string> RecordedOptions(const RunOptions& options) {
   return {{"backend_options", options.backend_options},

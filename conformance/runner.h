@@ -48,6 +48,10 @@ struct RunResult {
 RunResult RunConformance(const SpecSet& specs, const RunOptions& options, std::ostream& out,
                          std::ostream& err);
 
+// What the reports of a run judge by: its strictness and required levels, and the signal that
+// stopped it (0: none), which marks them interrupted.
+ReportOptions RunReportOptions(const RunOptions& options, int stop_signal);
+
 // The journal header's record of the options that decide what a run records; --resume
 // refuses a journal whose options differ.
 std::map<std::string, std::string> RecordedOptions(const RunOptions& options);

@@ -68,6 +68,8 @@ ReferenceResult ScatterND(const Operation& op) {
     for (uint64_t e = 0; e < written.size(); ++e)
       result.elements[e].bits = written[e].empty() ? LoadBits(dtype, input.Element(in_index.BufferIndex(e)))
                                                    : written[e].back();
+    // Refusing the data is one of the freedoms the spec's memory_safe_only grants.
+    if (!op.spec->semantics.out_of_range_indices_memory_safe_only) return {{result}, std::nullopt, std::nullopt};
     return {{result}, std::nullopt,
             "index tuple " + std::to_string(*first_out_of_range) +
                 " is out of range; the spec leaves such data to the implementation "

@@ -105,9 +105,16 @@ void PrintSummary(const std::map<std::pair<std::string, std::string>, std::map<s
 
 bool Claims(const BackendClaims& claims, const OperatorSpec& spec, const std::string& level) {
   if (level.empty()) return false;
-  if (spec.scheme == LevelScheme::kOpenVINO)
-    return std::find(claims.extra_support.begin(), claims.extra_support.end(), "openvino." + level) !=
-           claims.extra_support.end();
+  if (spec.scheme != LevelScheme::kDirectML) {
+    // "onnx.opset14" claims every ONNX level up to opset14, as a feature level does.
+    const std::string prefix = std::string(SchemeName(spec.scheme)) + ".";
+    const int wanted = LevelIndex(spec.scheme, level);
+    return wanted >= 0 && std::any_of(claims.extra_support.begin(), claims.extra_support.end(),
+                                      [&](const std::string& claim) {
+                                        return claim.rfind(prefix, 0) == 0 &&
+                                               LevelIndex(spec.scheme, claim.substr(prefix.size())) >= wanted;
+                                      });
+  }
   const int claimed = LevelIndex(LevelScheme::kDirectML, claims.feature_level);
   return claimed >= 0 && LevelIndex(LevelScheme::kDirectML, level) <= claimed;
 }

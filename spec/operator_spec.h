@@ -100,7 +100,11 @@ struct SupportHistory {
   std::vector<SupportLevel> levels;
 };
 
-enum class LevelScheme { kDirectML, kOpenVINO };
+// directml: DirectML feature levels ("4_1"); openvino and onnx: opset versions ("opset3").
+enum class LevelScheme { kDirectML, kOpenVINO, kONNX };
+
+// "directml", "openvino", "onnx": the spec's `scheme:` and the prefix of an extra_support claim.
+const char* SchemeName(LevelScheme scheme);
 
 struct Semantics {
   bool in_place = false;

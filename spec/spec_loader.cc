@@ -102,19 +102,29 @@ SpecLoadResult LoadSpecFile(const std::string& path) {
 }
 
 namespace {
-const std::vector<std::string>& OpenVINOLevels() {
+// OpenVINO and ONNX name their levels by opset version; both have fewer than 32 so far.
+const std::vector<std::string>& OpsetLevels() {
   static const std::vector<std::string> kLevels = [] {
     std::vector<std::string> levels;
-    for (int i = 1; i <= 15; ++i) levels.push_back("opset" + std::to_string(i));
+    for (int i = 1; i <= 32; ++i) levels.push_back("opset" + std::to_string(i));
     return levels;
   }();
   return kLevels;
 }
 }  // namespace
 
+const char* SchemeName(LevelScheme scheme) {
+  switch (scheme) {
+    case LevelScheme::kDirectML: return "directml";
+    case LevelScheme::kOpenVINO: return "openvino";
+    case LevelScheme::kONNX: return "onnx";
+  }
+  return "?";
+}
+
 int LevelIndex(LevelScheme scheme, const std::string& level) {
   if (scheme == LevelScheme::kDirectML) return DirectMLLevelIndex(level);
-  const auto& levels = OpenVINOLevels();
+  const auto& levels = OpsetLevels();
   const auto it = std::find(levels.begin(), levels.end(), level);
   return it == levels.end() ? -1 : static_cast<int>(it - levels.begin());
 }

@@ -29,9 +29,6 @@ bool IsKebabId(const std::string& s) {
                                    [](char c) { return IsLower(c) || IsDigit(c) || c == '-'; });
 }
 
-std::string_view SchemeName(LevelScheme s) {
-  return s == LevelScheme::kDirectML ? "directml" : "openvino";
-}
 std::string_view ParamTypeName(ParamType t) {
   switch (t) {
     case ParamType::kUInt32:
@@ -353,8 +350,9 @@ void Parse(SchemaContext& ctx, const YamlField& root) {
     }
   }
   if (auto f = top.Get("scheme")) {
-    if (auto s = ctx.reader.OneOf(*f, "scheme", {"directml", "openvino"})) {
-      ctx.scheme = *s == "directml" ? LevelScheme::kDirectML : LevelScheme::kOpenVINO;
+    if (auto s = ctx.reader.OneOf(*f, "scheme", {"directml", "openvino", "onnx"})) {
+      for (LevelScheme scheme : {LevelScheme::kDirectML, LevelScheme::kOpenVINO, LevelScheme::kONNX})
+        if (*s == SchemeName(scheme)) ctx.scheme = scheme;
       ctx.spec.scheme = *ctx.scheme;
     }
   }

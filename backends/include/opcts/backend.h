@@ -134,7 +134,10 @@ typedef struct opcts_backend_info {
   const char* version;        /* the backend's own version */
   const char* device;         /* "AMD EPYC (AVX2)", "llvmpipe (LLVM 15, 256 bits)" */
   uint32_t feature_level;     /* the DirectML feature level claimed: OPCTS_FEATURE_LEVEL(5, 0) */
-  const char* extra_support;  /* space-separated extra claims, e.g. "openvino.opset3"; "" if none */
+  /* Space-separated claims for operators of other level schemes, "<scheme>.<level>", e.g.
+   * "openvino.opset3 onnx.opset18"; "" if none. A claim covers that level and every lower one of
+   * its scheme, as feature_level does for DirectML. */
+  const char* extra_support;
   const char* details;        /* free text: features found, driver, SIMD target; "" if none */
 } opcts_backend_info;
 

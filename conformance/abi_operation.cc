@@ -2,10 +2,12 @@
 
 #include <cstring>
 
+#include "common/operator_table.h"
+
 namespace opcts {
 namespace {
 
-uint32_t U32(const Operation& op, const char* param) {
+uint32_t U32(const Operation& op, const std::string& param) {
   return static_cast<uint32_t>(op.Param(param).value_or(0));
 }
 
@@ -33,37 +35,28 @@ const opcts_tensor_desc* AbiOperation::Describe(const Operation& op, const std::
 }
 
 std::unique_ptr<AbiOperation> AbiOperation::Build(const Operation& op, std::string* error) {
-  std::unique_ptr<AbiOperation> abi(new AbiOperation);
-  const std::string& name = op.spec->name;
-  if (name == "DML_CUMULATIVE_SUMMATION" || name == "DML_CUMULATIVE_PRODUCT") {
-    const bool sum = name == "DML_CUMULATIVE_SUMMATION";
-    abi->binding_order_ = {"InputTensor", "OutputTensor"};
-    abi->cumulative_ = {abi->Describe(op, "InputTensor"), abi->Describe(op, "OutputTensor"),
-                        U32(op, "Axis"), U32(op, "AxisDirection"),
-                        U32(op, sum ? "HasExclusiveSum" : "HasExclusiveProduct")};
-    abi->desc_ = {sum ? OPCTS_OP_DML_CUMULATIVE_SUMMATION : OPCTS_OP_DML_CUMULATIVE_PRODUCT,
-                  &abi->cumulative_};
-  } else if (name == "DML_SCATTER_ND") {
-    abi->binding_order_ = {"InputTensor", "IndicesTensor", "UpdatesTensor", "OutputTensor"};
-    abi->scatter_ = {abi->Describe(op, "InputTensor"), abi->Describe(op, "IndicesTensor"),
-                     abi->Describe(op, "UpdatesTensor"), abi->Describe(op, "OutputTensor"),
-                     U32(op, "InputDimensionCount"), U32(op, "IndicesDimensionCount")};
-    abi->desc_ = {OPCTS_OP_DML_SCATTER_ND, &abi->scatter_};
-  } else if (name == "OPENVINO_CUMSUM_3") {
-    abi->binding_order_ = {"data", "axis", "output"};
-    abi->openvino_ = {abi->Describe(op, "data"), abi->Describe(op, "axis"),
-                      abi->Describe(op, "output"), U32(op, "exclusive"), U32(op, "reverse")};
-    abi->desc_ = {OPCTS_OP_OPENVINO_CUMSUM_3, &abi->openvino_};
-  } else {
-    *error = "operator " + name + " has no form in the backend ABI";
+  const abi::Operator* info = abi::FindOperator(op.spec->name);
+  if (info == nullptr) {
+    *error = "operator " + op.spec->name + " has no form in the backend ABI (not in the operator table)";
     return nullptr;
   }
+  std::unique_ptr<AbiOperation> abi(new AbiOperation);
+  abi->struct_.assign(info->desc_size, 0);
+  for (const abi::Field& f : info->fields) {
+    if (f.is_tensor) {
+      abi->binding_order_.push_back(f.name);
+      f.WriteTensor(abi->struct_.data(), abi->Describe(op, f.name));
+    } else {
+      f.WriteUInt32(abi->struct_.data(), U32(op, f.name));
+    }
+  }
+  abi->desc_ = {info->type, abi->struct_.data()};
   return abi;
 }
 
 AbiOperation::Snapshot AbiOperation::Take() const {
   Snapshot parts = {{"opcts_op_desc", Bytes(desc_)},
-                    {"the operator descriptor", Bytes(cumulative_) + Bytes(scatter_) + Bytes(openvino_)}};
+                    {"the operator descriptor", std::string(struct_.begin(), struct_.end())}};
   for (size_t i = 0; i < tensors_.size(); ++i) {
     parts.push_back({tensor_names_[i] + " descriptor", Bytes(tensors_[i])});
     parts.push_back({tensor_names_[i] + ".Sizes", Bytes(dims_[2 * i])});
@@ -77,11 +70,6 @@ std::string AbiOperation::ChangedSince(const Snapshot& before) const {
   for (size_t i = 0; i < now.size(); ++i)
     if (now[i] != before[i]) return now[i].first;
   return "";
-}
-
-bool HasAbiForm(const std::string& operator_name) {
-  return operator_name == "DML_CUMULATIVE_SUMMATION" || operator_name == "DML_CUMULATIVE_PRODUCT" ||
-         operator_name == "DML_SCATTER_ND" || operator_name == "OPENVINO_CUMSUM_3";
 }
 
 }  // namespace opcts

@@ -1,5 +1,5 @@
-// An Operation expressed as the C ABI's descriptor structs (backends/include/opcts/backend.h).
-// The one place that knows which spec operator maps to which ABI struct.
+// An Operation expressed as the C ABI's descriptor struct (opcts/operators.h), laid out by the
+// operator table generated from the specs: any operator with an `abi:` section has one.
 //
 //   std::string error;
 //   auto abi = AbiOperation::Build(op, &error);   // null if the operator has no ABI form
@@ -41,12 +41,8 @@ class AbiOperation {
   std::deque<opcts_tensor_desc> tensors_;  // deque: pointers stay valid as it grows
   std::vector<std::string> tensor_names_;   // parallel to tensors_
   std::deque<std::vector<uint32_t>> dims_;  // sizes, strides of tensors_[0], then [1], ...
-  opcts_dml_cumulative_desc cumulative_{};
-  opcts_dml_scatter_nd_desc scatter_{};
-  opcts_openvino_cumsum_desc openvino_{};
+  // The operator's descriptor struct, laid out by the operator table.
+  std::vector<char> struct_;  // operator new: aligned for any member
 };
-
-// True if the named spec operator has an ABI form.
-bool HasAbiForm(const std::string& operator_name);
 
 }  // namespace opcts

@@ -13,6 +13,7 @@ struct KindInfo {
   ConstraintKind kind;
   std::vector<std::string_view> fields;     // besides id, kind and text
   size_t min_tensors = 0, max_tensors = 0;  // max 0: no limit (or no `tensors` field)
+  std::vector<std::string_view> optional_fields = {};
 };
 
 const std::vector<KindInfo>& Kinds() {
@@ -24,11 +25,8 @@ const std::vector<KindInfo>& Kinds() {
       {"scalar_value_range", ConstraintKind::kScalarValueRange, {"tensors", "min", "max"}, 1, 1},
       {"leading_ones", ConstraintKind::kLeadingOnes, {"tensors", "param"}, 1, 1},
       {"last_dim_range", ConstraintKind::kLastDimRange, {"tensors", "min", "max"}, 1, 1},
-      {"scatter_nd_updates_sizes",
-       ConstraintKind::kScatterNDUpdatesSizes,
-       {"tensors", "params"},
-       3,
-       3},
+      // With `params` (the two dimension counts) DirectML's right-aligned form; without, ONNX's.
+      {"scatter_nd_updates_sizes", ConstraintKind::kScatterNDUpdatesSizes, {"tensors"}, 3, 3, {"params"}},
   };
   return kKinds;
 }
@@ -122,7 +120,7 @@ void ParseConstraint(SchemaContext& ctx, const YamlField& f) {
   std::vector<std::string_view> required = {"id", "kind", "text"};
   if (kind) {
     required.insert(required.end(), kind->fields.begin(), kind->fields.end());
-    m.CheckKeys(required, {}, "kind " + std::string(kind->name));
+    m.CheckKeys(required, kind->optional_fields, "kind " + std::string(kind->name));
   } else {
     // An unknown kind: tolerate any kind's fields, still catch typos.
     m.CheckKeys(required, {"tensors", "param", "params", "min", "max"});
@@ -149,6 +147,7 @@ void ParseConstraint(SchemaContext& ctx, const YamlField& f) {
       }
     }
     if (auto v = m.Get("params"); v && kind->kind == ConstraintKind::kScatterNDUpdatesSizes) {
+      // Both dimension counts or neither.
       const std::optional<std::vector<YamlField>> items = ctx.reader.List(*v);
       if (items && items->size() != 2)
         ctx.reader.Error(*v,

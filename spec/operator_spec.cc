@@ -18,6 +18,11 @@ const TensorSpec* OperatorSpec::FindTensor(const std::string& n) const {
   return nullptr;
 }
 
+std::string OperatorSpec::Role(const std::string& role) const {
+  const auto it = family.roles.find(role);
+  return it == family.roles.end() ? "" : it->second;
+}
+
 const SupportLevel* OperatorSpec::SupportAt(const std::string& level) const {
   const int wanted = LevelIndex(scheme, level);
   if (wanted < 0) return nullptr;

@@ -90,6 +90,9 @@ struct TensorSupport {
 struct SupportLevel {
   std::string level;  // "2_1", "opset3"
   std::map<std::string, TensorSupport> tensors;
+  // Enum parameters whose values grow with the level ("reduction": none, add, mul): the values
+  // allowed here. A parameter not listed takes every value at every level.
+  std::map<std::string, std::vector<int64_t>> params;
   SourceLocation where;
 };
 
@@ -123,9 +126,30 @@ struct Accuracy {
   std::string doc;
 };
 
+// The operator's family (spec/families.h) and which of its tensors and parameters plays each
+// role there.
+struct FamilySpec {
+  std::string name;                          // "scan"
+  std::map<std::string, std::string> roles;  // role -> tensor or parameter name
+};
+
+// The operator's form in the C ABI (backends/include/opcts/operators.h, generated from this).
+struct AbiField {
+  std::string member;  // C member of the descriptor struct: "input_dimension_count"
+  std::string name;    // the tensor or parameter it carries: "InputDimensionCount"
+};
+struct AbiForm {
+  uint32_t code = 0;          // the OPCTS_OP_* value
+  std::string struct_name;    // "opcts_dml_scatter_nd_desc"
+  std::vector<AbiField> fields;  // in struct order: tensors (the binding order), then parameters
+  std::map<std::string, std::string> enum_prefixes;  // parameter -> C macro prefix of its values
+};
+
 struct OperatorSpec {
   std::string name;       // "DML_CUMULATIVE_SUMMATION"
   std::string reference;  // reference kernel key: "cumulative_summation"
+  FamilySpec family;
+  AbiForm abi;
   std::string file;       // the YAML file it was loaded from
   Provenance provenance;
   std::string introduced;  // level the operator first appears at
@@ -139,6 +163,8 @@ struct OperatorSpec {
   Accuracy accuracy;
 
   const ParamSpec* FindParam(const std::string& n) const;
+  // The tensor or parameter name playing `role` in the family; "" when the spec maps none.
+  std::string Role(const std::string& role) const;
   const TensorSpec* FindTensor(const std::string& n) const;
   // The highest support table at or below `level` (nullptr if the op does not exist there).
   const SupportLevel* SupportAt(const std::string& level) const;

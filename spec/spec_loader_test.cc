@@ -84,7 +84,7 @@ TEST(SpecLoader, CumulativeSummationMatchesItsDocument) {
   EXPECT_EQ(axis.max->name, "InputTensor");
   EXPECT_EQ(axis.max->scale, 1);
   EXPECT_EQ(axis.max->plus, -1);
-  EXPECT_EQ(axis.where.line, 59);  // "  - id: axis-below-rank"
+  EXPECT_EQ(axis.where.line, 67);  // "  - id: axis-below-rank"
 
   // The superseded 2020 table is kept although the current 2_1 table lacks its UINT16.
   ASSERT_EQ(s.history.size(), 1u);
@@ -179,7 +179,8 @@ TEST(SpecLoader, LevelOrder) {
   EXPECT_EQ(DirectMLLevelIndex("7_0"), -1);
   EXPECT_EQ(LevelIndex(LevelScheme::kOpenVINO, "opset1"), 0);
   EXPECT_EQ(LevelIndex(LevelScheme::kOpenVINO, "opset15"), 14);
-  EXPECT_EQ(LevelIndex(LevelScheme::kOpenVINO, "opset16"), -1);
+  EXPECT_EQ(LevelIndex(LevelScheme::kOpenVINO, "opset32"), 31);
+  EXPECT_EQ(LevelIndex(LevelScheme::kONNX, "opset33"), -1);
   EXPECT_EQ(LevelIndex(LevelScheme::kOpenVINO, "2_1"), -1);
   EXPECT_EQ(LevelIndex(LevelScheme::kDirectML, "5_2"), 9);
 }
@@ -229,7 +230,7 @@ const BadSpec kBadSpecs[] = {
     {"level_adds_nothing", {"47: support[1]: level '4_0' adds nothing over '2_1'"}},
     {"unknown_level", {"47: support[1].level: unknown level '4_2' for scheme directml"}},
     {"unknown_openvino_level",
-     {"47: support[1].level: unknown level 'opset16' for scheme openvino"}},
+     {"47: support[1].level: unknown level 'opset33' for scheme openvino"}},
     {"introduced_mismatch",
      {"6: introduced: introduced '2_0' differs from the first support level '2_1'"}},
     {"tensor_missing_from_level", {"44: support[0].tensors: missing tensor 'OutputTensor'"}},
@@ -359,10 +360,20 @@ TEST(SpecSet, DuplicateOperatorNamesAcrossFiles) {
   a.name = c.name = "DML_X";
   b.name = "DML_Y";
   a.file = "a.yaml", b.file = "b.yaml", c.file = "c.yaml";
+  a.family.name = b.family.name = c.family.name = "scan";
+  a.abi.code = 1, b.abi.code = 2, c.abi.code = 3;
   EXPECT_EQ(Formatted(CheckSpecSet({a, b, c})),
             std::vector<std::string>{"c.yaml: operator: operator 'DML_X' is already defined in "
                                      "a.yaml"});
   EXPECT_TRUE(CheckSpecSet({a, b}).empty());
+  b.abi.code = 1;  // one ABI code for two operators
+  EXPECT_EQ(Formatted(CheckSpecSet({a, b})),
+            std::vector<std::string>{"b.yaml: abi.code: code 1 is already DML_X's (a.yaml)"});
+  b.abi.code = 2;
+  b.family.name.clear();
+  EXPECT_EQ(Formatted(CheckSpecSet({a, b})),
+            std::vector<std::string>{"b.yaml: family: missing: which family (scan, scatter_nd) the "
+                                     "operator belongs to"});
 }
 
 TEST(SpecCheck, RealSpecsPass) {
@@ -377,9 +388,10 @@ TEST(SpecCheck, ReportsEveryProblem) {
   const std::string good = kSpecDir + "/testdata/good/minimal.yaml";
   std::ostringstream out, err;
   EXPECT_EQ(SpecCheckMain({bad, good, good}, "", out, err), 1);
-  EXPECT_EQ(out.str(), "spec check: 3 files, 4 errors\n");
+  // minimal.yaml is a whole file but no member of a spec set: it has no family and no ABI form.
+  EXPECT_EQ(out.str(), "spec check: 3 files, 8 errors\n");
   const std::string text = err.str();
-  EXPECT_EQ(std::count(text.begin(), text.end(), '\n'), 4);
+  EXPECT_EQ(std::count(text.begin(), text.end(), '\n'), 8);
   EXPECT_NE(text.find(bad + ":45: support[0].tensors.InputTensor.dtypes[2]: unknown data type "
                             "'FLOAT8'\n"),
             std::string::npos);

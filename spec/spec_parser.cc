@@ -325,9 +325,10 @@ void ParseAccuracy(SchemaContext& ctx, const YamlField& f) {
 void Parse(SchemaContext& ctx, const YamlField& root) {
   YamlMap top(ctx.reader, root);
   if (!top.valid()) return;
+  // `family` and `abi` are required of a spec set (CheckSpecSet), not of a lone file.
   top.CheckKeys({"schema", "operator", "reference", "scheme", "introduced", "provenance",
                  "parameters", "tensors", "constraints", "support", "semantics", "accuracy"},
-                {"history"});
+                {"history", "family", "abi"});
   if (auto f = top.Get("schema")) {
     if (auto s = ctx.reader.String(*f); s && *s != kSchema)
       ctx.reader.Error(
@@ -371,6 +372,8 @@ void Parse(SchemaContext& ctx, const YamlField& root) {
   if (auto f = top.Get("history")) ParseHistory(ctx, *f);
   if (auto f = top.Get("semantics")) ParseSemantics(ctx, *f);
   if (auto f = top.Get("accuracy")) ParseAccuracy(ctx, *f);
+  if (auto f = top.Get("family")) ParseFamily(ctx, *f);  // after accuracy: a scan combines by it
+  if (auto f = top.Get("abi")) ParseAbi(ctx, *f);
 }
 
 }  // namespace

@@ -49,6 +49,8 @@ std::string JoinNames(const std::vector<std::string>& names);  // "a, b, c"
 std::string_view RoleName(TensorRole r);                       // as the YAML spells it
 
 void ParseConstraints(SchemaContext& ctx, const YamlField& f);
+void ParseFamily(SchemaContext& ctx, const YamlField& f);
+void ParseAbi(SchemaContext& ctx, const YamlField& f);
 std::vector<SupportLevel> ParseSupportTable(SchemaContext& ctx, const YamlField& f);
 
 }  // namespace opcts

@@ -61,10 +61,36 @@ void ParseDTypes(SchemaContext& ctx, const YamlField& f, TensorSupport& support)
   }
 }
 
+// `params: {reduction: [none, add]}`: the enum values allowed at this level.
+void ParseLevelParams(SchemaContext& ctx, const YamlField& f, SupportLevel& level) {
+  YamlMap table(ctx.reader, f);
+  for (const YamlMap::Entry& e : table.entries()) {
+    const std::string& name = e.key.node.Scalar();
+    const ParamSpec* param = ctx.params_ok ? ctx.spec.FindParam(name) : nullptr;
+    if (ctx.params_ok && (!param || param->type != ParamType::kEnum)) {
+      ctx.reader.Error(e.key, Quoted(name) + " is not an enum parameter");
+      continue;
+    }
+    std::vector<int64_t>& allowed = level.params[name];
+    for (const YamlField& item : ctx.reader.List(e.value).value_or(std::vector<YamlField>{})) {
+      const std::optional<std::string> value = ctx.reader.String(item);
+      if (!value || !param) continue;
+      const auto it = std::find(param->enum_values.begin(), param->enum_values.end(), *value);
+      if (it == param->enum_values.end())
+        ctx.reader.Error(item, Quoted(*value) + " is not a value of " + Quoted(name) + " (" +
+                                   JoinNames(param->enum_values) + ")");
+      else
+        allowed.push_back(it - param->enum_values.begin());
+    }
+    if (allowed.empty()) ctx.reader.Error(e.value, Quoted(name) + " needs at least one value");
+  }
+}
+
 void ParseLevel(SchemaContext& ctx, const YamlField& f, SupportLevel& level, LevelInfo& info) {
   YamlMap m(ctx.reader, f);
   if (!m.valid()) return;
-  m.CheckKeys({"level", "tensors"}, {});
+  m.CheckKeys({"level", "tensors"}, {"params"});
+  if (auto params = m.Get("params")) ParseLevelParams(ctx, *params, level);
   if (auto v = m.Get("level")) {
     info.level_field = *v;
     level.level = ctx.Level(*v).value_or("");
@@ -99,6 +125,11 @@ void ParseLevel(SchemaContext& ctx, const YamlField& f, SupportLevel& level, Lev
     if (!table.Has(t.name)) ctx.reader.Error(*tensors, "missing tensor " + Quoted(t.name));
 }
 
+std::vector<int64_t> SortedCopy(std::vector<int64_t> v) {
+  std::sort(v.begin(), v.end());
+  return v;
+}
+
 void CompareLevels(SchemaContext& ctx, const SupportLevel& before, const LevelInfo& before_info,
                    const SupportLevel& after, const LevelInfo& after_info) {
   const std::string not_superset =
@@ -125,6 +156,21 @@ void CompareLevels(SchemaContext& ctx, const SupportLevel& before, const LevelIn
       shrinks = true;
       ctx.reader.Error(dtypes_field, not_superset + "drops " + JoinNames(dropped));
     } else if (now.dtypes.size() > was.dtypes.size()) {
+      grows = true;
+    }
+  }
+  for (const auto& [name, was] : before.params) {
+    const auto it = after.params.find(name);
+    if (it == after.params.end()) {
+      shrinks = true;
+      ctx.reader.Error(after_info.field, not_superset + "params lack " + Quoted(name));
+      continue;
+    }
+    const std::vector<int64_t> now = SortedCopy(it->second), before_values = SortedCopy(was);
+    if (!std::includes(now.begin(), now.end(), before_values.begin(), before_values.end())) {
+      shrinks = true;
+      ctx.reader.Error(after_info.field, not_superset + Quoted(name) + " drops a value");
+    } else if (now.size() > was.size()) {
       grows = true;
     }
   }

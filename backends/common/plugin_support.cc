@@ -1,7 +1,12 @@
 #include "common/plugin_support.h"
 
+#include "common/family_views.h"
+
 #include <bit>
+#include <cstdlib>
 #include <cstring>
+#include <map>
+#include <sstream>
 
 namespace opcts::plugin {
 namespace {
@@ -85,10 +90,6 @@ bool CheckTensor(Checker& c, const opcts_tensor_desc* t, const std::string& name
   return true;
 }
 
-bool CheckBool(Checker& c, uint32_t value, const char* name) {
-  return value <= 1 || c.Fail(std::string(name) + " is " + Str(value) + ", not 0 or 1");
-}
-
 bool CheckSameDType(Checker& c, const opcts_tensor_desc& a, const char* a_name,
                     const opcts_tensor_desc& b, const char* b_name) {
   return a.data_type == b.data_type ||
@@ -121,21 +122,19 @@ bool CheckSameShape(Checker& c, const opcts_tensor_desc& in, const char* in_name
          CheckSameSizes(c, in, in_name, out, out_name);
 }
 
-void CheckCumulative(Checker& c, const opcts_dml_cumulative_desc& d) {
-  if (!CheckTensor(c, d.input, "InputTensor", false) ||
-      !CheckTensor(c, d.output, "OutputTensor", false) ||
-      !CheckSameShape(c, *d.input, "InputTensor", *d.output, "OutputTensor"))
-    return;
-  if (d.axis >= d.input->dimension_count) {
-    c.Fail("Axis " + Str(d.axis) + " is not less than InputTensor.DimensionCount " +
-           Str(d.input->dimension_count));
-    return;
-  }
-  if (d.axis_direction > OPCTS_AXIS_DIRECTION_DECREASING) {
-    c.Fail("AxisDirection " + Str(d.axis_direction) + " is not INCREASING (0) or DECREASING (1)");
+// A scan: input and output alike; the axis a field below the rank, or an INT32/INT64 scalar
+// input (its value is data: ResolveScanAxis checks it at execute).
+void CheckScan(Checker& c, const ScanView& v) {
+  if (!CheckSameShape(c, *v.input.desc, v.input.name, *v.output.desc, v.output.name)) return;
+  if (!v.axis_is_tensor) {
+    if (v.axis_field >= v.input.desc->dimension_count)
+      c.Fail(std::string(v.axis_name) + " " + Str(v.axis_field) + " is not less than " + v.input.name +
+             ".DimensionCount " + Str(v.input.desc->dimension_count));
     return;
   }
-  CheckBool(c, d.has_exclusive, "HasExclusive");
+  const opcts_tensor_desc* axis = v.axis_tensor.desc;
+  if (axis != nullptr && axis->data_type != OPCTS_DTYPE_INT32 && axis->data_type != OPCTS_DTYPE_INT64)
+    c.Fail(std::string(v.axis_name) + ".DataType " + Str(axis->data_type) + " is not INT32 or INT64");
 }
 
 // Leading dimensions outside the meaningful trailing `meaningful` ones must be 1.
@@ -150,109 +149,56 @@ bool CheckLeadingOnes(Checker& c, const opcts_tensor_desc& t, const char* name, 
   return true;
 }
 
-void CheckScatterND(Checker& c, const opcts_dml_scatter_nd_desc& d) {
-  if (!CheckTensor(c, d.input, "InputTensor", false) ||
-      !CheckTensor(c, d.indices, "IndicesTensor", false) ||
-      !CheckTensor(c, d.updates, "UpdatesTensor", false) ||
-      !CheckTensor(c, d.output, "OutputTensor", false))
+// A scatter. DirectML's form: one rank for all four tensors, meaningful trailing dimension counts
+// in [1, rank] with leading ones before them, updates right-aligned with leading ones. ONNX's:
+// every dimension meaningful, updates exactly indices.sizes[:-1] ++ input.sizes[q:].
+void CheckScatter(Checker& c, const ScatterView& v) {
+  const opcts_tensor_desc& in = *v.input.desc;
+  const opcts_tensor_desc& idx = *v.indices.desc;
+  const opcts_tensor_desc& upd = *v.updates.desc;
+  if (v.has_dimension_counts && (!CheckSameRank(c, in, v.input.name, idx, v.indices.name) ||
+                                 !CheckSameRank(c, in, v.input.name, upd, v.updates.name)))
     return;
-  const opcts_tensor_desc& in = *d.input;
-  const opcts_tensor_desc& idx = *d.indices;
-  const opcts_tensor_desc& upd = *d.updates;
-  if (!CheckSameRank(c, in, "InputTensor", idx, "IndicesTensor") ||
-      !CheckSameRank(c, in, "InputTensor", upd, "UpdatesTensor") ||
-      !CheckSameShape(c, in, "InputTensor", *d.output, "OutputTensor") ||
-      !CheckSameDType(c, in, "InputTensor", upd, "UpdatesTensor"))
+  if (!CheckSameShape(c, in, v.input.name, *v.output.desc, v.output.name) ||
+      !CheckSameDType(c, in, v.input.name, upd, v.updates.name))
     return;
   if (!IsIntegerDType(idx.data_type)) {
-    c.Fail("IndicesTensor.DataType " + Str(idx.data_type) + " is not an integer type");
+    c.Fail(std::string(v.indices.name) + ".DataType " + Str(idx.data_type) + " is not an integer type");
     return;
   }
-  const uint32_t rank = in.dimension_count;
-  const uint32_t k_in = d.input_dimension_count;
-  const uint32_t k_idx = d.indices_dimension_count;
-  // The document's half-open [1, DimensionCount) is a known defect: its examples use k == rank.
-  if (k_in < 1 || k_in > rank) {
-    c.Fail("InputDimensionCount " + Str(k_in) + " is outside [1, InputTensor.DimensionCount " +
-           Str(rank) + "]");
-    return;
-  }
-  if (k_idx < 1 || k_idx > rank) {
-    c.Fail("IndicesDimensionCount " + Str(k_idx) + " is outside [1, IndicesTensor.DimensionCount " +
-           Str(rank) + "]");
-    return;
-  }
-  if (!CheckLeadingOnes(c, in, "InputTensor", k_in, "InputDimensionCount") ||
-      !CheckLeadingOnes(c, idx, "IndicesTensor", k_idx, "IndicesDimensionCount"))
-    return;
-  const uint32_t q = idx.sizes[rank - 1];
-  if (q > k_in) {
-    c.Fail("IndicesTensor.Sizes[" + Str(rank - 1) + "] (index tuple size) " + Str(q) +
-           " exceeds InputDimensionCount " + Str(k_in));
-    return;
-  }
-  // The document's printed formula takes input sizes from [rank - q ..], which contradicts its
-  // own example; the example's reading (skip the first q meaningful input dims) is used here.
-  std::vector<uint32_t> expected(idx.sizes + (rank - k_idx), idx.sizes + (rank - 1));
-  expected.insert(expected.end(), in.sizes + (rank - k_in + q), in.sizes + rank);
-  if (expected.size() > rank) {
-    c.Fail("UpdatesTensor would need " + Str(expected.size()) +
-           " dimensions (IndicesDimensionCount - 1 + InputDimensionCount - tuple size) but "
-           "DimensionCount is " +
-           Str(rank));
-    return;
-  }
-  expected.insert(expected.begin(), rank - expected.size(), 1u);
-  for (uint32_t i = 0; i < rank; ++i)
-    if (upd.sizes[i] != expected[i]) {
-      c.Fail("UpdatesTensor.Sizes[" + Str(i) + "] is " + Str(upd.sizes[i]) + " but " +
-             Str(expected[i]) + " is expected from the indices and input sizes");
+  const uint32_t in_rank = in.dimension_count, idx_rank = idx.dimension_count;
+  const uint32_t k_in = v.input_dimension_count;
+  const uint32_t k_idx = v.indices_dimension_count;
+  if (v.has_dimension_counts) {
+    // The document's half-open [1, DimensionCount) is a known defect: its examples use k == rank.
+    if (k_in < 1 || k_in > in_rank)
+      return void(c.Fail("InputDimensionCount " + Str(k_in) + " is outside [1, " + v.input.name +
+                         ".DimensionCount " + Str(in_rank) + "]"));
+    if (k_idx < 1 || k_idx > idx_rank)
+      return void(c.Fail("IndicesDimensionCount " + Str(k_idx) + " is outside [1, " + v.indices.name +
+                         ".DimensionCount " + Str(idx_rank) + "]"));
+    if (!CheckLeadingOnes(c, in, v.input.name, k_in, "InputDimensionCount") ||
+        !CheckLeadingOnes(c, idx, v.indices.name, k_idx, "IndicesDimensionCount"))
       return;
-    }
-}
-
-void CheckOpenVINOCumSum(Checker& c, const opcts_openvino_cumsum_desc& d) {
-  if (!CheckTensor(c, d.data, "data", false) || !CheckTensor(c, d.output, "output", false) ||
-      !CheckSameShape(c, *d.data, "data", *d.output, "output"))
-    return;
-  if (d.axis != nullptr) {
-    if (!CheckTensor(c, d.axis, "axis", true)) return;
-    if (d.axis->dimension_count != 0) {
-      c.Fail("axis.DimensionCount " + Str(d.axis->dimension_count) + " is not 0 (a scalar)");
-      return;
-    }
-    if (d.axis->data_type != OPCTS_DTYPE_INT32 && d.axis->data_type != OPCTS_DTYPE_INT64) {
-      c.Fail("axis.DataType " + Str(d.axis->data_type) + " is not INT32 or INT64");
-      return;
-    }
   }
-  if (!CheckBool(c, d.exclusive, "exclusive")) return;
-  CheckBool(c, d.reverse, "reverse");
-}
-
-// The tensors of an operator in binding order, nullptr where an optional one is absent.
-std::vector<std::pair<const opcts_tensor_desc*, const char*>> BoundTensors(
-    const opcts_op_desc& op) {
-  switch (op.type) {
-    case OPCTS_OP_DML_CUMULATIVE_SUMMATION:
-    case OPCTS_OP_DML_CUMULATIVE_PRODUCT: {
-      const auto& d = *static_cast<const opcts_dml_cumulative_desc*>(op.desc);
-      return {{d.input, "InputTensor"}, {d.output, "OutputTensor"}};
-    }
-    case OPCTS_OP_DML_SCATTER_ND: {
-      const auto& d = *static_cast<const opcts_dml_scatter_nd_desc*>(op.desc);
-      return {{d.input, "InputTensor"},
-              {d.indices, "IndicesTensor"},
-              {d.updates, "UpdatesTensor"},
-              {d.output, "OutputTensor"}};
-    }
-    case OPCTS_OP_OPENVINO_CUMSUM_3: {
-      const auto& d = *static_cast<const opcts_openvino_cumsum_desc*>(op.desc);
-      return {{d.data, "data"}, {d.axis, "axis"}, {d.output, "output"}};
-    }
-    default:
-      return {};
-  }
+  const uint32_t q = idx.sizes[idx_rank - 1];
+  if (q > k_in)
+    return void(c.Fail(std::string(v.indices.name) + ".Sizes[" + Str(idx_rank - 1) + "] (index tuple size) " +
+                       Str(q) + " exceeds the " + Str(k_in) + " meaningful dimensions of " + v.input.name));
+  // DirectML's printed formula takes input sizes from [rank - q ..], which contradicts its own
+  // example; the example's reading (skip the first q meaningful input dims) is used here.
+  std::vector<uint32_t> expected(idx.sizes + (idx_rank - k_idx), idx.sizes + (idx_rank - 1));
+  expected.insert(expected.end(), in.sizes + (in_rank - k_in + q), in.sizes + in_rank);
+  const uint32_t upd_rank = upd.dimension_count;
+  if (v.has_dimension_counts ? expected.size() > upd_rank : expected.size() != upd_rank)
+    return void(c.Fail(std::string(v.updates.name) + " needs " + Str(expected.size()) +
+                       " dimensions (indices' meaningful ones but the last, then input's after the "
+                       "tuple) but its DimensionCount is " + Str(upd_rank)));
+  expected.insert(expected.begin(), upd_rank - expected.size(), 1u);
+  for (uint32_t i = 0; i < upd_rank; ++i)
+    if (upd.sizes[i] != expected[i])
+      return void(c.Fail(std::string(v.updates.name) + ".Sizes[" + Str(i) + "] is " + Str(upd.sizes[i]) +
+                         " but " + Str(expected[i]) + " is expected from the indices and input sizes"));
 }
 
 }  // namespace
@@ -287,29 +233,52 @@ size_t DTypeSize(uint32_t data_type) {
   }
 }
 
+// A parameter's value against the names of its values ("0 1", "INCREASING DECREASING").
+bool CheckValue(Checker& c, const abi::Field& f, uint32_t value) {
+  if (*f.values == '\0') return true;
+  std::vector<std::string> names;
+  std::istringstream words(f.values);
+  for (std::string w; words >> w;) names.push_back(w);
+  if (value < names.size()) return true;
+  std::string allowed;
+  for (size_t i = 0; i < names.size(); ++i)
+    allowed += (i ? ", " : "") + (names[i] == Str(i) ? names[i] : names[i] + " (" + Str(i) + ")");
+  return c.Fail(std::string(f.name) + " is " + Str(value) + ", not one of " + allowed);
+}
+
 int32_t CheckDescriptor(const opcts_op_desc& op, std::string* message) {
   Checker c(message);
   if (op.desc == nullptr) {
     c.Fail("opcts_op_desc.desc is null");
     return c.Status();
   }
-  switch (op.type) {
-    case OPCTS_OP_DML_CUMULATIVE_SUMMATION:
-    case OPCTS_OP_DML_CUMULATIVE_PRODUCT:
-      CheckCumulative(c, *static_cast<const opcts_dml_cumulative_desc*>(op.desc));
-      break;
-    case OPCTS_OP_DML_SCATTER_ND:
-      CheckScatterND(c, *static_cast<const opcts_dml_scatter_nd_desc*>(op.desc));
-      break;
-    case OPCTS_OP_OPENVINO_CUMSUM_3:
-      CheckOpenVINOCumSum(c, *static_cast<const opcts_openvino_cumsum_desc*>(op.desc));
-      break;
-    default:
-      // An operator this plugin does not know may be one the ABI gained after it was built:
-      // not supported, rather than invalid (backend.h's version policy).
-      if (message != nullptr)
-        *message = "operator type " + Str(op.type) + " is not one this backend knows";
-      return OPCTS_STATUS_NOT_SUPPORTED;
+  const abi::Operator* info = abi::FindOperator(op.type);
+  if (info == nullptr) {
+    // An operator this plugin does not know may be one the ABI gained after it was built:
+    // not supported, rather than invalid (backend.h's version policy).
+    if (message != nullptr) *message = "operator type " + Str(op.type) + " is not one this backend knows";
+    return OPCTS_STATUS_NOT_SUPPORTED;
+  }
+  for (const abi::Field& f : info->fields) {
+    const bool ok = f.is_tensor ? (f.optional && f.ReadTensor(op.desc) == nullptr) ||
+                                      CheckTensor(c, f.ReadTensor(op.desc), f.name, f.scalar)
+                                : CheckValue(c, f, f.ReadUInt32(op.desc));
+    if (!ok) return c.Status();
+    if (f.is_tensor && f.scalar && f.ReadTensor(op.desc) != nullptr &&
+        f.ReadTensor(op.desc)->dimension_count != 0) {
+      c.Fail(std::string(f.name) + ".DimensionCount " + Str(f.ReadTensor(op.desc)->dimension_count) +
+             " is not 0 (a scalar)");
+      return c.Status();
+    }
+  }
+  const std::string family = info->family;
+  if (family == "scan") {
+    CheckScan(c, ReadScan(*info, op.desc));
+  } else if (family == "scatter_nd") {
+    CheckScatter(c, ReadScatter(*info, op.desc));
+  } else {
+    if (message != nullptr) *message = "operator family " + family + " is not one this backend implements";
+    return OPCTS_STATUS_NOT_SUPPORTED;
   }
   return c.Status();
 }
@@ -317,68 +286,68 @@ int32_t CheckDescriptor(const opcts_op_desc& op, std::string* message) {
 int32_t CheckBindings(const opcts_op_desc& op, const opcts_binding* bindings, uint32_t count,
                       std::string* message) {
   Checker c(message);
+  const abi::Operator* info = abi::FindOperator(op.type);
   if (op.desc == nullptr) {
     c.Fail("opcts_op_desc.desc is null");
-    return c.Status();
-  }
-  const auto tensors = BoundTensors(op);
-  if (tensors.empty()) {
+  } else if (info == nullptr) {
     c.Fail("opcts_op_desc.type " + Str(op.type) + " is not a known operator");
-  } else if (count != tensors.size()) {
-    c.Fail("binding_count " + Str(count) + " is not " + Str(tensors.size()));
+  } else if (count != info->TensorCount()) {
+    c.Fail("binding_count " + Str(count) + " is not " + Str(info->TensorCount()));
   } else if (bindings == nullptr) {
     c.Fail("bindings is null");
   } else {
-    for (uint32_t i = 0; i < count && c.ok(); ++i) {
-      const auto [desc, name] = tensors[i];
-      if (desc == nullptr) continue;  // an absent optional input: its binding is ignored
-      const std::string where = "bindings[" + Str(i) + "] (" + name + ")";
-      if (bindings[i].data == nullptr) {
+    for (const abi::Field& f : info->fields) {
+      const opcts_tensor_desc* desc = f.is_tensor ? f.ReadTensor(op.desc) : nullptr;
+      if (desc == nullptr) continue;  // a parameter, or an absent optional input (binding ignored)
+      const opcts_binding& b = bindings[f.binding];
+      const std::string where = "bindings[" + Str(f.binding) + "] (" + f.name + ")";
+      if (b.data == nullptr) {
         c.Fail(where + ".data is null");
-      } else if (bindings[i].size_in_bytes != desc->total_tensor_size_in_bytes) {
-        c.Fail(where + ".size_in_bytes " + Str(bindings[i].size_in_bytes) + " differs from " +
-               name + ".TotalTensorSizeInBytes " + Str(desc->total_tensor_size_in_bytes));
+      } else if (b.size_in_bytes != desc->total_tensor_size_in_bytes) {
+        c.Fail(where + ".size_in_bytes " + Str(b.size_in_bytes) + " differs from " + f.name +
+               ".TotalTensorSizeInBytes " + Str(desc->total_tensor_size_in_bytes));
       }
+      if (!c.ok()) break;
     }
   }
   return c.Status();
 }
 
-int32_t CheckOpenVINOAxis(const opcts_openvino_cumsum_desc& desc, const opcts_binding& axis_binding,
-                          uint32_t* axis, std::string* message) {
-  Checker c(message);
-  if (desc.data == nullptr) {
-    c.Fail("data is null");
-    return c.Status();
-  }
-  const int64_t rank = desc.data->dimension_count;
-  int64_t value = 0;
-  if (desc.axis != nullptr) {
-    const uint32_t type = desc.axis->data_type;
-    const size_t size = type == OPCTS_DTYPE_INT32 ? 4 : type == OPCTS_DTYPE_INT64 ? 8 : 0;
-    if (size == 0) {
-      c.Fail("axis.DataType " + Str(type) + " is not INT32 or INT64");
-      return c.Status();
+namespace {
+
+// Orders the levels of one scheme: DirectML by encoding, opset levels by version.
+uint32_t LevelRank(const abi::Level& level) {
+  if (level.feature_level != 0) return level.feature_level;
+  return static_cast<uint32_t>(std::strtoul(level.name + std::strspn(level.name, "abcdefghijklmnopqrstuvwxyz"),
+                                            nullptr, 10));
+}
+
+}  // namespace
+
+Claims ClaimEveryLevel(const std::function<bool(const abi::Operator&, const abi::Level&)>& supports) {
+  std::map<std::string, std::map<uint32_t, std::string>> candidates;  // scheme -> rank -> level
+  for (const abi::Operator& op : abi::Operators())
+    for (const abi::Level& level : op.support) candidates[op.scheme][LevelRank(level)] = level.name;
+  Claims claims;
+  for (const auto& [scheme, levels] : candidates) {
+    std::string claimed;
+    uint32_t claimed_rank = 0;
+    for (const auto& [rank, name] : levels) {
+      bool all = true;
+      for (const abi::Operator& op : abi::Operators())
+        for (const abi::Level& level : op.support)
+          all = all && (op.scheme != scheme || LevelRank(level) > rank || supports(op, level));
+      if (!all) break;
+      claimed = name;
+      claimed_rank = rank;
     }
-    if (axis_binding.data == nullptr || axis_binding.size_in_bytes < size) {
-      c.Fail("the axis binding holds no " + Str(size) + "-byte scalar");
-      return c.Status();
-    }
-    if (size == 4) {
-      int32_t v32 = 0;
-      std::memcpy(&v32, axis_binding.data, 4);
-      value = v32;
-    } else {
-      std::memcpy(&value, axis_binding.data, 8);
-    }
+    if (claimed.empty()) continue;
+    if (scheme == "directml")
+      claims.feature_level = claimed_rank;
+    else
+      claims.extra_support += (claims.extra_support.empty() ? "" : " ") + scheme + "." + claimed;
   }
-  if (value < -rank || value >= rank) {
-    c.Fail("axis value " + std::to_string(value) + " is outside [-" + Str(rank) + ", " + Str(rank) +
-           ") for data.DimensionCount " + Str(rank));
-    return c.Status();
-  }
-  if (axis != nullptr) *axis = static_cast<uint32_t>(value < 0 ? value + rank : value);
-  return c.Status();
+  return claims;
 }
 
 TensorLayout MakeLayout(const opcts_tensor_desc& desc) {

@@ -6,10 +6,12 @@
 #include <cstdint>
 #include <cstdio>
 #include <exception>
+#include <functional>
 #include <new>
 #include <string>
 #include <vector>
 
+#include "common/operator_table.h"
 #include "opcts/backend.h"
 
 namespace opcts::plugin {
@@ -44,23 +46,17 @@ int32_t GuardedCall(const char* backend, char* message, size_t capacity, Body&& 
 // Size in bytes of an OPCTS_DTYPE_* value; 0 for an unknown value.
 size_t DTypeSize(uint32_t data_type);
 
-// The operator's documented rules, checked from the descriptor alone (no tensor data):
-// tensor desc well-formedness (non-null sizes, no zero size, strides length, TotalTensorSizeInBytes
-// at least the implied minimum roundup((dot(sizes-1, strides)+1)*elemsize, 4), at most 2^32-1
-// elements, alignment 0 or a power of two >= element size, rank <= 8, known dtype), and every
-// per-operator constraint:
-//  - cumulative sum/product: same dtype, rank and sizes for input/output; axis < rank;
-//    axis_direction 0 or 1; has_exclusive 0 or 1.
-//  - scatter-nd: input/indices/updates/output same rank; input/updates/output same dtype;
-//    input and output same sizes; 1 <= input_dimension_count <= rank (the document's half-open
-//    range is a known defect); 1 <= indices_dimension_count <= rank; input sizes before the last
-//    input_dimension_count dims are 1, likewise indices before its last indices_dimension_count;
-//    tuple size q = indices.sizes[rank-1] in [1, input_dimension_count]; updates sizes equal the
-//    right-aligned concatenation of indices' meaningful dims without the last and input's
-//    meaningful dims after the first q, with leading 1s; indices dtype is an integer type.
-//  - openvino cumsum: data/output same dtype, rank and sizes, rank >= 1; axis (when present) a
-//    scalar (dimension_count 0) of INT32 or INT64; exclusive/reverse 0 or 1. The axis VALUE is
-//    data, checked by CheckOpenVINOAxis at execute.
+// The operator's documented rules, checked from the descriptor alone (no tensor data), for any
+// operator of the operator table (common/operator_table.h):
+//  - every tensor: well-formed (non-null unless optional, sizes non-null and non-zero, strides
+//    length, TotalTensorSizeInBytes at least roundup((dot(sizes-1, strides)+1)*elemsize, 4), at
+//    most 2^32-1 elements, alignment 0 or a power of two >= element size, rank <= 8 and 0 only
+//    for a scalar input, a known dtype);
+//  - every bool and enum field within its values;
+//  - the family's rules (family_views.h): a scan's input and output alike and its axis field
+//    below the rank or its axis input an INT32/INT64 scalar; a scatter's ranks, dtypes, tuple
+//    size and updates sizes, in DirectML's form (dimension counts, leading ones, right-aligned
+//    updates) or ONNX's (exact updates shape).
 // Returns OPCTS_STATUS_OK, or OPCTS_STATUS_INVALID with *message saying which field is wrong,
 // or OPCTS_STATUS_NOT_SUPPORTED for an operator type this build does not know.
 int32_t CheckDescriptor(const opcts_op_desc& op, std::string* message);
@@ -70,10 +66,17 @@ int32_t CheckDescriptor(const opcts_op_desc& op, std::string* message);
 int32_t CheckBindings(const opcts_op_desc& op, const opcts_binding* bindings, uint32_t count,
                       std::string* message);
 
-// OpenVINO: reads the axis scalar (INT32 or INT64; absent -> 0), checks -rank <= axis < rank and
-// returns the normalized axis in [0, rank) in *axis. OPCTS_STATUS_INVALID with message otherwise.
-int32_t CheckOpenVINOAxis(const opcts_openvino_cumsum_desc& desc, const opcts_binding& axis_binding,
-                          uint32_t* axis, std::string* message);
+// What a backend claims (opcts_backend_info): feature_level and extra_support.
+struct Claims {
+  uint32_t feature_level = 0;  // OPCTS_FEATURE_LEVEL encoding; 0 claims no DirectML level
+  std::string extra_support;   // "openvino.opset3 onnx.opset18"
+};
+// The claims of a backend that runs an operator table level when `supports(op, level)` says so:
+// the highest DirectML level every DirectML operator supports up to, and per other scheme the
+// highest level every operator of it supports up to. The default claims every level of every
+// operator (a backend that implements the whole table).
+Claims ClaimEveryLevel(const std::function<bool(const abi::Operator&, const abi::Level&)>& supports =
+                           [](const abi::Operator&, const abi::Level&) { return true; });
 
 // A tensor as a backend walks it: sizes and effective strides (packed when the desc has none).
 struct TensorLayout {

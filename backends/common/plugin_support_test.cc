@@ -1,3 +1,4 @@
+#include "common/family_views.h"
 #include "common/plugin_support.h"
 
 #include <gtest/gtest.h>
@@ -116,12 +117,12 @@ TEST(CheckDescriptor, RejectsEachCumulativeRule) {
   {
     Cumulative c;
     c.desc.axis_direction = 2;
-    EXPECT_REJECTED(c.Check(), "AxisDirection 2");
+    EXPECT_REJECTED(c.Check(), "AxisDirection is 2, not one of INCREASING (0), DECREASING (1)");
   }
   {
     Cumulative c;
     c.desc.has_exclusive = 7;
-    EXPECT_REJECTED(c.Check(), "HasExclusive is 7");
+    EXPECT_REJECTED(c.Check(), "HasExclusiveSum is 7, not one of 0, 1");
   }
 }
 
@@ -319,8 +320,8 @@ TEST(CheckDescriptor, RejectsEachScatterNDRule) {
     Scatter s;
     s.idx = Tensor(OPCTS_DTYPE_INT64, {1, 1, 1, 2, 6});
     EXPECT_REJECTED(s.Check(),
-                    "IndicesTensor.Sizes[4] (index tuple size) 6 exceeds "
-                    "InputDimensionCount 5");
+                    "IndicesTensor.Sizes[4] (index tuple size) 6 exceeds the 5 meaningful "
+                    "dimensions of InputTensor");
   }
   {
     Scatter s;
@@ -348,7 +349,7 @@ TEST(CheckDescriptor, RejectsEachScatterNDRule) {
     s.desc.indices_dimension_count = 3;
     EXPECT_EQ(s.Check(), std::nullopt);
     s.desc.input_dimension_count = 3;  // now input dims {4, 6} follow the 1-wide tuple
-    EXPECT_REJECTED(s.Check(), "UpdatesTensor would need 4 dimensions");
+    EXPECT_REJECTED(s.Check(), "UpdatesTensor needs 4 dimensions");
   }
   {
     Scatter s;
@@ -430,9 +431,17 @@ TEST(CheckDescriptor, RejectsEachOpenVINOCumSumRule) {
   }
 }
 
-// ---- CheckOpenVINOAxis ---------------------------------------------------------------------
+// ---- ResolveScanAxis -----------------------------------------------------------------------
 
-TEST(CheckOpenVINOAxis, NormalizesNegativeAndRejectsOutOfRange) {
+// The axis of an OpenVINO CumSum whose axis input is bound to `axis_binding`.
+int32_t CheckOpenVINOAxis(const opcts_openvino_cumsum_desc& desc, const opcts_binding& axis_binding,
+                          uint32_t* axis, std::string* message) {
+  const opcts_binding bindings[3] = {{nullptr, 0}, axis_binding, {nullptr, 0}};
+  const plugin::ScanView scan = plugin::ReadScan(*abi::FindOperator(OPCTS_OP_OPENVINO_CUMSUM_3), &desc);
+  return plugin::ResolveScanAxis(scan, bindings, axis, message);
+}
+
+TEST(ResolveScanAxis, NormalizesNegativeAndRejectsOutOfRange) {
   OvCumSum o;
   int32_t v32 = -1;
   uint32_t axis = 99;
@@ -445,7 +454,7 @@ TEST(CheckOpenVINOAxis, NormalizesNegativeAndRejectsOutOfRange) {
   EXPECT_EQ(axis, 0u);
   v32 = 3;
   EXPECT_EQ(CheckOpenVINOAxis(o.Desc(), b, &axis, &message), OPCTS_STATUS_INVALID);
-  EXPECT_NE(message.find("axis value 3 is outside [-3, 3)"), std::string::npos) << message;
+  EXPECT_NE(message.find("axis 3 is outside [-3, 3)"), std::string::npos) << message;
   v32 = -4;
   EXPECT_EQ(CheckOpenVINOAxis(o.Desc(), b, &axis, &message), OPCTS_STATUS_INVALID);
 

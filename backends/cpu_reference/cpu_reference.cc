@@ -41,16 +41,18 @@ void Destroy(void* instance) { delete static_cast<Instance*>(instance); }
 
 int32_t GetInfo(void*, opcts_backend_info* info) {
   if (info == nullptr) return OPCTS_STATUS_INVALID;
+  static const plugin::Claims claims = plugin::ClaimEveryLevel();
   *info = {.name = "cpu-reference",
            .version = "1.0",
            .device = "scalar CPU (the opcts oracle)",
-           .feature_level = OPCTS_FEATURE_LEVEL(5, 0),
-           .extra_support = "openvino.opset3",
+           .feature_level = claims.feature_level,
+           .extra_support = claims.extra_support.c_str(),
            .details = ""};
   return OPCTS_STATUS_OK;
 }
 
-// Every valid descriptor is supported: all twelve dtypes, ranks 1..8, any integer index type.
+// Every valid descriptor of every operator in the table is supported: all twelve dtypes, ranks
+// 1..8, any integer index type.
 int32_t QueryChecked(const opcts_op_desc* op, std::string* message) {
   if (op == nullptr) {
     *message = "op is null";
@@ -65,12 +67,6 @@ int32_t ExecuteChecked(const Instance& instance, const opcts_op_desc* op, const 
   if (int32_t status = plugin::CheckBindings(*op, bindings, count, message);
       status != OPCTS_STATUS_OK)
     return status;
-  if (op->type == OPCTS_OP_OPENVINO_CUMSUM_3) {
-    const auto& desc = *static_cast<const opcts_openvino_cumsum_desc*>(op->desc);
-    if (int32_t status = plugin::CheckOpenVINOAxis(desc, bindings[1], nullptr, message);
-        status != OPCTS_STATUS_OK)
-      return status;
-  }
   const Translation t = Translate(*op, bindings);
   const ReferenceKernel* kernel = FindReferenceKernel(t.operation.spec->reference);
   if (kernel == nullptr) {

@@ -1,7 +1,6 @@
-// The oracle's view of each ABI operator: a minimal OperatorSpec built in code, carrying exactly
-// what the reference kernels read (names, the `reference:` key, parameter defaults, the
-// negative-index level). The plugin cannot load spec/*.yaml at run time, so the names here
-// must match those files letter for letter.
+// The oracle's view of each ABI operator: its spec, loaded from the text the operator table
+// embeds (generated from spec/*.yaml), so the plugin needs no spec files at run time and no
+// operator is described twice.
 #pragma once
 
 #include <cstdint>

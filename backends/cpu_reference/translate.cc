@@ -1,5 +1,6 @@
 #include "cpu_reference/translate.h"
 
+#include "common/operator_table.h"
 #include "cpu_reference/operator_specs.h"
 
 namespace opcts::cpu_reference {
@@ -31,46 +32,26 @@ Translation Translate(const opcts_op_desc& op, const opcts_binding* bindings) {
   Translation t;
   Operation& o = t.operation;
   o.spec = SpecFor(op.type);
-  switch (op.type) {
-    case OPCTS_OP_DML_CUMULATIVE_SUMMATION:
-    case OPCTS_OP_DML_CUMULATIVE_PRODUCT: {
-      const auto& d = *static_cast<const opcts_dml_cumulative_desc*>(op.desc);
-      o.params["Axis"] = d.axis;
-      o.params["AxisDirection"] = d.axis_direction;
-      o.params[op.type == OPCTS_OP_DML_CUMULATIVE_SUMMATION ? "HasExclusiveSum"
-                                                            : "HasExclusiveProduct"] =
-          d.has_exclusive;
-      o.tensors["InputTensor"] = Input(*d.input, bindings[0]);
-      o.tensors["OutputTensor"] = Output(*d.output);
-      t.output_name = "OutputTensor";
-      t.output = bindings[1];
-      break;
+  const void* aliased_input = nullptr;
+  for (const abi::Field& f : abi::FindOperator(op.type)->fields) {
+    if (!f.is_tensor) {
+      o.params[f.name] = f.ReadUInt32(op.desc);
+      continue;
     }
-    case OPCTS_OP_DML_SCATTER_ND: {
-      const auto& d = *static_cast<const opcts_dml_scatter_nd_desc*>(op.desc);
-      o.params["InputDimensionCount"] = d.input_dimension_count;
-      o.params["IndicesDimensionCount"] = d.indices_dimension_count;
-      o.tensors["InputTensor"] = Input(*d.input, bindings[0]);
-      o.tensors["IndicesTensor"] = Input(*d.indices, bindings[1]);
-      o.tensors["UpdatesTensor"] = Input(*d.updates, bindings[2]);
-      o.tensors["OutputTensor"] = Output(*d.output);
-      t.output_name = "OutputTensor";
-      t.output = bindings[3];
-      break;
+    const opcts_tensor_desc* desc = f.ReadTensor(op.desc);
+    if (desc == nullptr) continue;  // an absent optional input
+    const TensorSpec& spec = *o.spec->FindTensor(f.name);
+    if (spec.role != TensorRole::kOutput) {
+      o.tensors[f.name] = Input(*desc, bindings[f.binding]);
+      continue;
     }
-    case OPCTS_OP_OPENVINO_CUMSUM_3: {
-      const auto& d = *static_cast<const opcts_openvino_cumsum_desc*>(op.desc);
-      o.params["exclusive"] = d.exclusive;
-      o.params["reverse"] = d.reverse;
-      o.tensors["data"] = Input(*d.data, bindings[0]);
-      if (d.axis != nullptr) o.tensors["axis"] = Input(*d.axis, bindings[1]);
-      o.tensors["output"] = Output(*d.output);
-      t.output_name = "output";
-      t.output = bindings[2];
-      break;
-    }
+    o.tensors[f.name] = Output(*desc);
+    t.output_name = f.name;
+    t.output = bindings[f.binding];
+    if (!spec.may_alias.empty())
+      aliased_input = bindings[abi::FindOperator(op.type)->FindField(spec.may_alias)->binding].data;
   }
-  o.in_place = t.output.data == bindings[0].data;
+  o.in_place = aliased_input != nullptr && t.output.data == aliased_input;
   return t;
 }
 

@@ -6,7 +6,9 @@
 #include <memory>
 #include <new>
 #include <string>
+#include <string_view>
 
+#include "common/family_views.h"
 #include "common/plugin_support.h"
 #include "cpu_simd/parallel.h"
 #include "cpu_simd/scan.h"
@@ -71,6 +73,13 @@ int32_t ParseOptions(const std::string& options, Instance* instance, std::string
   return OPCTS_STATUS_OK;
 }
 
+// This backend implements both families for every type, rank and parameter value: it claims
+// every level of every operator in the table.
+const plugin::Claims& Claimed() {
+  static const plugin::Claims claims = plugin::ClaimEveryLevel();
+  return claims;
+}
+
 int32_t Create(const char* options, void** instance, char* message, size_t capacity) {
   return plugin::GuardedCall("cpu-simd", message, capacity, [&](std::string* text) {
     if (instance == nullptr) {
@@ -90,8 +99,8 @@ int32_t Create(const char* options, void** instance, char* message, size_t capac
     created->info = {"cpu-simd",
                      "0.1.0",
                      created->device.c_str(),
-                     OPCTS_FEATURE_LEVEL(5, 0),
-                     "openvino.opset3",
+                     Claimed().feature_level,
+                     Claimed().extra_support.c_str(),
                      created->details.c_str()};
     *instance = created.release();
     return OPCTS_STATUS_OK;
@@ -108,10 +117,11 @@ int32_t GetInfo(void* instance, opcts_backend_info* info) {
 
 // Valid descriptors this backend cannot run. Scans take every dtype and rank the ABI allows.
 int32_t CheckSupported(const opcts_op_desc& op, std::string* message) {
-  if (op.type != OPCTS_OP_DML_SCATTER_ND) return OPCTS_STATUS_OK;
-  const auto& d = *static_cast<const opcts_dml_scatter_nd_desc*>(op.desc);
-  if (IsSupportedIndexType(d.indices->data_type)) return OPCTS_STATUS_OK;
-  *message = "IndicesTensor.DataType " + std::to_string(d.indices->data_type) +
+  const abi::Operator& info = *abi::FindOperator(op.type);
+  if (std::string_view(info.family) != "scatter_nd") return OPCTS_STATUS_OK;
+  const plugin::ScatterView view = plugin::ReadScatter(info, op.desc);
+  if (IsSupportedIndexType(view.indices.desc->data_type)) return OPCTS_STATUS_OK;
+  *message = std::string(view.indices.name) + ".DataType " + std::to_string(view.indices.desc->data_type) +
              " is not supported (INT32, INT64, UINT32, UINT64 are)";
   return OPCTS_STATUS_NOT_SUPPORTED;
 }
@@ -157,30 +167,19 @@ int32_t Execute(void* instance, const opcts_op_desc* op, const opcts_binding* bi
     if (status == OPCTS_STATUS_OK)
       status = plugin::CheckBindings(*op, bindings, binding_count, text);
     if (status != OPCTS_STATUS_OK) return status;
-    switch (op->type) {
-      case OPCTS_OP_DML_CUMULATIVE_SUMMATION:
-      case OPCTS_OP_DML_CUMULATIVE_PRODUCT: {
-        const auto& d = *static_cast<const opcts_dml_cumulative_desc*>(op->desc);
-        Scan(self, *d.input, bindings[0], *d.output, bindings[1], d.axis,
-             d.axis_direction == OPCTS_AXIS_DIRECTION_DECREASING,
-             op->type == OPCTS_OP_DML_CUMULATIVE_SUMMATION ? ScanOp::kSum : ScanOp::kProduct,
-             d.has_exclusive != 0);
-        break;
-      }
-      case OPCTS_OP_DML_SCATTER_ND:
-        RunScatterND(*static_cast<const opcts_dml_scatter_nd_desc*>(op->desc), bindings,
-                     *self.pool);
-        break;
-      case OPCTS_OP_OPENVINO_CUMSUM_3: {
-        const auto& d = *static_cast<const opcts_openvino_cumsum_desc*>(op->desc);
-        uint32_t axis = 0;
-        status = plugin::CheckOpenVINOAxis(d, bindings[1], &axis, text);
-        if (status != OPCTS_STATUS_OK) return status;
-        Scan(self, *d.data, bindings[0], *d.output, bindings[2], axis, d.reverse != 0, ScanOp::kSum,
-             d.exclusive != 0);
-        break;
-      }
+    const abi::Operator& info = *abi::FindOperator(op->type);
+    if (std::string_view(info.family) == "scatter_nd") {
+      RunScatterND(plugin::ReadScatter(info, op->desc), bindings, *self.pool);
+      return OPCTS_STATUS_OK;
     }
+    // CheckDescriptor refuses the families plugin_support does not know: this is a scan.
+    const plugin::ScanView scan = plugin::ReadScan(info, op->desc);
+    uint32_t axis = 0;
+    status = plugin::ResolveScanAxis(scan, bindings, &axis, text);
+    if (status != OPCTS_STATUS_OK) return status;
+    Scan(self, *scan.input.desc, bindings[scan.input.binding], *scan.output.desc,
+         bindings[scan.output.binding], axis, scan.reverse != 0, scan.product ? ScanOp::kProduct : ScanOp::kSum,
+         scan.exclusive != 0);
     return OPCTS_STATUS_OK;
   });
 }

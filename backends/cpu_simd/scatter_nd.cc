@@ -9,6 +9,7 @@
 
 #include "common/plugin_support.h"
 #include "cpu_simd/parallel.h"
+#include "cpu_simd/scatter_reduce.h"
 #include "cpu_simd/stream_copy.h"
 #include "cpu_simd/strided.h"
 
@@ -87,30 +88,33 @@ struct ScatterPlan {
   bool slice_contiguous = false;  // packed updates and output: a slice is one run of bytes
   uint32_t index_stride = 0;
 
-  explicit ScatterPlan(const opcts_dml_scatter_nd_desc& desc)
-      : in(plugin::MakeLayout(*desc.input)),
-        idx(plugin::MakeLayout(*desc.indices)),
-        upd(plugin::MakeLayout(*desc.updates)),
-        out(plugin::MakeLayout(*desc.output)),
+  explicit ScatterPlan(const plugin::ScatterView& view)
+      : in(plugin::MakeLayout(*view.input.desc)),
+        idx(plugin::MakeLayout(*view.indices.desc)),
+        upd(plugin::MakeLayout(*view.updates.desc)),
+        out(plugin::MakeLayout(*view.output.desc)),
         es(plugin::DTypeSize(in.data_type)),
         is(plugin::DTypeSize(idx.data_type)) {
-    const size_t rank = in.sizes.size();
-    const size_t k_in = desc.input_dimension_count, k_idx = desc.indices_dimension_count;
-    q = idx.sizes[rank - 1];
-    first_indexed = rank - k_in;
+    // DirectML's tensors share one rank; ONNX's differ. Either way a tuple addresses the input
+    // dims from `first_indexed`, and updates end with the slice dims, after the tuple dims.
+    const size_t in_rank = in.sizes.size(), idx_rank = idx.sizes.size(), upd_rank = upd.sizes.size();
+    const size_t k_in = view.input_dimension_count, k_idx = view.indices_dimension_count;
+    q = idx.sizes[idx_rank - 1];
+    first_indexed = in_rank - k_in;
     const size_t first_slice = first_indexed + q;
-    const size_t first_update_tuple_dim = first_slice - (k_idx - 1);  // updates are right-aligned
+    const size_t upd_first_slice = upd_rank - (in_rank - first_slice);
+    const size_t first_update_tuple_dim = upd_first_slice - (k_idx - 1);
     // Tuples: the meaningful indices dims except the last; their offsets in indices and updates.
-    tuple_sizes = Slice(idx.sizes, rank - k_idx, rank - 1);
-    tuple_idx_strides = Slice(idx.strides, rank - k_idx, rank - 1);
-    tuple_upd_strides = Slice(upd.strides, first_update_tuple_dim, first_slice);
+    tuple_sizes = Slice(idx.sizes, idx_rank - k_idx, idx_rank - 1);
+    tuple_idx_strides = Slice(idx.strides, idx_rank - k_idx, idx_rank - 1);
+    tuple_upd_strides = Slice(upd.strides, first_update_tuple_dim, upd_first_slice);
     // One slice: the output dims after the indexed ones, in updates and output.
-    slice_sizes = Slice(in.sizes, first_slice, rank);
-    slice_upd_strides = Slice(upd.strides, first_slice, rank);
-    slice_out_strides = Slice(out.strides, first_slice, rank);
+    slice_sizes = Slice(in.sizes, first_slice, in_rank);
+    slice_upd_strides = Slice(upd.strides, upd_first_slice, upd_rank);
+    slice_out_strides = Slice(out.strides, first_slice, in_rank);
     for (uint32_t size : slice_sizes) slice_elements *= size;
     slice_contiguous = upd.packed && out.packed;
-    index_stride = idx.strides[rank - 1];
+    index_stride = idx.strides[idx_rank - 1];
     for (size_t j = 0; j < q; ++j) {
       index_out_strides.push_back(out.strides[first_indexed + j]);
       index_slice_strides.push_back(out.strides[first_indexed + j] / slice_elements);
@@ -145,6 +149,16 @@ struct ScatterPlan {
     OffsetWalker slice(slice_sizes, slice_upd_strides, slice_out_strides);
     for (uint64_t i = 0; i < slice_elements; ++i, slice.Next())
       std::memcpy(dst + slice.b() * es, src + slice.a() * es, es);
+  }
+
+  // Combines the slice into the output element by element (a reduction other than none).
+  void CombineSlice(const unsigned char* upd_data, uint64_t upd_offset, unsigned char* out_data,
+                    uint64_t out_offset, plugin::ScatterReduction reduction) const {
+    const unsigned char* src = upd_data + upd_offset * es;
+    unsigned char* dst = out_data + out_offset * es;
+    OffsetWalker slice(slice_sizes, slice_upd_strides, slice_out_strides);
+    for (uint64_t i = 0; i < slice_elements; ++i, slice.Next())
+      CombineElement(out.data_type, reduction, dst + slice.b() * es, src + slice.a() * es);
   }
 
  private:
@@ -328,21 +342,23 @@ bool IsSupportedIndexType(uint32_t data_type) {
          data_type == OPCTS_DTYPE_UINT32 || data_type == OPCTS_DTYPE_UINT64;
 }
 
-void RunScatterND(const opcts_dml_scatter_nd_desc& desc, const opcts_binding* bindings,
-                  WorkPool& pool) {
-  const ScatterPlan p(desc);
-  const auto* in_data = static_cast<const unsigned char*>(bindings[0].data);
-  const auto* idx_data = static_cast<const unsigned char*>(bindings[1].data);
-  const auto* upd_data = static_cast<const unsigned char*>(bindings[2].data);
-  auto* out_data = static_cast<unsigned char*>(bindings[3].data);
+void RunScatterND(const plugin::ScatterView& view, const opcts_binding* bindings, WorkPool& pool) {
+  const ScatterPlan p(view);
+  const auto* in_data = static_cast<const unsigned char*>(bindings[view.input.binding].data);
+  const auto* idx_data = static_cast<const unsigned char*>(bindings[view.indices.binding].data);
+  const auto* upd_data = static_cast<const unsigned char*>(bindings[view.updates.binding].data);
+  auto* out_data = static_cast<unsigned char*>(bindings[view.output.binding].data);
+  const auto reduction = static_cast<plugin::ScatterReduction>(view.reduction);
   const bool in_place = in_data == out_data && p.in.strides == p.out.strides;
   const uint64_t out_bytes = SpanElements(p.out.sizes, p.out.strides) * p.es;
   const bool disjoint = in_data + out_bytes <= out_data || out_data + out_bytes <= in_data;
-  if (out_bytes >= kBlockedMinBytes && p.out.packed && in_place) {
+  // Reductions take the sequential path: each tuple combines in tuple order.
+  const bool large = out_bytes >= kBlockedMinBytes && reduction == plugin::ScatterReduction::kNone;
+  if (large && p.out.packed && in_place) {
     ScatterInPlace(p, idx_data, upd_data, out_data, pool);
     return;
   }
-  if (out_bytes >= kBlockedMinBytes && p.out.packed && p.in.packed && disjoint) {
+  if (large && p.out.packed && p.in.packed && disjoint) {
     ScatterBlocked(p, in_data, idx_data, upd_data, out_data, pool);
     return;
   }
@@ -359,8 +375,12 @@ void RunScatterND(const opcts_dml_scatter_nd_desc& desc, const opcts_binding* bi
   }
   OffsetWalker tuples = p.Tuples();
   for (uint64_t t = 0; t < tuples.count(); ++t, tuples.Next())
-    if (const std::optional<uint64_t> out_offset = p.OutputOffset(idx_data, tuples.a()))
-      p.CopySlice(upd_data, tuples.b(), out_data, *out_offset, false);
+    if (const std::optional<uint64_t> out_offset = p.OutputOffset(idx_data, tuples.a())) {
+      if (reduction == plugin::ScatterReduction::kNone)
+        p.CopySlice(upd_data, tuples.b(), out_data, *out_offset, false);
+      else
+        p.CombineSlice(upd_data, tuples.b(), out_data, *out_offset, reduction);
+    }
 }
 
 }  // namespace opcts::cpu_simd

@@ -45,53 +45,59 @@ struct Footprint {
   uint64_t work;  // the packed input, for in-place runs whose layouts differ
 };
 
-Footprint Measure(const opcts_dml_scatter_nd_desc& desc) {
+Footprint Measure(const plugin::ScatterView& view) {
   Footprint f;
-  f.data_bytes = static_cast<uint32_t>(plugin::DTypeSize(desc.input->data_type));
-  f.index_bytes = static_cast<uint32_t>(plugin::DTypeSize(desc.indices->data_type));
+  f.data_bytes = static_cast<uint32_t>(plugin::DTypeSize(view.input.desc->data_type));
+  f.index_bytes = static_cast<uint32_t>(plugin::DTypeSize(view.indices.desc->data_type));
   f.update_word_bytes = f.data_bytes == 8 ? 8 : 4;
   f.index_word_bytes = f.index_bytes == 8 ? 8 : 4;
-  f.index_words = plugin::MakeLayout(*desc.indices).element_count * f.index_word_bytes;
-  f.update_words = plugin::MakeLayout(*desc.updates).element_count * f.update_word_bytes;
-  f.winners = std::max<uint64_t>(desc.output->total_tensor_size_in_bytes / f.data_bytes, 1) * 4;
-  f.work = RoundToWords(plugin::MakeLayout(*desc.input).element_count * f.data_bytes);
+  f.index_words = plugin::MakeLayout(*view.indices.desc).element_count * f.index_word_bytes;
+  f.update_words = plugin::MakeLayout(*view.updates.desc).element_count * f.update_word_bytes;
+  f.winners = std::max<uint64_t>(view.output.desc->total_tensor_size_in_bytes / f.data_bytes, 1) * 4;
+  f.work = RoundToWords(plugin::MakeLayout(*view.input.desc).element_count * f.data_bytes);
   return f;
 }
 
 }  // namespace
 
-Status CheckScatterSupport(const Device& device, const opcts_dml_scatter_nd_desc& desc) {
+Status CheckScatterSupport(const Device& device, const plugin::ScatterView& view) {
+  if (view.reduction != static_cast<uint32_t>(plugin::ScatterReduction::kNone))
+    return NotSupportedError(
+        "scatter reductions (add, mul, max, min) are not implemented in this backend's shaders; "
+        "only reduction none is");
   const DeviceCaps& caps = device.caps();
-  const Footprint f = Measure(desc);
-  OPCTS_TRY(CheckElementCount("the input", plugin::MakeLayout(*desc.input).element_count));
-  OPCTS_TRY(CheckElementCount("the updates", plugin::MakeLayout(*desc.updates).element_count));
+  const Footprint f = Measure(view);
+  OPCTS_TRY(CheckElementCount("the input", plugin::MakeLayout(*view.input.desc).element_count));
+  OPCTS_TRY(CheckElementCount("the updates", plugin::MakeLayout(*view.updates.desc).element_count));
   OPCTS_TRY(
-      CheckBufferFits(caps, "the input", RoundToWords(desc.input->total_tensor_size_in_bytes)));
+      CheckBufferFits(caps, "the input", RoundToWords(view.input.desc->total_tensor_size_in_bytes)));
   OPCTS_TRY(
-      CheckBufferFits(caps, "the indices", RoundToWords(desc.indices->total_tensor_size_in_bytes)));
+      CheckBufferFits(caps, "the indices", RoundToWords(view.indices.desc->total_tensor_size_in_bytes)));
   OPCTS_TRY(
-      CheckBufferFits(caps, "the updates", RoundToWords(desc.updates->total_tensor_size_in_bytes)));
+      CheckBufferFits(caps, "the updates", RoundToWords(view.updates.desc->total_tensor_size_in_bytes)));
   OPCTS_TRY(
-      CheckBufferFits(caps, "the output", RoundToWords(desc.output->total_tensor_size_in_bytes)));
+      CheckBufferFits(caps, "the output", RoundToWords(view.output.desc->total_tensor_size_in_bytes)));
   OPCTS_TRY(CheckBufferFits(caps, "the packed indices", f.index_words));
   OPCTS_TRY(CheckBufferFits(caps, "the packed updates", f.update_words));
   OPCTS_TRY(CheckBufferFits(caps, "the duplicate-resolution table", f.winners));
   return CheckBufferFits(caps, "the packed input", f.work);
 }
 
-Status RunScatter(Gpu& gpu, const opcts_dml_scatter_nd_desc& desc, const opcts_binding* bindings) {
-  const plugin::TensorLayout in = plugin::MakeLayout(*desc.input);
-  const plugin::TensorLayout indices = plugin::MakeLayout(*desc.indices);
-  const plugin::TensorLayout updates = plugin::MakeLayout(*desc.updates);
-  const plugin::TensorLayout out = plugin::MakeLayout(*desc.output);
-  const Footprint f = Measure(desc);
-  const opcts_binding& input = bindings[0];
-  const opcts_binding& output = bindings[3];
+Status RunScatter(Gpu& gpu, const plugin::ScatterView& view, const opcts_binding* bindings) {
+  const plugin::TensorLayout in = plugin::MakeLayout(*view.input.desc);
+  const plugin::TensorLayout indices = plugin::MakeLayout(*view.indices.desc);
+  const plugin::TensorLayout updates = plugin::MakeLayout(*view.updates.desc);
+  const plugin::TensorLayout out = plugin::MakeLayout(*view.output.desc);
+  const Footprint f = Measure(view);
+  const opcts_binding& input = bindings[view.input.binding];
+  const opcts_binding& indices_binding = bindings[view.indices.binding];
+  const opcts_binding& updates_binding = bindings[view.updates.binding];
+  const opcts_binding& output = bindings[view.output.binding];
 
   ScatterParams params{};
   params.rank = static_cast<uint32_t>(out.sizes.size());
   params.tuple = indices.sizes.back();
-  params.first_dim = params.rank - desc.input_dimension_count;
+  params.first_dim = params.rank - view.input_dimension_count;
   params.count = static_cast<uint32_t>(updates.element_count);
   params.slice = 1;
   for (uint32_t d = params.first_dim + params.tuple; d < params.rank; ++d) {
@@ -102,7 +108,7 @@ Status RunScatter(Gpu& gpu, const opcts_dml_scatter_nd_desc& desc, const opcts_b
   }
   params.index_words = f.index_word_bytes / 4;
   params.index_bits = f.index_bytes * 8;
-  params.index_signed = IsSigned(desc.indices->data_type) ? 1 : 0;
+  params.index_signed = IsSigned(view.indices.desc->data_type) ? 1 : 0;
   params.data_bytes = f.data_bytes;
   std::copy(out.sizes.begin(), out.sizes.end(), params.sizes);
   std::copy(out.strides.begin(), out.strides.end(), params.strides);
@@ -116,14 +122,14 @@ Status RunScatter(Gpu& gpu, const opcts_dml_scatter_nd_desc& desc, const opcts_b
   // Staging regions, word-aligned: output (or both), input, indices, updates.
   const uint64_t input_at = RoundToWords(out_bytes);
   const uint64_t indices_at = input_at + (in_place ? 0 : RoundToWords(input.size_in_bytes));
-  const uint64_t updates_at = indices_at + RoundToWords(bindings[1].size_in_bytes);
-  const uint64_t staging_bytes = updates_at + RoundToWords(bindings[2].size_in_bytes);
+  const uint64_t updates_at = indices_at + RoundToWords(indices_binding.size_in_bytes);
+  const uint64_t staging_bytes = updates_at + RoundToWords(updates_binding.size_in_bytes);
 
   BufferPool& pool = gpu.buffers;
   OPCTS_TRY(pool.Ensure(Slot::kOutput, RoundToWords(out_bytes)));
   if (!in_place) OPCTS_TRY(pool.Ensure(Slot::kInput, RoundToWords(input.size_in_bytes)));
-  OPCTS_TRY(pool.Ensure(Slot::kIndices, RoundToWords(bindings[1].size_in_bytes)));
-  OPCTS_TRY(pool.Ensure(Slot::kUpdates, RoundToWords(bindings[2].size_in_bytes)));
+  OPCTS_TRY(pool.Ensure(Slot::kIndices, RoundToWords(indices_binding.size_in_bytes)));
+  OPCTS_TRY(pool.Ensure(Slot::kUpdates, RoundToWords(updates_binding.size_in_bytes)));
   OPCTS_TRY(pool.Ensure(Slot::kIndexWords, f.index_words));
   OPCTS_TRY(pool.Ensure(Slot::kUpdateWords, f.update_words));
   OPCTS_TRY(pool.Ensure(Slot::kWinners, f.winners));
@@ -135,9 +141,9 @@ Status RunScatter(Gpu& gpu, const opcts_dml_scatter_nd_desc& desc, const opcts_b
       in_place ? output_buffer
                : BufferRange{pool.buffer(Slot::kInput), RoundToWords(input.size_in_bytes)};
   const BufferRange index_source{pool.buffer(Slot::kIndices),
-                                 RoundToWords(bindings[1].size_in_bytes)};
+                                 RoundToWords(indices_binding.size_in_bytes)};
   const BufferRange update_source{pool.buffer(Slot::kUpdates),
-                                  RoundToWords(bindings[2].size_in_bytes)};
+                                  RoundToWords(updates_binding.size_in_bytes)};
   const BufferRange index_words{pool.buffer(Slot::kIndexWords), f.index_words};
   const BufferRange update_words{pool.buffer(Slot::kUpdateWords), f.update_words};
   const BufferRange winners{pool.buffer(Slot::kWinners), f.winners};
@@ -146,15 +152,15 @@ Status RunScatter(Gpu& gpu, const opcts_dml_scatter_nd_desc& desc, const opcts_b
   std::byte* host = pool.staging();
   std::memcpy(host, output.data, out_bytes);
   if (!in_place) std::memcpy(host + input_at, input.data, input.size_in_bytes);
-  std::memcpy(host + indices_at, bindings[1].data, bindings[1].size_in_bytes);
-  std::memcpy(host + updates_at, bindings[2].data, bindings[2].size_in_bytes);
+  std::memcpy(host + indices_at, indices_binding.data, indices_binding.size_in_bytes);
+  std::memcpy(host + updates_at, updates_binding.data, updates_binding.size_in_bytes);
 
   CommandStream& commands = gpu.commands;
   OPCTS_TRY(commands.Begin());
   commands.Copy(staging, 0, output_buffer.buffer, 0, out_bytes);
   if (!in_place) commands.Copy(staging, input_at, input_buffer.buffer, 0, input.size_in_bytes);
-  commands.Copy(staging, indices_at, index_source.buffer, 0, bindings[1].size_in_bytes);
-  commands.Copy(staging, updates_at, update_source.buffer, 0, bindings[2].size_in_bytes);
+  commands.Copy(staging, indices_at, index_source.buffer, 0, indices_binding.size_in_bytes);
+  commands.Copy(staging, updates_at, update_source.buffer, 0, updates_binding.size_in_bytes);
   commands.Fill(winners.buffer, winners.bytes, 0);
   commands.Barrier();
 

@@ -1,4 +1,5 @@
-// DirectML SCATTER_ND: output = input, then output[indices tuple] = updates slice.
+// The scatter family (DirectML SCATTER_ND, ONNX ScatterND with reduction none): output = input,
+// then output[indices tuple] = updates slice.
 //
 // Plan: copy input to output (bit-exact, word moves only), pack indices and updates into
 // 32/64-bit words, then scatter_nd.comp in two phases that make duplicate tuples resolve to one
@@ -7,6 +8,7 @@
 // tensor can be written.
 #pragma once
 
+#include "common/family_views.h"
 #include "gpu.h"
 #include "opcts/backend.h"
 #include "vk_status.h"
@@ -14,9 +16,9 @@
 namespace opcts::vulkan {
 
 // Query-time checks beyond the descriptor's validity: buffer limits.
-Status CheckScatterSupport(const Device& device, const opcts_dml_scatter_nd_desc& desc);
+// A reduction other than none is not supported.
+Status CheckScatterSupport(const Device& device, const plugin::ScatterView& view);
 
-// bindings: input, indices, updates, output.
-Status RunScatter(Gpu& gpu, const opcts_dml_scatter_nd_desc& desc, const opcts_binding* bindings);
+Status RunScatter(Gpu& gpu, const plugin::ScatterView& view, const opcts_binding* bindings);
 
 }  // namespace opcts::vulkan

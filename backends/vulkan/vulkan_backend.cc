@@ -1,7 +1,9 @@
 #include "vulkan_backend.h"
 
 #include <cstring>
+#include <string_view>
 
+#include "common/family_views.h"
 #include "common/plugin_support.h"
 #include "gpu.h"
 #include "options.h"
@@ -149,8 +151,9 @@ void Backend::GetInfo(opcts_backend_info* info) {
   info->name = "vulkan";
   info->version = kVersion;
   info->device = device_->caps().name.c_str();
-  info->feature_level = ClaimedFeatureLevel(device_->enabled());
-  info->extra_support = ExtraSupport(device_->enabled());
+  if (!claims_) claims_ = Claim(device_->enabled());
+  info->feature_level = claims_->feature_level;
+  info->extra_support = claims_->extra_support.c_str();
   info->details = Details();
 }
 
@@ -164,21 +167,12 @@ Status Backend::CheckSupport(const opcts_op_desc& op) {
   if (int32_t code = plugin::CheckDescriptor(op, &message); code != OPCTS_STATUS_OK) {
     return {code, message};
   }
-  switch (op.type) {
-    case OPCTS_OP_DML_CUMULATIVE_SUMMATION:
-    case OPCTS_OP_DML_CUMULATIVE_PRODUCT: {
-      const auto& desc = *static_cast<const opcts_dml_cumulative_desc*>(op.desc);
-      return CheckScanSupport(*device_, *desc.input, *desc.output);
-    }
-    case OPCTS_OP_OPENVINO_CUMSUM_3: {
-      const auto& desc = *static_cast<const opcts_openvino_cumsum_desc*>(op.desc);
-      return CheckScanSupport(*device_, *desc.data, *desc.output);
-    }
-    case OPCTS_OP_DML_SCATTER_ND:
-      return CheckScatterSupport(*device_, *static_cast<const opcts_dml_scatter_nd_desc*>(op.desc));
-    default:
-      return NotSupportedError("operator type " + std::to_string(op.type) + " is not implemented");
-  }
+  // CheckDescriptor refuses operators and families it does not know: a scan or a scatter.
+  const abi::Operator& info = *abi::FindOperator(op.type);
+  if (std::string_view(info.family) == "scatter_nd")
+    return CheckScatterSupport(*device_, plugin::ReadScatter(info, op.desc));
+  const plugin::ScanView scan = plugin::ReadScan(info, op.desc);
+  return CheckScanSupport(*device_, *scan.input.desc, *scan.output.desc);
 }
 
 Status Backend::Execute(const opcts_op_desc& op, const opcts_binding* bindings,
@@ -210,35 +204,17 @@ Status Backend::Execute(const opcts_op_desc& op, const opcts_binding* bindings,
 
 Status Backend::Run(const opcts_op_desc& op, const opcts_binding* bindings) {
   Gpu gpu{*device_, *kernels_, *commands_, *buffers_};
-  switch (op.type) {
-    case OPCTS_OP_DML_CUMULATIVE_SUMMATION:
-    case OPCTS_OP_DML_CUMULATIVE_PRODUCT: {
-      const auto& desc = *static_cast<const opcts_dml_cumulative_desc*>(op.desc);
-      ScanProblem problem{desc.input,
-                          desc.output,
-                          op.type == OPCTS_OP_DML_CUMULATIVE_PRODUCT,
-                          desc.axis,
-                          desc.axis_direction == OPCTS_AXIS_DIRECTION_DECREASING,
-                          desc.has_exclusive != 0};
-      return RunScan(gpu, problem, bindings[0], bindings[1]);
-    }
-    case OPCTS_OP_OPENVINO_CUMSUM_3: {
-      const auto& desc = *static_cast<const opcts_openvino_cumsum_desc*>(op.desc);
-      uint32_t axis = 0;
-      std::string message;
-      if (int32_t code = plugin::CheckOpenVINOAxis(desc, bindings[1], &axis, &message);
-          code != OPCTS_STATUS_OK) {
-        return {code, message};
-      }
-      ScanProblem problem{desc.data, desc.output,       false,
-                          axis,      desc.reverse != 0, desc.exclusive != 0};
-      return RunScan(gpu, problem, bindings[0], bindings[2]);
-    }
-    case OPCTS_OP_DML_SCATTER_ND:
-      return RunScatter(gpu, *static_cast<const opcts_dml_scatter_nd_desc*>(op.desc), bindings);
-    default:
-      return NotSupportedError("operator type " + std::to_string(op.type) + " is not implemented");
-  }
+  const abi::Operator& info = *abi::FindOperator(op.type);
+  if (std::string_view(info.family) == "scatter_nd")
+    return RunScatter(gpu, plugin::ReadScatter(info, op.desc), bindings);
+  const plugin::ScanView scan = plugin::ReadScan(info, op.desc);
+  uint32_t axis = 0;
+  std::string message;
+  if (int32_t code = plugin::ResolveScanAxis(scan, bindings, &axis, &message); code != OPCTS_STATUS_OK)
+    return {code, message};
+  ScanProblem problem{scan.input.desc, scan.output.desc, scan.product, axis, scan.reverse != 0,
+                      scan.exclusive != 0};
+  return RunScan(gpu, problem, bindings[scan.input.binding], bindings[scan.output.binding]);
 }
 
 }  // namespace opcts::vulkan

@@ -7,9 +7,11 @@
 #include <deque>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 
 #include "buffer_pool.h"
+#include "common/plugin_support.h"
 #include "command_stream.h"
 #include "device.h"
 #include "instance.h"
@@ -50,6 +52,7 @@ class Backend {
   // Earlier get_info strings stay valid until destroy (the ABI promises it), so a details
   // string with a new validation count is appended, never overwritten.
   std::deque<std::string> details_;
+  std::optional<plugin::Claims> claims_;  // set by the first GetInfo; its strings live here
   uint64_t details_validation_count_ = 0;
 };
 

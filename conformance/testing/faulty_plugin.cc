@@ -48,6 +48,8 @@
 #include <cstring>
 #include <string>
 
+#include "common/operator_table.h"
+
 #include "opcts/backend.h"
 
 namespace {
@@ -66,13 +68,9 @@ bool LoadInner() {
 }
 
 const opcts_tensor_desc* Output(const opcts_op_desc* op) {
-  switch (op->type) {
-    case OPCTS_OP_DML_CUMULATIVE_SUMMATION:
-    case OPCTS_OP_DML_CUMULATIVE_PRODUCT: return static_cast<const opcts_dml_cumulative_desc*>(op->desc)->output;
-    case OPCTS_OP_DML_SCATTER_ND: return static_cast<const opcts_dml_scatter_nd_desc*>(op->desc)->output;
-    case OPCTS_OP_OPENVINO_CUMSUM_3: return static_cast<const opcts_openvino_cumsum_desc*>(op->desc)->output;
-  }
-  return nullptr;
+  const opcts::abi::Operator* info = opcts::abi::FindOperator(op->type);
+  const opcts::abi::Field* output = info ? info->RoleField("output") : nullptr;
+  return output ? output->ReadTensor(op->desc) : nullptr;
 }
 
 int32_t Create(const char* options, void** instance, char* message, size_t capacity) {

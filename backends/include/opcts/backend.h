@@ -8,9 +8,9 @@
  * Lifecycle:  entry() -> create(options) -> get_info -> { query -> execute }* -> destroy
  *
  * Operators mirror DirectML's DML_OPERATOR_DESC: `opcts_op_desc.type` says which struct
- * `opcts_op_desc.desc` points to. Bindings passed to execute follow the order of the tensor
- * pointers in that struct. The output binding may alias the input binding (same `data`) when
- * the operator allows in-place execution.
+ * `opcts_op_desc.desc` points to (opcts/operators.h). Bindings passed to execute follow the order
+ * of the tensor pointers in that struct. The output binding may alias the input binding (same
+ * `data`) when the operator allows in-place execution.
  */
 #ifndef OPCTS_BACKEND_H_
 #define OPCTS_BACKEND_H_
@@ -76,45 +76,9 @@ typedef struct opcts_tensor_desc {
   uint32_t guaranteed_base_offset_alignment;
 } opcts_tensor_desc;
 
-/* Operator types. */
-#define OPCTS_OP_DML_CUMULATIVE_SUMMATION 1u
-#define OPCTS_OP_DML_CUMULATIVE_PRODUCT 2u
-#define OPCTS_OP_DML_SCATTER_ND 3u
-#define OPCTS_OP_OPENVINO_CUMSUM_3 4u
-
-#define OPCTS_AXIS_DIRECTION_INCREASING 0u
-#define OPCTS_AXIS_DIRECTION_DECREASING 1u
-
-/* DML_CUMULATIVE_SUMMATION_OPERATOR_DESC and DML_CUMULATIVE_PRODUCT_OPERATOR_DESC (same shape;
- * `has_exclusive` is HasExclusiveSum or HasExclusiveProduct). Bindings: input, output. */
-typedef struct opcts_dml_cumulative_desc {
-  const opcts_tensor_desc* input;
-  const opcts_tensor_desc* output;
-  uint32_t axis;
-  uint32_t axis_direction; /* OPCTS_AXIS_DIRECTION_* */
-  uint32_t has_exclusive;  /* BOOL */
-} opcts_dml_cumulative_desc;
-
-/* DML_SCATTER_ND_OPERATOR_DESC. Bindings: input, indices, updates, output. */
-typedef struct opcts_dml_scatter_nd_desc {
-  const opcts_tensor_desc* input;
-  const opcts_tensor_desc* indices;
-  const opcts_tensor_desc* updates;
-  const opcts_tensor_desc* output;
-  uint32_t input_dimension_count;
-  uint32_t indices_dimension_count;
-} opcts_dml_scatter_nd_desc;
-
-/* OpenVINO CumSum-3. The axis is the second input: a scalar (dimension_count 0) INT32 or INT64
- * tensor whose value, negative allowed, is only known at execute. `axis` == NULL means the
- * optional input is absent (axis 0). Bindings: data, axis (data NULL when absent), output. */
-typedef struct opcts_openvino_cumsum_desc {
-  const opcts_tensor_desc* data;
-  const opcts_tensor_desc* axis;
-  const opcts_tensor_desc* output;
-  uint32_t exclusive; /* bool */
-  uint32_t reverse;   /* bool */
-} opcts_openvino_cumsum_desc;
+/* The operators: codes (OPCTS_OP_*), descriptor structs and enum values, generated from
+ * the operator specs (spec/NAME.yaml). A new operator adds a code and a struct there; existing ones never change. */
+#include "opcts/operators.h"
 
 typedef struct opcts_op_desc {
   uint32_t type;    /* OPCTS_OP_* */

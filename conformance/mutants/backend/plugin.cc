@@ -7,11 +7,13 @@
 #include <map>
 #include <new>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "backend/layout.h"
 #include "backend/scan.h"
 #include "backend/scatter_nd.h"
+#include "common/family_views.h"
 #include "common/plugin_support.h"
 #include "opcts/backend.h"
 
@@ -26,11 +28,9 @@ struct Instance {
 };
 
 #ifdef OPCTS_MUTANT_CLAIM_NOT_HONOURED
-bool IsInt64Scan(const opcts_op_desc& op) {
-  if (op.type == OPCTS_OP_DML_SCATTER_ND) return false;
-  const opcts_tensor_desc* data = op.type == OPCTS_OP_OPENVINO_CUMSUM_3
-                                      ? static_cast<const opcts_openvino_cumsum_desc*>(op.desc)->data
-                                      : static_cast<const opcts_dml_cumulative_desc*>(op.desc)->input;
+bool IsInt64Scan(const abi::Operator& info, const opcts_op_desc& op) {
+  if (std::string_view(info.family) != "scan") return false;
+  const opcts_tensor_desc* data = plugin::ReadScan(info, op.desc).input.desc;
   return data->data_type == OPCTS_DTYPE_INT64 || data->data_type == OPCTS_DTYPE_UINT64;
 }
 #endif
@@ -42,9 +42,16 @@ int32_t CheckOp(const opcts_op_desc* op, std::string* message) {
     return OPCTS_STATUS_INVALID;
   }
   const int32_t status = plugin::CheckDescriptor(*op, message);
+  if (status != OPCTS_STATUS_OK) return status;
+  const abi::Operator& info = *abi::FindOperator(op->type);
+  // The mutants' scatter is DirectML's form, without reductions.
+  if (std::string_view(info.family) == "scatter_nd" && !plugin::ReadScatter(info, op->desc).has_dimension_counts) {
+    *message = "mutant backends implement only DirectML's scatter";
+    return OPCTS_STATUS_NOT_SUPPORTED;
+  }
 #ifdef OPCTS_MUTANT_CLAIM_NOT_HONOURED
   // Mutant: claims 5_0 but never implemented its additions, 64-bit integer scans.
-  if (status == OPCTS_STATUS_OK && IsInt64Scan(*op)) {
+  if (IsInt64Scan(info, *op)) {
     *message = "mutant: 64-bit integer scans are not implemented";
     return OPCTS_STATUS_NOT_SUPPORTED;
   }
@@ -52,19 +59,21 @@ int32_t CheckOp(const opcts_op_desc* op, std::string* message) {
   return status;
 }
 
-// OpenVINO's axis is data: read and checked at execute.
-int32_t OpenVINOAxis(const opcts_openvino_cumsum_desc& desc, const opcts_binding& binding,
-                     uint32_t* axis, std::string* message) {
+// A scan's axis, where it is an input, is data: read and checked at execute.
+int32_t ScanAxis(const plugin::ScanView& scan, const opcts_binding* bindings, uint32_t* axis,
+                 std::string* message) {
 #if defined(OPCTS_MUTANT_AXIS_VALUE_WRAPPED)
   // Mutant: any axis value is taken modulo the rank, Python style, instead of rejected.
-  const int64_t rank = desc.data->dimension_count;
-  int64_t value = 0;
-  if (desc.axis != nullptr && desc.axis->data_type == OPCTS_DTYPE_INT32) {
+  const int64_t rank = scan.input.desc->dimension_count;
+  const opcts_tensor_desc* axis_desc = scan.axis_tensor.desc;
+  const void* data = axis_desc ? bindings[scan.axis_tensor.binding].data : nullptr;
+  int64_t value = scan.axis_field;
+  if (axis_desc != nullptr && axis_desc->data_type == OPCTS_DTYPE_INT32) {
     int32_t v32 = 0;
-    std::memcpy(&v32, binding.data, 4);
+    std::memcpy(&v32, data, 4);
     value = v32;
-  } else if (desc.axis != nullptr) {
-    std::memcpy(&value, binding.data, 8);
+  } else if (axis_desc != nullptr) {
+    std::memcpy(&value, data, 8);
   }
   *axis = static_cast<uint32_t>((value % rank + rank) % rank);
   (void)message;
@@ -72,12 +81,12 @@ int32_t OpenVINOAxis(const opcts_openvino_cumsum_desc& desc, const opcts_binding
 #else
 #if defined(OPCTS_MUTANT_ABSENT_AXIS_LAST)
   // Mutant: without the axis input the last axis is scanned, as several frameworks default.
-  if (desc.axis == nullptr) {
-    *axis = desc.data->dimension_count - 1;
+  if (scan.axis_is_tensor && scan.axis_tensor.desc == nullptr) {
+    *axis = scan.input.desc->dimension_count - 1;
     return OPCTS_STATUS_OK;
   }
 #endif
-  return plugin::CheckOpenVINOAxis(desc, binding, axis, message);
+  return plugin::ResolveScanAxis(scan, bindings, axis, message);
 #endif
 }
 
@@ -131,29 +140,19 @@ int32_t ScatterND(const opcts_dml_scatter_nd_desc& desc, const opcts_binding* bi
 }
 
 int32_t Run(Instance& self, const opcts_op_desc& op, const opcts_binding* bindings, std::string* message) {
-  switch (op.type) {
-    case OPCTS_OP_DML_CUMULATIVE_SUMMATION:
-    case OPCTS_OP_DML_CUMULATIVE_PRODUCT: {
-      const auto& d = *static_cast<const opcts_dml_cumulative_desc*>(op.desc);
-      const ScanOp scan_op = op.type == OPCTS_OP_DML_CUMULATIVE_SUMMATION ? ScanOp::kSum : ScanOp::kProduct;
-      Scan(self, *d.input, bindings[0], *d.output, bindings[1], d.axis,
-           {scan_op, d.axis_direction == OPCTS_AXIS_DIRECTION_DECREASING, d.has_exclusive != 0});
-      return OPCTS_STATUS_OK;
-    }
-    case OPCTS_OP_OPENVINO_CUMSUM_3: {
-      const auto& d = *static_cast<const opcts_openvino_cumsum_desc*>(op.desc);
-      uint32_t axis = 0;
-      if (int32_t status = OpenVINOAxis(d, bindings[1], &axis, message); status != OPCTS_STATUS_OK)
-        return status;
-      Scan(self, *d.data, bindings[0], *d.output, bindings[2], axis,
-           {ScanOp::kSum, d.reverse != 0, d.exclusive != 0});
-      return OPCTS_STATUS_OK;
-    }
-    case OPCTS_OP_DML_SCATTER_ND:
-      return ScatterND(*static_cast<const opcts_dml_scatter_nd_desc*>(op.desc), bindings, message);
+  const abi::Operator& info = *abi::FindOperator(op.type);
+  if (std::string_view(info.family) == "scatter_nd") {
+    const plugin::ScatterView v = plugin::ReadScatter(info, op.desc);
+    const opcts_dml_scatter_nd_desc desc{v.input.desc, v.indices.desc, v.updates.desc, v.output.desc,
+                                         v.input_dimension_count, v.indices_dimension_count};
+    return ScatterND(desc, bindings, message);
   }
-  *message = "mutant: unknown op type " + std::to_string(op.type);
-  return OPCTS_STATUS_INVALID;
+  const plugin::ScanView scan = plugin::ReadScan(info, op.desc);
+  uint32_t axis = 0;
+  if (int32_t status = ScanAxis(scan, bindings, &axis, message); status != OPCTS_STATUS_OK) return status;
+  Scan(self, *scan.input.desc, bindings[scan.input.binding], *scan.output.desc, bindings[scan.output.binding],
+       axis, {scan.product ? ScanOp::kProduct : ScanOp::kSum, scan.reverse != 0, scan.exclusive != 0});
+  return OPCTS_STATUS_OK;
 }
 
 int32_t Create(const char* options, void** instance, char* message, size_t capacity) {

@@ -1,0 +1,132 @@
+#include "cpu_simd/scatter_reduce.h"
+
+#include <cmath>
+#include <cstring>
+#include <type_traits>
+
+#include "opcts/backend.h"
+
+namespace opcts::cpu_simd {
+namespace {
+
+using plugin::ScatterReduction;
+
+template <class T>
+T Combine(ScatterReduction r, T a, T b) {
+  if constexpr (std::is_floating_point_v<T>) {
+    if ((r == ScatterReduction::kMax || r == ScatterReduction::kMin) && (std::isnan(a) || std::isnan(b)))
+      return std::isnan(a) ? a : b;
+  }
+  switch (r) {
+    case ScatterReduction::kAdd:
+      if constexpr (std::is_integral_v<T>)
+        return static_cast<T>(static_cast<std::make_unsigned_t<T>>(a) + static_cast<std::make_unsigned_t<T>>(b));
+      else
+        return a + b;
+    case ScatterReduction::kMul:
+      if constexpr (std::is_integral_v<T>) {
+        // Through an unsigned type at least as wide as int: no promotion to signed int.
+        using U = std::conditional_t<(sizeof(T) < sizeof(unsigned)), unsigned, std::make_unsigned_t<T>>;
+        return static_cast<T>(static_cast<U>(static_cast<std::make_unsigned_t<T>>(a)) *
+                              static_cast<U>(static_cast<std::make_unsigned_t<T>>(b)));
+      } else {
+        return a * b;
+      }
+    case ScatterReduction::kMax:
+      return a < b ? b : a;
+    case ScatterReduction::kMin:
+      return b < a ? b : a;
+    case ScatterReduction::kNone:
+      break;
+  }
+  return b;
+}
+
+template <class T>
+void CombineAs(ScatterReduction r, unsigned char* out, const unsigned char* update) {
+  T a, b;
+  std::memcpy(&a, out, sizeof a);
+  std::memcpy(&b, update, sizeof b);
+  const T c = Combine(r, a, b);
+  std::memcpy(out, &c, sizeof c);
+}
+
+float BFloat16ToFloat(uint16_t bits) {
+  const uint32_t wide = uint32_t{bits} << 16;
+  float f;
+  std::memcpy(&f, &wide, sizeof f);
+  return f;
+}
+
+uint16_t FloatToBFloat16(float f) {
+  uint32_t bits;
+  std::memcpy(&bits, &f, sizeof bits);
+  if (std::isnan(f)) return static_cast<uint16_t>((bits >> 16) | 0x40);  // stays a (quiet) NaN
+  return static_cast<uint16_t>((bits + 0x7FFF + ((bits >> 16) & 1)) >> 16);  // nearest even
+}
+
+float Float16ToFloat(uint16_t h) {
+  const uint32_t sign = uint32_t{h & 0x8000u} << 16, exponent = (h >> 10) & 0x1F, mantissa = h & 0x3FFu;
+  float magnitude;
+  if (exponent == 0x1F)
+    magnitude = mantissa ? NAN : INFINITY;
+  else if (exponent == 0)
+    magnitude = std::ldexp(static_cast<float>(mantissa), -24);  // subnormal (or zero)
+  else
+    magnitude = std::ldexp(static_cast<float>(mantissa | 0x400u), static_cast<int>(exponent) - 25);
+  uint32_t bits;
+  std::memcpy(&bits, &magnitude, 4);
+  bits |= sign;
+  std::memcpy(&magnitude, &bits, 4);
+  return magnitude;
+}
+
+// Round to nearest even; overflow to infinity; any NaN to the quiet NaN 0x7E00.
+uint16_t FloatToFloat16(float f) {
+  uint32_t x;
+  std::memcpy(&x, &f, 4);
+  const uint16_t sign = static_cast<uint16_t>((x >> 16) & 0x8000u);
+  x &= 0x7FFFFFFFu;
+  if (x > 0x7F800000u) return sign | 0x7E00u;
+  if (x >= 0x477FF000u) return sign | 0x7C00u;  // >= 65520: rounds past the largest half
+  if (x < 0x38800000u) {                          // below 2^-14: a subnormal half (or zero)
+    float magnitude;
+    std::memcpy(&magnitude, &x, 4);
+    return sign | static_cast<uint16_t>(std::nearbyint(magnitude * 16777216.0f));  // units of 2^-24
+  }
+  const uint32_t odd = (x >> 13) & 1u;
+  return sign | static_cast<uint16_t>((x - 0x38000000u + 0xFFFu + odd) >> 13);
+}
+
+// float16 and bfloat16: through float, one rounding back.
+template <class ToFloat, class FromFloat>
+void CombineHalf(ScatterReduction r, unsigned char* out, const unsigned char* update, ToFloat to,
+                 FromFloat from) {
+  uint16_t a, b;
+  std::memcpy(&a, out, 2);
+  std::memcpy(&b, update, 2);
+  const uint16_t c = from(Combine(r, to(a), to(b)));
+  std::memcpy(out, &c, 2);
+}
+
+}  // namespace
+
+void CombineElement(uint32_t data_type, ScatterReduction r, unsigned char* out, const unsigned char* update) {
+  switch (data_type) {
+    case OPCTS_DTYPE_FLOAT64: return CombineAs<double>(r, out, update);
+    case OPCTS_DTYPE_FLOAT32: return CombineAs<float>(r, out, update);
+    case OPCTS_DTYPE_FLOAT16:
+      return CombineHalf(r, out, update, Float16ToFloat, FloatToFloat16);
+    case OPCTS_DTYPE_BFLOAT16: return CombineHalf(r, out, update, BFloat16ToFloat, FloatToBFloat16);
+    case OPCTS_DTYPE_INT64: return CombineAs<int64_t>(r, out, update);
+    case OPCTS_DTYPE_INT32: return CombineAs<int32_t>(r, out, update);
+    case OPCTS_DTYPE_INT16: return CombineAs<int16_t>(r, out, update);
+    case OPCTS_DTYPE_INT8: return CombineAs<int8_t>(r, out, update);
+    case OPCTS_DTYPE_UINT64: return CombineAs<uint64_t>(r, out, update);
+    case OPCTS_DTYPE_UINT32: return CombineAs<uint32_t>(r, out, update);
+    case OPCTS_DTYPE_UINT16: return CombineAs<uint16_t>(r, out, update);
+    case OPCTS_DTYPE_UINT8: return CombineAs<uint8_t>(r, out, update);
+  }
+}
+
+}  // namespace opcts::cpu_simd

@@ -1,0 +1,48 @@
+/* Generated from the operator specs (spec/NAME.yaml) by spec/abi_codegen.cc: do not edit. The build regenerates it
+ * and fails while this copy differs; the failure prints the command that refreshes it.
+ *
+ * The operators of the backend ABI: included by opcts/backend.h, after opcts_tensor_desc.
+ * `opcts_op_desc.type` is an OPCTS_OP_* code and `desc` points to that operator's struct.
+ * Bindings passed to execute follow the order of the struct's tensor members; an optional
+ * tensor that is absent is NULL in the struct and bound as {NULL, 0}. */
+#ifndef OPCTS_OPERATORS_H_
+#define OPCTS_OPERATORS_H_
+
+#define OPCTS_OP_DML_CUMULATIVE_SUMMATION 1u /* spec/dml_cumulative_summation.yaml */
+#define OPCTS_OP_DML_CUMULATIVE_PRODUCT 2u /* spec/dml_cumulative_product.yaml */
+#define OPCTS_OP_DML_SCATTER_ND 3u /* spec/dml_scatter_nd.yaml */
+#define OPCTS_OP_OPENVINO_CUMSUM_3 4u /* spec/openvino_cumsum_3.yaml */
+
+/* DML_CUMULATIVE_SUMMATION.AxisDirection */
+#define OPCTS_AXIS_DIRECTION_INCREASING 0u
+#define OPCTS_AXIS_DIRECTION_DECREASING 1u
+
+/* DML_CUMULATIVE_SUMMATION, DML_CUMULATIVE_PRODUCT. */
+typedef struct opcts_dml_cumulative_desc {
+  const opcts_tensor_desc* input; /* InputTensor: The input tensor containing elements to be summed. */
+  const opcts_tensor_desc* output; /* OutputTensor: The output tensor to write the resulting cumulative summations to. */
+  uint32_t axis; /* Axis: The index of the dimension to sum elements over. */
+  uint32_t axis_direction; /* AxisDirection: OPCTS_AXIS_DIRECTION_*. DML_AXIS_DIRECTION; DECREASING traverses elements by descending index. */
+  uint32_t has_exclusive; /* HasExclusiveSum / HasExclusiveProduct: bool. If TRUE the current element is excluded from the running tally it is written with. */
+} opcts_dml_cumulative_desc;
+
+/* DML_SCATTER_ND. */
+typedef struct opcts_dml_scatter_nd_desc {
+  const opcts_tensor_desc* input; /* InputTensor: The tensor to read from. */
+  const opcts_tensor_desc* indices; /* IndicesTensor: Index tuples; the last dimension is the tuple size. */
+  const opcts_tensor_desc* updates; /* UpdatesTensor: The values written at the indexed positions. */
+  const opcts_tensor_desc* output; /* OutputTensor: The tensor to write the results to. */
+  uint32_t input_dimension_count; /* InputDimensionCount: Meaningful (trailing) dimensions of InputTensor after ignoring leading ones. */
+  uint32_t indices_dimension_count; /* IndicesDimensionCount: Meaningful (trailing) dimensions of IndicesTensor after ignoring leading ones. */
+} opcts_dml_scatter_nd_desc;
+
+/* OPENVINO_CUMSUM_3. */
+typedef struct opcts_openvino_cumsum_desc {
+  const opcts_tensor_desc* data; /* data: 1: a tensor of type T and rank >= 1. */
+  const opcts_tensor_desc* axis; /* axis (optional: NULL when absent): 2: a scalar of type T_AXIS; negative counts from the back; default 0. */
+  const opcts_tensor_desc* output; /* output: 1: cumulative sums, type T, the same shape as the first input. */
+  uint32_t exclusive; /* exclusive: bool. If true the j-th element is not included in the j-th sum. */
+  uint32_t reverse; /* reverse: bool. If true the sums run in the reverse direction. */
+} opcts_openvino_cumsum_desc;
+
+#endif /* OPCTS_OPERATORS_H_ */

@@ -139,13 +139,16 @@ std::string Table(const std::vector<Loaded>& ops) {
       const TensorSpec* tensor = s.FindTensor(f.name);
       const ParamSpec* param = s.FindParam(f.name);
       std::string values;
-      if (param && param->type == ParamType::kBool) values = "0 1";
-      if (param && param->type == ParamType::kEnum)
+      size_t value_count = 0;
+      if (param && param->type == ParamType::kBool) values = "0 1", value_count = 2;
+      if (param && param->type == ParamType::kEnum) {
         for (const std::string& v : param->enum_values) values += (values.empty() ? "" : " ") + v;
+        value_count = param->enum_values.size();
+      }
       const auto flag = [](bool b) { return b ? "true" : "false"; };
       t << "\n        {" << CString(f.member) << ", " << CString(f.name) << ", " << flag(tensor) << ", "
         << flag(tensor && tensor->optional) << ", " << flag(tensor && tensor->role == TensorRole::kScalarInput)
-        << ", " << CString(values) << ", offsetof(" << s.abi.struct_name << ", " << f.member << "), "
+        << ", " << value_count << ", " << CString(values) << ", offsetof(" << s.abi.struct_name << ", " << f.member << "), "
         << (tensor ? binding++ : -1) << "},";
     }
     t << "},\n       {";

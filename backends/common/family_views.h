@@ -27,7 +27,7 @@ struct ViewTensor {
 
 struct ScanView {
   ViewTensor input, output;
-  // The axis: a descriptor field (axis_tensor.name empty), or a scalar input read at execute.
+  // The axis: a descriptor field (axis_field), or a scalar input read at execute (axis_is_tensor).
   uint32_t axis_field = 0;
   const char* axis_name = "";
   ViewTensor axis_tensor;

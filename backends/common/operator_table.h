@@ -23,8 +23,9 @@ struct Field {
   bool is_tensor;      // a `const opcts_tensor_desc*`; otherwise a uint32_t
   bool optional;       // a tensor that may be NULL
   bool scalar;         // a tensor of rank 0 (a scalar_input)
-  // A parameter's valid values: bool "0 1"; enum names in value order "INCREASING DECREASING";
-  // "" for a uint32 of any value.
+  // A parameter's valid values: 0 .. value_count-1 (bool 2, an enum its names), 0 for a uint32
+  // of any value; their names for messages, bool "0 1", enum "INCREASING DECREASING".
+  uint32_t value_count;
   const char* values;
   size_t offset;       // offsetof in the descriptor struct
   int binding;         // tensors: the index in execute's bindings; -1 for a parameter

@@ -233,13 +233,12 @@ size_t DTypeSize(uint32_t data_type) {
   }
 }
 
-// A parameter's value against the names of its values ("0 1", "INCREASING DECREASING").
+// A parameter's value against its value count; the names are read only for the message.
 bool CheckValue(Checker& c, const abi::Field& f, uint32_t value) {
-  if (*f.values == '\0') return true;
+  if (f.value_count == 0 || value < f.value_count) return true;
   std::vector<std::string> names;
   std::istringstream words(f.values);
   for (std::string w; words >> w;) names.push_back(w);
-  if (value < names.size()) return true;
   std::string allowed;
   for (size_t i = 0; i < names.size(); ++i)
     allowed += (i ? ", " : "") + (names[i] == Str(i) ? names[i] : names[i] + " (" + Str(i) + ")");
@@ -260,14 +259,15 @@ int32_t CheckDescriptor(const opcts_op_desc& op, std::string* message) {
     return OPCTS_STATUS_NOT_SUPPORTED;
   }
   for (const abi::Field& f : info->fields) {
-    const bool ok = f.is_tensor ? (f.optional && f.ReadTensor(op.desc) == nullptr) ||
-                                      CheckTensor(c, f.ReadTensor(op.desc), f.name, f.scalar)
-                                : CheckValue(c, f, f.ReadUInt32(op.desc));
-    if (!ok) return c.Status();
-    if (f.is_tensor && f.scalar && f.ReadTensor(op.desc) != nullptr &&
-        f.ReadTensor(op.desc)->dimension_count != 0) {
-      c.Fail(std::string(f.name) + ".DimensionCount " + Str(f.ReadTensor(op.desc)->dimension_count) +
-             " is not 0 (a scalar)");
+    if (!f.is_tensor) {
+      if (!CheckValue(c, f, f.ReadUInt32(op.desc))) return c.Status();
+      continue;
+    }
+    const opcts_tensor_desc* t = f.ReadTensor(op.desc);
+    if (t == nullptr && f.optional) continue;
+    if (!CheckTensor(c, t, f.name, f.scalar)) return c.Status();
+    if (f.scalar && t->dimension_count != 0) {
+      c.Fail(std::string(f.name) + ".DimensionCount " + Str(t->dimension_count) + " is not 0 (a scalar)");
       return c.Status();
     }
   }

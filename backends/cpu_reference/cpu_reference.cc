@@ -6,6 +6,7 @@
 #include <string>
 
 #include "common/plugin_support.h"
+#include "cpu_reference/operator_specs.h"
 #include "cpu_reference/output_writer.h"
 #include "cpu_reference/translate.h"
 #include "opcts/backend.h"
@@ -67,6 +68,10 @@ int32_t ExecuteChecked(const Instance& instance, const opcts_op_desc* op, const 
   if (int32_t status = plugin::CheckBindings(*op, bindings, count, message);
       status != OPCTS_STATUS_OK)
     return status;
+  if (SpecFor(op->type) == nullptr) {  // the generator loaded it; a mismatch is a build bug
+    *message = "the spec embedded for operator type " + std::to_string(op->type) + " does not load";
+    return OPCTS_STATUS_ERROR;
+  }
   const Translation t = Translate(*op, bindings);
   const ReferenceKernel* kernel = FindReferenceKernel(t.operation.spec->reference);
   if (kernel == nullptr) {

@@ -29,7 +29,7 @@
 //                    output every millisecond, after execute returned
 //   memory-hog       leaks 64 MiB, touched, on every execute
 //   thread-crash     at the first INT32 execute, starts a thread that dereferences NULL 20 ms
-//                    later
+//                    later, and waits in that execute (2 s) for it
 //   fork-child       forks a child that sleeps 60 s (holding every descriptor; its pid in
 //                    /tmp/opcts-fork-child-<parent of the worker>) at the first execute, and
 //                    dereferences NULL on every FLOAT16 execute
@@ -164,6 +164,8 @@ int32_t Execute(void* instance, const opcts_op_desc* op, const opcts_binding* bi
       volatile int* null = nullptr;
       *null = 1;
     }).detach();
+    // The crash must land while the worker runs: a whole run can end within the 20 ms.
+    std::this_thread::sleep_for(std::chrono::seconds(2));
   }
   static bool forked = false;
   if (FAULT_IS("fork-child") && !forked) {

@@ -1,10 +1,11 @@
 #include "bench/bench_cases.h"
 
 #include <algorithm>
-#include <optional>
 
 #include "conformance/case_generator.h"
 #include "conformance/constraints.h"
+#include "conformance/scatter_form.h"
+#include "spec/family_hooks.h"
 
 namespace opcts::bench {
 namespace {
@@ -48,12 +49,6 @@ bool RankAllowed(const OperatorSpec& spec, const std::string& tensor, size_t ran
   return rank >= support.min_rank && rank <= support.max_rank;
 }
 
-const TensorSpec* FirstTensor(const OperatorSpec& spec, TensorRole role) {
-  for (const TensorSpec& t : spec.tensors)
-    if (t.role == role) return &t;
-  return nullptr;
-}
-
 BenchCase NewCase(const OperatorSpec& spec, DType dtype, const std::string& layout,
                   const SizeClass& size) {
   BenchCase c;
@@ -75,24 +70,6 @@ void Finish(BenchCase& c, const OperatorSpec& spec, CaseRecipe recipe) {
 
 // ---- scans ------------------------------------------------------------------------------------
 
-// Where the scan axis goes: a parameter bounded by the data tensor's rank (DirectML's Axis) or a
-// scalar input whose value is bounded the same way (OpenVINO's axis).
-struct AxisBinding {
-  std::string param;
-  std::string tensor;
-  DType tensor_dtype = DType::kInt64;
-};
-
-std::optional<AxisBinding> FindAxis(const OperatorSpec& spec) {
-  for (const Constraint& c : spec.constraints) {
-    if (c.kind == ConstraintKind::kParamRange && c.max && c.max->kind == Bound::Kind::kRankOf)
-      return AxisBinding{c.param, "", DType::kInt64};
-    if (c.kind == ConstraintKind::kScalarValueRange && !c.tensors.empty())
-      return AxisBinding{"", c.tensors[0], TopSupport(spec).tensors.at(c.tensors[0]).dtypes.at(0)};
-  }
-  return std::nullopt;
-}
-
 void ScanShape(const std::string& layout, uint64_t n, std::vector<uint32_t>* shape,
                unsigned* axis) {
   const auto rows = static_cast<uint32_t>(n / kRowLength);
@@ -109,15 +86,10 @@ void ScanShape(const std::string& layout, uint64_t n, std::vector<uint32_t>* sha
 }
 
 void AddScanCases(const OperatorSpec& spec, std::vector<BenchCase>& out) {
-  const std::optional<AxisBinding> axis_binding = FindAxis(spec);
-  const TensorSpec* data = FirstTensor(spec, TensorRole::kInput);
-  const TensorSpec* output = FirstTensor(spec, TensorRole::kOutput);
-  if (!axis_binding || data == nullptr || output == nullptr) return;
-  const Values values = spec.accuracy.model == AccuracyModel::kRunningProduct
-                            ? Values::kRandomProduct
-                            : Values::kRandomSum;
+  const ScanBinding binding = ScanBindingOf(spec);
+  const Values values = binding.product ? Values::kRandomProduct : Values::kRandomSum;
   for (const SizeClass& size : kSizeClasses) {
-    for (DType dtype : AllowedDTypes(spec, data->name)) {
+    for (DType dtype : AllowedDTypes(spec, binding.input)) {
       for (const std::string layout : kScanLayouts) {
         if (layout == "in-place" && !spec.semantics.in_place) continue;
         BenchCase c = NewCase(spec, dtype, layout, size);
@@ -125,19 +97,19 @@ void AddScanCases(const OperatorSpec& spec, std::vector<BenchCase>& out) {
         CaseRecipe r;
         unsigned axis = 0;
         ScanShape(layout, c.elements, &r.shape, &axis);
-        if (!RankAllowed(spec, data->name, r.shape.size())) continue;
+        if (!RankAllowed(spec, binding.input, r.shape.size())) continue;
         r.dtype = dtype;
         r.layout = layout;
         r.in_place = layout == "in-place";
         // "strided": rows padded apart in the input (a view into a larger tensor).
-        r.tensors[data->name] = {LayoutDesc(dtype, r.shape, layout == "strided" ? "padded" : "packed"),
+        r.tensors[binding.input] = {LayoutDesc(dtype, r.shape, layout == "strided" ? "padded" : "packed"),
                                  values, {}, r.shape[axis], 0};
-        r.tensors[output->name] = {PackedDesc(dtype, r.shape), Values::kNone, {}, 1, 0};
-        if (!axis_binding->param.empty())
-          r.params[axis_binding->param] = axis;
+        r.tensors[binding.output] = {PackedDesc(dtype, r.shape), Values::kNone, {}, 1, 0};
+        if (!binding.axis_param.empty())
+          r.params[binding.axis_param] = axis;
         else
-          r.tensors[axis_binding->tensor] = {PackedDesc(axis_binding->tensor_dtype, {}),
-                                             Values::kScalar, {}, 1, axis};
+          r.tensors[binding.axis_tensor] = {PackedDesc(TopSupport(spec).tensors.at(binding.axis_tensor).dtypes.at(0), {}),
+                                            Values::kScalar, {}, 1, axis};
         Finish(c, spec, std::move(r));
         out.push_back(std::move(c));
       }
@@ -153,42 +125,34 @@ struct ScatterVariant {
 };
 constexpr ScatterVariant kScatterVariants[] = {{false, false}, {true, false}, {true, true}};
 
-// The scatter rule names the tensors (input, indices, updates) and the two dimension-count
-// parameters. The case: a rank-2 input of `rows` slices, one-coordinate index tuples, unique.
+// The case: a `rows` x `slice` input, one-coordinate index tuples, unique (in either form:
+// conformance/scatter_form.h).
 class ScatterCaseBuilder {
  public:
-  ScatterCaseBuilder(const OperatorSpec& spec, const Constraint& rule)
-      : spec_(spec), rule_(rule), output_(FirstTensor(spec, TensorRole::kOutput)) {}
-
-  bool Usable() const {
-    return rule_.tensors.size() == 3 && rule_.params.size() == 2 && output_ != nullptr &&
-           RankAllowed(spec_, rule_.tensors[0], 2);
-  }
+  explicit ScatterCaseBuilder(const OperatorSpec& spec) : spec_(spec), form_(ScatterFormOf(spec)) {}
 
   void Add(const SizeClass& size, DType dtype, uint64_t slice_bytes, ScatterVariant v,
            std::vector<BenchCase>& out) const {
     if (v.in_place && !spec_.semantics.in_place) return;
-    const std::string &input = rule_.tensors[0], &indices = rule_.tensors[1], &updates = rule_.tensors[2];
-    const DType index_type = TopSupport(spec_).tensors.at(indices).dtypes.at(0);
+    const DType index_type = TopSupport(spec_).tensors.at(form_.indices).dtypes.at(0);
     const std::string layout = "slice" + ByteLabel(slice_bytes) + (v.sparse ? "-sparse" : "-all") +
                                (v.in_place ? "-in-place" : "");
     BenchCase c = NewCase(spec_, dtype, layout, size);
     const auto slice = static_cast<uint32_t>(slice_bytes / DTypeSize(dtype));
     const auto rows = static_cast<uint32_t>(c.elements / slice);
     const uint32_t count = v.sparse ? std::max<uint32_t>(1, rows / kSparseEvery) : rows;
+    const auto shapes = ShapeScatter(form_, {rows, slice}, {count}, 1, 2);
+    if (!shapes || !RankAllowed(spec_, form_.input, shapes->input.size())) return;
     CaseRecipe r;
     r.dtype = dtype;
-    r.shape = {rows, slice};
+    r.shape = shapes->input;
     r.layout = layout;
     r.in_place = v.in_place;
-    r.params = {{rule_.params[0], 2}, {rule_.params[1], 2}};
-    const std::vector<uint32_t> index_shape = {count, 1};
-    const auto update_shape = ScatterNDUpdatesSizes(r.shape, index_shape, 2, 2);
-    if (!update_shape) return;
-    r.tensors[input] = {PackedDesc(dtype, r.shape), Values::kRandomBits, {}, 1, 0};
-    r.tensors[indices] = {PackedDesc(index_type, index_shape), Values::kIndexUnique, {rows}, 1, 0};
-    r.tensors[updates] = {PackedDesc(dtype, *update_shape), Values::kRandomBits, {}, 1, 0};
-    r.tensors[output_->name] = {PackedDesc(dtype, r.shape), Values::kNone, {}, 1, 0};
+    r.params = shapes->params;
+    r.tensors[form_.input] = {PackedDesc(dtype, shapes->input), Values::kRandomBits, {}, 1, 0};
+    r.tensors[form_.indices] = {PackedDesc(index_type, shapes->indices), Values::kIndexUnique, shapes->index_dims, 1, 0};
+    r.tensors[form_.updates] = {PackedDesc(dtype, shapes->updates), Values::kRandomBits, {}, 1, 0};
+    r.tensors[form_.output] = {PackedDesc(dtype, shapes->input), Values::kNone, {}, 1, 0};
     c.bytes = uint64_t{count} * (slice * DTypeSize(dtype) + DTypeSize(index_type)) +
               (v.in_place ? 0 : c.elements * DTypeSize(dtype));
     Finish(c, spec_, std::move(r));
@@ -197,33 +161,30 @@ class ScatterCaseBuilder {
 
  private:
   const OperatorSpec& spec_;
-  const Constraint& rule_;
-  const TensorSpec* output_;
+  const ScatterForm form_;
 };
 
-void AddScatterCases(const OperatorSpec& spec, const Constraint& rule, std::vector<BenchCase>& out) {
-  const ScatterCaseBuilder builder(spec, rule);
-  if (!builder.Usable()) return;
+void AddScatterCases(const OperatorSpec& spec, std::vector<BenchCase>& out) {
+  const ScatterCaseBuilder builder(spec);
   for (const SizeClass& size : kSizeClasses)
-    for (DType dtype : AllowedDTypes(spec, rule.tensors[0]))
+    for (DType dtype : AllowedDTypes(spec, ScatterFormOf(spec).input))
       for (uint64_t slice_bytes : kSliceBytes)
         for (const ScatterVariant& variant : kScatterVariants)
           builder.Add(size, dtype, slice_bytes, variant, out);
+}
+
+using CaseAdder = void (*)(const OperatorSpec&, std::vector<BenchCase>&);
+const FamilyHooks<CaseAdder>& CaseAdders() {
+  static const FamilyHooks<CaseAdder> hooks("bench cases (bench/bench_cases.cc)",
+                                            {{"scan", AddScanCases}, {"scatter_nd", AddScatterCases}});
+  return hooks;
 }
 
 }  // namespace
 
 std::vector<BenchCase> GenerateBenchCases(const SpecSet& specs) {
   std::vector<BenchCase> cases;
-  for (const OperatorSpec& spec : specs.specs) {
-    if (spec.accuracy.model == AccuracyModel::kRunningSum ||
-        spec.accuracy.model == AccuracyModel::kRunningProduct) {
-      AddScanCases(spec, cases);
-      continue;
-    }
-    for (const Constraint& c : spec.constraints)
-      if (c.kind == ConstraintKind::kScatterNDUpdatesSizes) AddScatterCases(spec, c, cases);
-  }
+  for (const OperatorSpec& spec : specs.specs) CaseAdders().For(spec)(spec, cases);
   return cases;
 }
 

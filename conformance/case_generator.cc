@@ -4,20 +4,17 @@
 #include <map>
 
 #include "conformance/constraints.h"
+#include "spec/family_hooks.h"
 
 namespace opcts {
 namespace {
 
-using Hook = void (*)(const OperatorSpec&, const GenerateOptions&, std::vector<CaseRecipe>&);
+using Generator = void (*)(const OperatorSpec&, const GenerateOptions&, std::vector<CaseRecipe>&);
 
-// Operator families by reference kernel: adding an operator of a known family needs nothing here.
-const std::map<std::string, Hook>& Hooks() {
-  static const std::map<std::string, Hook> hooks = {
-      {"cumulative_summation", GenerateScanCases},
-      {"cumulative_product", GenerateScanCases},
-      {"openvino_cumsum", GenerateScanCases},
-      {"scatter_nd", GenerateScatterNDCases},
-  };
+// By the spec's family: adding an operator of a known family needs nothing here.
+const FamilyHooks<Generator>& Generators() {
+  static const FamilyHooks<Generator> hooks("case generator (conformance/case_generator.cc)",
+                                            {{"scan", GenerateScanCases}, {"scatter_nd", GenerateScatterNDCases}});
   return hooks;
 }
 
@@ -36,7 +33,7 @@ void FinishRecipe(CaseRecipe& recipe, const std::string& id_without_seed, uint64
   recipe.seed = StableHash(id_without_seed) ^ (run_seed * 0x9e3779b97f4a7c15ull);
   std::map<std::string, TensorDesc> descs;
   for (const auto& [name, t] : recipe.tensors) descs[name] = t.desc;
-  recipe.level = recipe.group == "valid" ? LowestSupportingLevel(*recipe.spec, descs).value_or("") : "";
+  recipe.level = recipe.group == "valid" ? LowestSupportingLevel(*recipe.spec, descs, recipe.params).value_or("") : "";
 }
 
 TensorDesc LayoutDesc(DType dtype, const std::vector<uint32_t>& sizes, const std::string& layout,
@@ -65,10 +62,8 @@ TensorDesc LayoutDesc(DType dtype, const std::vector<uint32_t>& sizes, const std
 std::vector<CaseRecipe> GenerateCases(const SpecSet& specs, const GenerateOptions& options) {
   std::vector<CaseRecipe> all;
   for (const OperatorSpec& spec : specs.specs) {
-    auto hook = Hooks().find(spec.reference);
-    if (hook == Hooks().end()) continue;  // the spec checker reports unknown reference keys
     std::vector<CaseRecipe> valid;
-    hook->second(spec, options, valid);
+    Generators().For(spec)(spec, options, valid);
     std::vector<CaseRecipe> invalid;
     GenerateInvalidCases(spec, valid, invalid);
     for (CaseRecipe& c : invalid) FinishRecipe(c, c.id, options.seed);

@@ -30,15 +30,16 @@ void GenerateScatterNDCases(const OperatorSpec& spec, const GenerateOptions& opt
 void GenerateInvalidCases(const OperatorSpec& spec, const std::vector<CaseRecipe>& valid,
                           std::vector<CaseRecipe>& out);
 
-// How the abstract scan attributes (axis, reverse, exclusive) map onto a scan-family operator's
-// parameters; nullptr for an operator outside the family.
+// Which of a scan-family operator's tensors and parameters play the family's roles
+// (spec/families.cc), read from its spec's `family.roles`.
 struct ScanBinding {
-  const char* axis_param;  // "" when the axis is a scalar input tensor
-  const char* reverse_param;
-  const char* exclusive_param;
-  bool product;
+  std::string input, output;
+  std::string axis_param;   // "" when the axis is a scalar input tensor
+  std::string axis_tensor;  // "" when the axis is a parameter
+  std::string reverse_param, exclusive_param;
+  bool product;  // running_product accuracy model: the combine is *
 };
-const ScanBinding* ScanBindingFor(const std::string& reference);
+ScanBinding ScanBindingOf(const OperatorSpec& spec);
 
 // Shared by the hooks.
 std::string OperatorKey(const OperatorSpec& spec);  // "dml_cumulative_summation"

@@ -79,10 +79,15 @@ std::optional<std::string> Check(const Constraint& c, const Operation& op, bool 
     }
     case ConstraintKind::kScatterNDUpdatesSizes: {
       const TensorData *input = tensor(0), *indices = tensor(1), *updates = tensor(2);
-      const auto input_dims = op.Param(c.params[0]), indices_dims = op.Param(c.params[1]);
-      if (!input || !indices || !updates || !input_dims || !indices_dims) return std::nullopt;
-      const auto want = ScatterNDUpdatesSizes(input->desc.sizes, indices->desc.sizes,
-                                              *input_dims, *indices_dims);
+      if (!input || !indices || !updates) return std::nullopt;
+      std::optional<std::vector<uint32_t>> want;
+      if (c.params.empty()) {
+        want = ScatterNDUpdatesSizes(input->desc.sizes, indices->desc.sizes);
+      } else {
+        const auto input_dims = op.Param(c.params[0]), indices_dims = op.Param(c.params[1]);
+        if (!input_dims || !indices_dims) return std::nullopt;
+        want = ScatterNDUpdatesSizes(input->desc.sizes, indices->desc.sizes, *input_dims, *indices_dims);
+      }
       if (!want) return std::nullopt;  // other constraints (ranks, counts) already fail
       if (updates->desc.sizes != *want)
         return c.tensors[2] + ".Sizes " + FormatList(updates->desc.sizes) + " should be " +
@@ -129,6 +134,17 @@ std::optional<std::vector<uint32_t>> ScatterNDUpdatesSizes(const std::vector<uin
   return sizes;
 }
 
+std::optional<std::vector<uint32_t>> ScatterNDUpdatesSizes(const std::vector<uint32_t>& input,
+                                                           const std::vector<uint32_t>& indices) {
+  if (input.empty() || indices.empty()) return std::nullopt;
+  const uint32_t tuple = indices.back();
+  if (tuple < 1 || tuple > input.size()) return std::nullopt;
+  std::vector<uint32_t> sizes(indices.begin(), indices.end() - 1);
+  sizes.insert(sizes.end(), input.begin() + tuple, input.end());
+  if (sizes.empty() || sizes.size() > kMaxRank) return std::nullopt;  // rank 0 is kept for scalars
+  return sizes;
+}
+
 std::vector<Violation> FindViolations(const Operation& op, bool with_data) {
   std::vector<Violation> found;
   const OperatorSpec& spec = *op.spec;
@@ -165,13 +181,19 @@ std::vector<Violation> FindViolations(const Operation& op, bool with_data) {
 std::optional<std::string> LowestSupportingLevel(const Operation& op) {
   std::map<std::string, TensorDesc> descs;
   for (const auto& [name, t] : op.tensors) descs[name] = t.desc;
-  return LowestSupportingLevel(*op.spec, descs);
+  return LowestSupportingLevel(*op.spec, descs, op.params);
 }
 
 std::optional<std::string> LowestSupportingLevel(const OperatorSpec& spec,
-                                                 const std::map<std::string, TensorDesc>& tensors) {
+                                                 const std::map<std::string, TensorDesc>& tensors,
+                                                 const std::map<std::string, int64_t>& params) {
+  const Operation values{&spec, params, {}, false};  // for the parameters' defaults
   for (const SupportLevel& level : spec.support) {
     bool admitted = true;
+    for (const auto& [name, allowed] : level.params) {
+      const auto value = values.Param(name);
+      if (value && std::find(allowed.begin(), allowed.end(), *value) == allowed.end()) admitted = false;
+    }
     for (const auto& [name, support] : level.tensors) {
       auto t = tensors.find(name);
       if (t == tensors.end()) continue;

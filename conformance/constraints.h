@@ -21,19 +21,26 @@ struct Violation {
 // `with_data` is set: backends see them at execute, not at query.
 std::vector<Violation> FindViolations(const Operation& op, bool with_data);
 
-// The lowest support level whose table admits every present tensor's dtype and rank, or nullopt.
+// The lowest support level whose table admits every present tensor's dtype and rank and every
+// parameter value the level restricts (a parameter absent from `params` has its default), or
+// nullopt.
 std::optional<std::string> LowestSupportingLevel(const Operation& op);
 std::optional<std::string> LowestSupportingLevel(const OperatorSpec& spec,
-                                                 const std::map<std::string, TensorDesc>& tensors);
+                                                 const std::map<std::string, TensorDesc>& tensors,
+                                                 const std::map<std::string, int64_t>& params);
 
 // Evaluates a bound ({rank_of: T}, {param: P} or a constant) on `op`; nullopt if it names
 // something absent.
 std::optional<int64_t> EvaluateBound(const Bound& bound, const Operation& op);
 
 // The UpdatesTensor sizes the scatter_nd_updates_sizes rule demands, or nullopt when the
-// other tensors/params leave none (e.g. too many dims).
+// other tensors/params leave none (e.g. too many dims). DirectML form: one rank, leading ones,
+// the dimension counts say which trailing dimensions are meaningful.
 std::optional<std::vector<uint32_t>> ScatterNDUpdatesSizes(const std::vector<uint32_t>& input,
                                                            const std::vector<uint32_t>& indices,
                                                            int64_t input_dims, int64_t indices_dims);
+// ONNX form (the rule without params): indices.shape[:-1] ++ input.shape[k:], ranks differ.
+std::optional<std::vector<uint32_t>> ScatterNDUpdatesSizes(const std::vector<uint32_t>& input,
+                                                           const std::vector<uint32_t>& indices);
 
 }  // namespace opcts

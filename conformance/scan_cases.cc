@@ -20,13 +20,7 @@ struct Attributes {
 class ScanCaseBuilder {
  public:
   ScanCaseBuilder(const OperatorSpec& spec, const GenerateOptions& options, std::vector<CaseRecipe>& out)
-      : spec_(spec), options_(options), out_(out), binding_(*ScanBindingFor(spec.reference)) {
-    for (const TensorSpec& t : spec.tensors) {
-      if (t.role == TensorRole::kInput && input_.empty()) input_ = t.name;
-      if (t.role == TensorRole::kOutput) output_ = t.name;
-      if (t.role == TensorRole::kScalarInput) axis_tensor_ = t.name;
-    }
-  }
+      : spec_(spec), options_(options), out_(out), binding_(ScanBindingOf(spec)) {}
 
   void Add(DType dtype, const std::vector<uint32_t>& shape, const Attributes& a,
            const std::string& layout, Values values) {
@@ -58,18 +52,18 @@ class ScanCaseBuilder {
     } else if (layout == "in-place") {
       r.in_place = true;
     }
-    r.tensors[input_] = input;
-    r.tensors[output_] = output;
+    r.tensors[binding_.input] = input;
+    r.tensors[binding_.output] = output;
 
     std::string attrs;
-    if (binding_.axis_param[0] != '\0') {
+    if (!binding_.axis_param.empty()) {
       r.params[binding_.axis_param] = a.axis;
       attrs = "axis" + std::to_string(a.axis);
     } else if (a.axis_absent) {
       attrs = "noaxis";
     } else {
       TensorRecipe axis_input{PackedDesc(a.axis_dtype, {}), Values::kScalar, {}, 1, a.axis};
-      r.tensors[axis_tensor_] = axis_input;
+      r.tensors[binding_.axis_tensor] = axis_input;
       attrs = (a.axis < 0 ? "axism" + std::to_string(-a.axis) : "axis" + std::to_string(a.axis)) +
               "-" + std::string(DTypeShortName(a.axis_dtype));
     }
@@ -87,14 +81,20 @@ class ScanCaseBuilder {
   }
 
   Values Random() const { return binding_.product ? Values::kRandomProduct : Values::kRandomSum; }
-  bool HasAxisTensor() const { return binding_.axis_param[0] == '\0'; }
+  bool HasAxisTensor() const { return !binding_.axis_tensor.empty(); }
+  bool AxisMayBeAbsent() const { return HasAxisTensor() && spec_.FindTensor(binding_.axis_tensor)->optional; }
+  // The axis input's dtypes, for variant v; INT64 when the axis is a parameter (unused).
+  DType AxisDType(int variant) const {
+    if (!HasAxisTensor()) return DType::kInt64;
+    const auto& dtypes = TopSupport(spec_).tensors.at(binding_.axis_tensor).dtypes;
+    return dtypes[static_cast<size_t>(variant) % dtypes.size()];
+  }
 
  private:
   const OperatorSpec& spec_;
   const GenerateOptions& options_;
   std::vector<CaseRecipe>& out_;
-  const ScanBinding& binding_;
-  std::string input_, output_, axis_tensor_;
+  const ScanBinding binding_;
   std::set<std::string> seen_;
 };
 
@@ -109,26 +109,23 @@ std::vector<uint32_t> Shape(unsigned rank, unsigned axis, uint32_t axis_len) {
 
 }  // namespace
 
-const ScanBinding* ScanBindingFor(const std::string& reference) {
-  static const std::pair<const char*, ScanBinding> kBindings[] = {
-      {"cumulative_summation", {"Axis", "AxisDirection", "HasExclusiveSum", false}},
-      {"cumulative_product", {"Axis", "AxisDirection", "HasExclusiveProduct", true}},
-      {"openvino_cumsum", {"", "reverse", "exclusive", false}},
-  };
-  for (const auto& [key, binding] : kBindings)
-    if (reference == key) return &binding;
-  return nullptr;
+ScanBinding ScanBindingOf(const OperatorSpec& spec) {
+  const std::string axis = spec.Role("axis");
+  const bool axis_is_param = spec.FindParam(axis) != nullptr;
+  return {spec.Role("input"),          spec.Role("output"),
+          axis_is_param ? axis : "",   axis_is_param ? "" : axis,
+          spec.Role("reverse"),        spec.Role("exclusive"),
+          spec.accuracy.model == AccuracyModel::kRunningProduct};
 }
 
 void GenerateScanCases(const OperatorSpec& spec, const GenerateOptions& options,
                        std::vector<CaseRecipe>& out) {
-  if (ScanBindingFor(spec.reference) == nullptr) return;
   ScanCaseBuilder b(spec, options, out);
   const SupportLevel& top = TopSupport(spec);
-  const TensorSupport& data = top.tensors.at(spec.tensors.front().name);
+  const TensorSupport& data = top.tensors.at(spec.Role("input"));
   auto attrs = [&](int axis, bool reverse, bool exclusive, int variant) {
     Attributes a{axis, reverse, exclusive};
-    a.axis_dtype = variant % 2 ? DType::kInt32 : DType::kInt64;
+    a.axis_dtype = b.AxisDType(variant);
     return a;
   };
 
@@ -165,7 +162,7 @@ void GenerateScanCases(const OperatorSpec& spec, const GenerateOptions& options,
       // A size-1 axis: exclusive + reverse writes only the identity.
       for (bool exclusive : {true, false})
         b.Add(dtype, Shape(rank, rank - 1, 1), attrs(static_cast<int>(rank - 1), true, exclusive, variant++), "packed", b.Random());
-      if (b.HasAxisTensor()) {
+      if (b.AxisMayBeAbsent()) {
         Attributes absent;
         absent.axis_absent = true;
         b.Add(dtype, Shape(rank, 0, 3), absent, "packed", b.Random());

@@ -1,19 +1,21 @@
-// Cases for DML_SCATTER_ND: per data dtype x rank, index configurations (tuple size, leading
-// ones, slice or element writes) x index classes (unique, boundary, negative, duplicates,
-// out-of-range) over every index dtype, a few layouts, and index/data types outside the tables.
+// Cases for the scatter family, in either form (conformance/scatter_form.h): per data dtype x
+// rank, index configurations (tuple size, leading ones, slice or element writes) x index classes
+// (unique, boundary, negative, duplicates, out-of-range) over every index dtype, a few layouts,
+// and index/data types outside the tables.
 #include <algorithm>
 #include <set>
 
 #include "conformance/case_generator.h"
 #include "conformance/constraints.h"
+#include "conformance/scatter_form.h"
 
 namespace opcts {
 namespace {
 
 struct ScatterConfig {
-  unsigned input_dims;    // InputDimensionCount
-  unsigned tuple;         // q, coordinates per index tuple
-  unsigned indices_dims;  // IndicesDimensionCount (the tuple dimension included)
+  unsigned input_dims;    // meaningful input dimensions (InputDimensionCount)
+  unsigned tuple;         // coordinates per index tuple
+  unsigned indices_dims;  // meaningful indices dimensions, the tuple's included (IndicesDimensionCount)
 };
 
 struct IndexClass {
@@ -29,50 +31,51 @@ constexpr IndexClass kIndexClasses[] = {
 class ScatterCaseBuilder {
  public:
   ScatterCaseBuilder(const OperatorSpec& spec, const GenerateOptions& options, std::vector<CaseRecipe>& out)
-      : spec_(spec), options_(options), out_(out) {}
+      : spec_(spec), form_(ScatterFormOf(spec)), options_(options), out_(out) {}
+
+  const ScatterForm& form() const { return form_; }
 
   void Add(DType dtype, DType index_type, unsigned rank, const ScatterConfig& c, const IndexClass& k,
            const std::string& layout) {
     if (k.values == Values::kIndexNegative && !IsSignedInt(index_type)) return;
-    // Meaningful input dims 4, 3, 2, ... (2s from rank 5 on, to stay small), right-aligned.
-    std::vector<uint32_t> input(rank, 1);
-    for (unsigned i = 0; i < c.input_dims; ++i)
-      input[rank - c.input_dims + i] = rank >= 5 ? 2 : std::max(2u, 4 - i);
-    // Index tuples: a grid of 3 x 2 x ... tuples (2 x 2 x ... from rank 5) of `tuple`
-    // coordinates, right-aligned.
-    std::vector<uint32_t> indices(rank, 1);
-    indices[rank - 1] = c.tuple;
-    for (unsigned i = 0; i + 1 < c.indices_dims; ++i)
-      indices[rank - c.indices_dims + i] = i % 2 || rank >= 5 ? 2 : 3;
-    const auto updates = ScatterNDUpdatesSizes(input, indices, c.input_dims, c.indices_dims);
-    if (!updates) return;
-    std::vector<uint32_t> index_dims(input.end() - c.input_dims, input.end() - c.input_dims + c.tuple);
-    uint64_t positions = 1, tuples = ElementCount(PackedDesc(index_type, indices)) / c.tuple;
-    for (uint32_t d : index_dims) positions *= d;
+    // Meaningful input dims 4, 3, 2, ... (2s from rank 5 on, to stay small); index tuples in a
+    // grid of 3 x 2 x ... (2 x 2 x ... from rank 5).
+    std::vector<uint32_t> data(c.input_dims), grid(c.indices_dims - 1);
+    for (unsigned i = 0; i < data.size(); ++i) data[i] = rank >= 5 ? 2 : std::max(2u, 4 - i);
+    for (unsigned i = 0; i < grid.size(); ++i) grid[i] = i % 2 || rank >= 5 ? 2 : 3;
+    const auto shapes = ShapeScatter(form_, data, grid, c.tuple, rank);
+    if (!shapes) return;
+    uint64_t positions = 1, tuples = 1;
+    for (uint32_t d : shapes->index_dims) positions *= d;
+    for (uint32_t d : grid) tuples *= d;
     if (k.values == Values::kIndexUnique && tuples > positions) return;
 
     CaseRecipe r;
     r.spec = &spec_;
     r.group = "valid";
     r.dtype = dtype;
-    r.shape = input;
+    r.shape = shapes->input;
     r.layout = layout;
     r.value_tag = k.tag;
-    r.params = {{"InputDimensionCount", c.input_dims}, {"IndicesDimensionCount", c.indices_dims}};
+    r.params = shapes->params;
     const char* const base = layout == "padded" ? "padded" : "packed";
-    TensorRecipe in{LayoutDesc(dtype, input, base), Values::kRandomBits, {}, 1, 0};
-    TensorRecipe idx{LayoutDesc(index_type, indices, base), k.values, index_dims, 1, 0};
-    TensorRecipe upd{LayoutDesc(dtype, *updates, "packed"), Values::kRandomBits, {}, 1, 0};
-    if (layout == "transposed") in.desc = LayoutDesc(dtype, input, "transposed");
-    if (layout == "broadcast") upd.desc = LayoutDesc(dtype, *updates, "broadcast", rank - 1);
-    const TensorRecipe output{LayoutDesc(dtype, input, base), Values::kNone, {}, 1, 0};
+    TensorRecipe in{LayoutDesc(dtype, shapes->input, base), Values::kRandomBits, {}, 1, 0};
+    TensorRecipe idx{LayoutDesc(index_type, shapes->indices, base), k.values, shapes->index_dims, 1, 0};
+    TensorRecipe upd{LayoutDesc(dtype, shapes->updates, "packed"), Values::kRandomBits, {}, 1, 0};
+    if (layout == "transposed") in.desc = LayoutDesc(dtype, shapes->input, "transposed");
+    if (layout == "broadcast")
+      upd.desc = LayoutDesc(dtype, shapes->updates, "broadcast", static_cast<unsigned>(shapes->updates.size() - 1));
+    const TensorRecipe output{LayoutDesc(dtype, shapes->input, base), Values::kNone, {}, 1, 0};
     r.in_place = layout == "in-place";
-    r.tensors = {{"InputTensor", in}, {"IndicesTensor", idx}, {"UpdatesTensor", upd}, {"OutputTensor", output}};
+    r.tensors = {{form_.input, in}, {form_.indices, idx}, {form_.updates, upd}, {form_.output, output}};
+    // DirectML ids keep their dimension counts; ONNX ids name the indices' shape instead.
+    const std::string config = form_.HasDimensionCounts()
+                                   ? "in" + std::to_string(c.input_dims) + "-idx" + std::to_string(c.indices_dims)
+                                   : "idx" + FormatShape(shapes->indices);
     const std::string id = OperatorKey(spec_) + "." + std::string(DTypeShortName(dtype)) + ".rank" +
-                           std::to_string(rank) + "." + FormatShape(input) + ".in" +
-                           std::to_string(c.input_dims) + "-idx" + std::to_string(c.indices_dims) +
-                           "-q" + std::to_string(c.tuple) + "-" + std::string(DTypeShortName(index_type)) +
-                           "." + layout + "." + k.tag;
+                           std::to_string(rank) + "." + FormatShape(shapes->input) + "." + config + "-q" +
+                           std::to_string(c.tuple) + "-" + std::string(DTypeShortName(index_type)) + "." +
+                           layout + "." + k.tag;
     if (!seen_.insert(id).second) return;
     FinishRecipe(r, id, options_.seed);
     out_.push_back(std::move(r));
@@ -80,13 +83,22 @@ class ScatterCaseBuilder {
 
  private:
   const OperatorSpec& spec_;
+  const ScatterForm form_;
   const GenerateOptions& options_;
   std::vector<CaseRecipe>& out_;
   std::set<std::string> seen_;
 };
 
-std::vector<ScatterConfig> Configs(unsigned rank) {
+// `rank`: the common rank (DirectML form) or the input's (ONNX form, where every input dimension
+// is meaningful).
+std::vector<ScatterConfig> Configs(const ScatterForm& form, unsigned rank) {
   std::vector<ScatterConfig> configs;
+  if (!form.HasDimensionCounts()) {
+    configs.push_back({rank, 1, 2});                                // rows (slices) by one coordinate
+    configs.push_back({rank, rank, std::min(rank + 1, 3u)});        // single elements
+    if (rank >= 2) configs.push_back({rank, 2, 3});                 // a grid of tuples of two
+    return configs;
+  }
   const unsigned k = std::min(rank, 3u);
   configs.push_back({k, 1, std::min(rank, 2u)});                   // rows (slices) by one coordinate
   configs.push_back({std::min(rank, 2u), std::min(rank, 2u), std::min(rank, 3u)});  // single elements
@@ -100,11 +112,11 @@ void GenerateScatterNDCases(const OperatorSpec& spec, const GenerateOptions& opt
                             std::vector<CaseRecipe>& out) {
   ScatterCaseBuilder b(spec, options, out);
   const SupportLevel& top = TopSupport(spec);
-  const TensorSupport& data = top.tensors.at("InputTensor");
-  const TensorSupport& index = top.tensors.at("IndicesTensor");
+  const TensorSupport& data = top.tensors.at(b.form().input);
+  const TensorSupport& index = top.tensors.at(b.form().indices);
   for (DType dtype : data.dtypes) {
     for (unsigned rank = data.min_rank; rank <= data.max_rank; ++rank) {
-      const std::vector<ScatterConfig> configs = Configs(rank);
+      const std::vector<ScatterConfig> configs = Configs(b.form(), rank);
       // The first configuration with every index dtype x every index class.
       for (DType index_type : index.dtypes)
         for (const IndexClass& k : kIndexClasses) b.Add(dtype, index_type, rank, configs[0], k, "packed");
@@ -121,10 +133,10 @@ void GenerateScatterNDCases(const OperatorSpec& spec, const GenerateOptions& opt
   const unsigned rank = std::clamp(4u, data.min_rank, data.max_rank);
   for (DType dtype : kAllDTypes)
     if (std::find(data.dtypes.begin(), data.dtypes.end(), dtype) == data.dtypes.end())
-      b.Add(dtype, index.dtypes.front(), rank, Configs(rank)[0], kIndexClasses[0], "packed");
+      b.Add(dtype, index.dtypes.front(), rank, Configs(b.form(), rank)[0], kIndexClasses[0], "packed");
   for (DType index_type : {DType::kInt16, DType::kInt8, DType::kUInt16, DType::kUInt8})
     if (std::find(index.dtypes.begin(), index.dtypes.end(), index_type) == index.dtypes.end())
-      b.Add(data.dtypes.front(), index_type, rank, Configs(rank)[0], kIndexClasses[0], "packed");
+      b.Add(data.dtypes.front(), index_type, rank, Configs(b.form(), rank)[0], kIndexClasses[0], "packed");
 }
 
 }  // namespace opcts

@@ -7,8 +7,10 @@
 
 #include "conformance/case_generator.h"
 #include "conformance/constraints.h"
+#include "conformance/scatter_form.h"
 #include "fuzz/special_values.h"
 #include "spec/element.h"
+#include "spec/family_hooks.h"
 
 namespace opcts {
 namespace {
@@ -152,18 +154,11 @@ class Writer {
   bool ok_ = true;
 };
 
-const TensorSpec* FirstInput(const OperatorSpec& spec) {
-  for (const TensorSpec& t : spec.tensors)
-    if (t.role == TensorRole::kInput) return &t;
-  return nullptr;
-}
-
-const Constraint* ScatterRule(const OperatorSpec& spec) {
-  for (const Constraint& c : spec.constraints)
-    if (c.kind == ConstraintKind::kScatterNDUpdatesSizes && c.tensors.size() == 3 && c.params.size() == 2)
-      return &c;
-  return nullptr;
-}
+// What a family's shape chooser fixed besides the tensors.
+struct ChosenShapes {
+  std::map<std::string, std::vector<uint32_t>> coordinate_dims;  // per index tensor
+  std::set<std::string> structural;                              // parameters the shapes fixed
+};
 
 // Sizes of `count` dimensions but `skip`, each bounded by kMaxDim and by what `budget` (a limit
 // on their product) leaves.
@@ -203,10 +198,9 @@ bool ChooseRank(IO& io, const TensorSupport& support, std::vector<uint32_t>& siz
 // Scans and the like: every tensor has the data tensor's dtype and shape; scalar inputs (an
 // OpenVINO axis) are optional as the spec says.
 template <typename IO>
-bool ScanShapes(IO& io, const OperatorSpec& spec, FuzzCase& c) {
+bool ScanShapes(IO& io, const OperatorSpec& spec, FuzzCase& c, ChosenShapes&) {
   const SupportLevel& top = TopSupport(spec);
-  const TensorSpec* main = FirstInput(spec);
-  if (main == nullptr) return false;
+  const TensorSpec* main = spec.FindTensor(spec.Role("input"));
   FuzzTensor& m = c.tensors[main->name];
   const TensorSupport& support = top.tensors.at(main->name);
   if (!io.Pick(m.dtype, support.dtypes) || !ChooseRank(io, support, m.sizes) || !ChooseScanDims(io, m.sizes))
@@ -231,46 +225,60 @@ bool ScanShapes(IO& io, const OperatorSpec& spec, FuzzCase& c) {
   return true;
 }
 
-// Operators with a scatter_nd_updates_sizes rule: the input's meaningful trailing dimensions, a
-// grid of index tuples, and the updates shape that rule derives from them.
+// The scatter family, in either form (conformance/scatter_form.h): the input's meaningful
+// dimensions, a grid of index tuples, and the updates shape the updates-sizes rule derives.
 template <typename IO>
-bool ScatterShapes(IO& io, const OperatorSpec& spec, const Constraint& rule, FuzzCase& c,
-                   std::map<std::string, std::vector<uint32_t>>& coordinate_dims) {
+bool ScatterShapes(IO& io, const OperatorSpec& spec, FuzzCase& c, ChosenShapes& chosen) {
   const SupportLevel& top = TopSupport(spec);
-  const std::string &input = rule.tensors[0], &indices = rule.tensors[1], &updates = rule.tensors[2];
-  FuzzTensor& in = c.tensors[input];
-  FuzzTensor& idx = c.tensors[indices];
-  if (!io.Pick(in.dtype, top.tensors.at(input).dtypes) || !io.Pick(idx.dtype, top.tensors.at(indices).dtypes) ||
-      !ChooseRank(io, top.tensors.at(input), in.sizes))
+  const ScatterForm f = ScatterFormOf(spec);
+  FuzzTensor& in = c.tensors[f.input];
+  FuzzTensor& idx = c.tensors[f.indices];
+  if (!io.Pick(in.dtype, top.tensors.at(f.input).dtypes) || !io.Pick(idx.dtype, top.tensors.at(f.indices).dtypes) ||
+      !ChooseRank(io, top.tensors.at(f.input), in.sizes))
     return false;
-  const size_t rank = in.sizes.size();
-  int64_t& input_dims = c.params[rule.params[0]];
-  if (!io.Choose(input_dims, 1, static_cast<int64_t>(rank))) return false;
-  const size_t lead = rank - static_cast<size_t>(input_dims);
+  const auto rank = static_cast<int64_t>(in.sizes.size());
+  int64_t input_dims = rank;
+  if (f.HasDimensionCounts()) {
+    int64_t& count = c.params[f.input_dims_param];
+    if (!io.Choose(count, 1, rank)) return false;
+    input_dims = count;
+  }
+  const auto lead = static_cast<size_t>(rank - input_dims);
   for (size_t d = 0; d < lead; ++d)
     if (!io.Same(in.sizes[d], 1u)) return false;
   if (!ChooseDims(io, in.sizes, lead, static_cast<size_t>(input_dims))) return false;
 
   uint32_t tuple = idx.sizes.empty() ? 1 : idx.sizes.back();
-  int64_t& indices_dims = c.params[rule.params[1]];
-  if (!io.Choose(tuple, 1, input_dims) || !io.Choose(indices_dims, 1, static_cast<int64_t>(rank)) ||
-      !io.Resize(idx.sizes, rank, 1u))
-    return false;
-  const size_t index_lead = rank - static_cast<size_t>(indices_dims);
-  for (size_t d = 0; d < index_lead; ++d)
-    if (!io.Same(idx.sizes[d], 1u)) return false;
-  if (!ChooseDims(io, idx.sizes, index_lead, static_cast<size_t>(indices_dims) - 1) ||
-      !io.Same(idx.sizes[rank - 1], tuple))
-    return false;
-  coordinate_dims[indices].assign(in.sizes.begin() + static_cast<ptrdiff_t>(lead),
-                                  in.sizes.begin() + static_cast<ptrdiff_t>(lead + tuple));
-
-  const auto updates_sizes = ScatterNDUpdatesSizes(in.sizes, idx.sizes, input_dims, indices_dims);
+  if (!io.Choose(tuple, 1, input_dims)) return false;
+  if (f.HasDimensionCounts()) {
+    int64_t& indices_dims = c.params[f.indices_dims_param];
+    if (!io.Choose(indices_dims, 1, rank) || !io.Resize(idx.sizes, static_cast<size_t>(rank), 1u)) return false;
+    const auto index_lead = static_cast<size_t>(rank - indices_dims);
+    for (size_t d = 0; d < index_lead; ++d)
+      if (!io.Same(idx.sizes[d], 1u)) return false;
+    if (!ChooseDims(io, idx.sizes, index_lead, static_cast<size_t>(indices_dims) - 1)) return false;
+    chosen.structural.insert({f.input_dims_param, f.indices_dims_param});
+  } else {
+    // The indices' rank: the updates (grid ++ untouched data dimensions) need rank 1 .. 8.
+    const int64_t untouched = rank - tuple;
+    int64_t index_rank = static_cast<int64_t>(idx.sizes.size());
+    if (!io.Choose(index_rank, untouched == 0 ? 2 : 1, std::min<int64_t>(kMaxRank, kMaxRank - untouched + 1)) ||
+        !io.Resize(idx.sizes, static_cast<size_t>(index_rank), 1u) ||
+        !ChooseDims(io, idx.sizes, 0, static_cast<size_t>(index_rank) - 1))
+      return false;
+  }
+  if (!io.Same(idx.sizes.back(), tuple)) return false;
+  const auto updates_sizes =
+      f.HasDimensionCounts()
+          ? ScatterNDUpdatesSizes(in.sizes, idx.sizes, input_dims, c.params.at(f.indices_dims_param))
+          : ScatterNDUpdatesSizes(in.sizes, idx.sizes);
+  chosen.coordinate_dims[f.indices].assign(in.sizes.begin() + static_cast<ptrdiff_t>(lead),
+                                           in.sizes.begin() + static_cast<ptrdiff_t>(lead + tuple));
   if (!updates_sizes) return false;
-  FuzzTensor& up = c.tensors[updates];
+  FuzzTensor& up = c.tensors[f.updates];
   if (!io.Same(up.dtype, in.dtype) || !io.Same(up.sizes, *updates_sizes)) return false;
   for (const TensorSpec& t : spec.tensors) {
-    if (t.name == input || t.name == indices || t.name == updates) continue;
+    if (t.name == f.input || t.name == f.indices || t.name == f.updates) continue;
     FuzzTensor& x = c.tensors[t.name];
     if (!io.Same(x.dtype, in.dtype) || !io.Same(x.sizes, in.sizes)) return false;
   }
@@ -308,19 +316,32 @@ bool ChooseLayout(IO& io, const TensorSpec& t, FuzzCase& c, const TensorSpec* al
   return io.Choose(x.broadcast_dim, 0, static_cast<int64_t>(x.sizes.size()) - 1);
 }
 
+// Each family's shape chooser, for reading and for writing.
+template <typename IO>
+using ShapeChooser = bool (*)(IO&, const OperatorSpec&, FuzzCase&, ChosenShapes&);
+struct FamilyDecoder {
+  ShapeChooser<Reader> read;
+  ShapeChooser<Writer> write;
+};
+const FamilyHooks<FamilyDecoder>& Decoders() {
+  static const FamilyHooks<FamilyDecoder> hooks(
+      "fuzz decoder (fuzz/fuzz_case.cc)",
+      {{"scan", {ScanShapes<Reader>, ScanShapes<Writer>}}, {"scatter_nd", {ScatterShapes<Reader>, ScatterShapes<Writer>}}});
+  return hooks;
+}
+
 template <typename IO>
 bool Serialize(IO& io, const OperatorSpec& spec, FuzzCase& c) {
-  std::map<std::string, std::vector<uint32_t>> coordinate_dims;
-  std::set<std::string> structural;  // parameters the shapes fixed
-  if (const Constraint* rule = ScatterRule(spec)) {
-    if (!ScatterShapes(io, spec, *rule, c, coordinate_dims)) return false;
-    structural.insert(rule->params.begin(), rule->params.end());
-  } else if (!ScanShapes(io, spec, c)) {
-    return false;
-  }
+  ChosenShapes chosen;
+  const FamilyDecoder& decoder = Decoders().For(spec);
+  bool shaped = false;
+  if constexpr (IO::kReading) shaped = decoder.read(io, spec, c, chosen);
+  else shaped = decoder.write(io, spec, c, chosen);
+  if (!shaped) return false;
+  std::map<std::string, std::vector<uint32_t>>& coordinate_dims = chosen.coordinate_dims;
 
   for (const ParamSpec& p : spec.params) {
-    if (structural.count(p.name)) continue;
+    if (chosen.structural.count(p.name)) continue;
     int64_t& value = c.params[p.name];
     bool ok = true;
     if (p.type == ParamType::kBool) ok = io.Choose(value, 0, 1);

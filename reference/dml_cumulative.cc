@@ -5,9 +5,9 @@
 namespace opcts {
 namespace {
 
-ReferenceResult Cumulative(const Operation& op, ScanOp scan_op, const char* exclusive_param) {
+ReferenceResult Cumulative(const Operation& op, Accumulation kind, const char* exclusive_param) {
   ScanParams params;
-  params.op = scan_op;
+  params.op = kind;
   params.axis = static_cast<unsigned>(op.Param("Axis").value_or(0));
   params.reverse = op.Param("AxisDirection").value_or(0) == 1;  // DML_AXIS_DIRECTION_DECREASING
   params.exclusive = op.Param(exclusive_param).value_or(0) != 0;
@@ -17,10 +17,10 @@ ReferenceResult Cumulative(const Operation& op, ScanOp scan_op, const char* excl
 }
 
 ReferenceResult CumulativeSummation(const Operation& op) {
-  return Cumulative(op, ScanOp::kSum, "HasExclusiveSum");
+  return Cumulative(op, Accumulation::kSum, "HasExclusiveSum");
 }
 ReferenceResult CumulativeProduct(const Operation& op) {
-  return Cumulative(op, ScanOp::kProduct, "HasExclusiveProduct");
+  return Cumulative(op, Accumulation::kProduct, "HasExclusiveProduct");
 }
 
 const ReferenceRegistration kSum("cumulative_summation", CumulativeSummation);

@@ -1,111 +1,12 @@
 #include "reference/scan.h"
 
-#include <cmath>
-#include <limits>
+#include <string>
 
+#include "reference/accumulation.h"
 #include "spec/element.h"
 
 namespace opcts {
 namespace {
-
-// Accumulation precision of each accuracy tier: Pass needs at least float32 (float64 for
-// FLOAT64 data), QualityWarning is accumulation in the output type itself.
-DType PassAccumulator(DType t) { return t == DType::kFloat64 ? DType::kFloat64 : DType::kFloat32; }
-
-// The computed bound is itself rounded; widen it slightly so the oracle never judges an exact
-// answer as out of bound.
-constexpr long double kBoundSlack = 1.0L + 0x1p-20L;
-
-// Running state along one line for floats.
-struct FloatTally {
-  long double sum = 0, compensation = 0;  // Neumaier-compensated exact-as-possible sum
-  long double product = 1;
-  long double abs_sum = 0;                // sum of |x|
-  long double big_product = 1;            // product of max(|x|, 1): largest partial product
-  long double small_product = 1;          // product of min(|x|, 1) over nonzero x: smallest one
-  uint64_t terms = 0;
-  bool nan = false, pos_inf = false, neg_inf = false, zero = false;
-  bool negative_inf_product = false;      // sign of an infinite product
-
-  void Add(long double x, ScanOp op) {
-    ++terms;
-    if (std::isnan(x)) { nan = true; return; }
-    if (std::isinf(x)) {
-      (x > 0 ? pos_inf : neg_inf) = true;
-      if (x < 0) negative_inf_product = !negative_inf_product;
-      return;
-    }
-    if (op == ScanOp::kSum) {
-      const long double t = sum + x;
-      compensation += std::fabs(sum) >= std::fabs(x) ? (sum - t) + x : (x - t) + sum;
-      sum = t;
-      abs_sum += std::fabs(x);
-    } else {
-      if (x == 0) zero = true;
-      if (x < 0) negative_inf_product = !negative_inf_product;
-      product *= x;
-      big_product *= std::fmax(std::fabs(x), 1.0L);
-      if (x != 0) small_product *= std::fmin(std::fabs(x), 1.0L);
-    }
-  }
-};
-
-ExpectedElement FloatExpectation(const FloatTally& t, ScanOp op, DType out) {
-  ExpectedElement e;
-  const DType pass_acc = PassAccumulator(out);
-  if (op == ScanOp::kSum) {
-    if (t.nan || (t.pos_inf && t.neg_inf)) { e.kind = Expect::kNaN; return e; }
-    // The finite terms may overflow to an infinity of the other sign first.
-    const auto overflows = [&](DType acc) {
-      return t.abs_sum * (1 + t.terms * UnitRoundoff(acc)) >= OverflowThreshold(acc);
-    };
-    if (t.pos_inf || t.neg_inf) {
-      e.kind = Expect::kBits;
-      e.bits = DoubleToBits(out, t.pos_inf ? INFINITY : -INFINITY);
-      e.pass_overflow_ok = overflows(pass_acc);
-      e.warn_overflow_ok = overflows(out);
-      return e;
-    }
-    const long double s = t.sum + t.compensation;
-    // m terms need m - 1 additions, each rounding once, in any summation order.
-    const long double m = t.terms > 0 ? static_cast<long double>(t.terms - 1) : 0;
-    const long double tail = UnitRoundoff(out) * std::fabs(s) + SmallestSubnormal(out) / 2;
-    e.kind = Expect::kNear;
-    e.value = s;
-    e.pass_bound = static_cast<double>((m * UnitRoundoff(pass_acc) * t.abs_sum + tail) * kBoundSlack);
-    e.warn_bound = static_cast<double>((m * UnitRoundoff(out) * t.abs_sum + tail) * kBoundSlack);
-    // Any partial sum, in any order, is at most abs_sum in magnitude (plus rounding).
-    e.pass_overflow_ok = t.abs_sum * (1 + m * UnitRoundoff(pass_acc)) >= OverflowThreshold(pass_acc);
-    e.warn_overflow_ok = t.abs_sum * (1 + m * UnitRoundoff(out)) >= OverflowThreshold(out);
-    return e;
-  }
-  if (t.nan || ((t.pos_inf || t.neg_inf) && t.zero)) { e.kind = Expect::kNaN; return e; }
-  if (t.pos_inf || t.neg_inf) {
-    // A partial product of the finite factors may underflow to 0 first: 0 * inf is NaN.
-    e.kind = Expect::kBits;
-    e.bits = DoubleToBits(out, t.negative_inf_product ? -INFINITY : INFINITY);
-    e.pass_overflow_ok = t.small_product <= SmallestSubnormal(pass_acc);
-    e.warn_overflow_ok = t.small_product <= SmallestSubnormal(out);
-    return e;
-  }
-  const long double p = t.product;
-  const long double m = t.terms > 0 ? static_cast<long double>(t.terms - 1) : 0;  // multiplications
-  // Relative rounding per factor, plus what an underflowed partial product can lose: each of
-  // m roundings errs by at most half a subnormal step of the accumulator, magnified by at most
-  // the product of the other factors (order-independent).
-  auto bound = [&](DType acc) {
-    return static_cast<double>(((m * UnitRoundoff(acc) + UnitRoundoff(out)) * std::fabs(p) +
-                                SmallestSubnormal(acc) / 2 * (m + 1) * t.big_product +
-                                SmallestSubnormal(out) / 2) * kBoundSlack);
-  };
-  e.kind = Expect::kNear;
-  e.value = p;
-  e.pass_bound = bound(pass_acc);
-  e.warn_bound = bound(out);
-  e.pass_overflow_ok = t.big_product * (1 + m * UnitRoundoff(pass_acc)) >= OverflowThreshold(pass_acc);
-  e.warn_overflow_ok = t.big_product * (1 + m * UnitRoundoff(out)) >= OverflowThreshold(out);
-  return e;
-}
 
 // Integers: unsigned arithmetic wraps modulo 2^n; signed overflow is unconstrained by the specs,
 // so once the exact prefix leaves the type's range the element only has to be memory-safe.
@@ -115,10 +16,11 @@ struct IntTally {
   bool overflowed = false;
   bool zero = false;  // a zero factor makes every later product exactly 0
 
-  explicit IntTally(ScanOp op) : wrapped(op == ScanOp::kSum ? 0 : 1), exact(op == ScanOp::kSum ? 0 : 1) {}
+  explicit IntTally(Accumulation op)
+      : wrapped(op == Accumulation::kSum ? 0 : 1), exact(op == Accumulation::kSum ? 0 : 1) {}
 
-  void Add(DType t, uint64_t bits, ScanOp op) {
-    if (op == ScanOp::kSum) {
+  void Add(DType t, uint64_t bits, Accumulation op) {
+    if (op == Accumulation::kSum) {
       wrapped += bits;
       if (IsSignedInt(t)) exact += BitsToInt64(t, bits);
     } else {
@@ -185,6 +87,29 @@ ExpectedTensor ReferenceScan(const TensorData& input, const TensorDesc& output_d
     }
   }
   return result;
+}
+
+ReferenceResult ReferenceAxisInputScan(const Operation& op, const AxisInputScanNames& names) {
+  const TensorData& data = *op.Tensor(names.data);
+  const int64_t rank = data.desc.rank();
+  const TensorData* axis_tensor = op.Tensor(names.axis);
+  if (axis_tensor == nullptr && !names.absent_axis)
+    return {{}, std::string("the ") + names.axis + " input is required", std::nullopt};
+  const int64_t axis = axis_tensor == nullptr
+                           ? *names.absent_axis
+                           : BitsToInt64(axis_tensor->desc.dtype,
+                                         LoadBits(axis_tensor->desc.dtype, axis_tensor->bytes.data()));
+  if (axis < -rank || axis >= rank)
+    return {{}, "axis " + std::to_string(axis) + " is outside [-" + std::to_string(rank) + ", " +
+                    std::to_string(rank - 1) + "]",
+            std::nullopt};
+  ScanParams params;
+  params.op = Accumulation::kSum;
+  params.axis = static_cast<unsigned>(axis < 0 ? axis + rank : axis);
+  params.exclusive = op.Param("exclusive").value_or(0) != 0;
+  params.reverse = op.Param("reverse").value_or(0) != 0;
+  return {{ReferenceScan(data, op.Tensor(names.output)->desc, names.output, params)}, std::nullopt,
+          std::nullopt};
 }
 
 }  // namespace opcts

@@ -4,6 +4,8 @@
 #include <ostream>
 #include <stdexcept>
 
+#include "spec/family_hooks.h"
+
 namespace opcts {
 
 TensorRecipe FilledWith(const TensorDesc& desc, Values values) {
@@ -27,13 +29,25 @@ rc::Gen<std::vector<uint32_t>> SmallShapeGen(unsigned rank, uint32_t max_dim, ui
   });
 }
 
-bool HasCaseGen(const OperatorSpec& spec) { return IsScanFamily(spec) || IsScatterFamily(spec); }
+namespace {
 
-rc::Gen<CaseRecipe> CaseGen(const OperatorSpec& spec) {
-  if (IsScatterFamily(spec)) return rc::gen::map(ScatterChoicesGen(spec, {}), BuildScatterRecipe);
-  if (IsScanFamily(spec)) return rc::gen::map(ScanChoicesGen(spec, {}), BuildScanRecipe);
-  throw std::invalid_argument("no case generator for " + spec.name + " (reference kernel " + spec.reference + ")");
+rc::Gen<CaseRecipe> ScanCaseGen(const OperatorSpec& spec) {
+  return rc::gen::map(ScanChoicesGen(spec, {}), BuildScanRecipe);
 }
+rc::Gen<CaseRecipe> ScatterCaseGen(const OperatorSpec& spec) {
+  return rc::gen::map(ScatterChoicesGen(spec, {}), BuildScatterRecipe);
+}
+
+using Generator = rc::Gen<CaseRecipe> (*)(const OperatorSpec&);
+const FamilyHooks<Generator>& Generators() {
+  static const FamilyHooks<Generator> hooks("property-test generator (conformance/properties/case_gen.cc)",
+                                            {{"scan", ScanCaseGen}, {"scatter_nd", ScatterCaseGen}});
+  return hooks;
+}
+
+}  // namespace
+
+rc::Gen<CaseRecipe> CaseGen(const OperatorSpec& spec) { return Generators().For(spec)(spec); }
 
 void showValue(const CaseRecipe& recipe, std::ostream& os) {
   os << recipe.id << " (level " << (recipe.level.empty() ? "none" : recipe.level) << ")";

@@ -18,6 +18,7 @@
 #include <rapidcheck.h>
 
 #include "conformance/case.h"
+#include "conformance/scatter_form.h"
 
 namespace opcts {
 
@@ -68,20 +69,18 @@ struct ScanGenOptions {
 bool IsScanFamily(const OperatorSpec& spec);
 bool IsProductScan(const OperatorSpec& spec);
 // The data input and the output of a scan spec.
-const std::string& ScanInputName(const OperatorSpec& spec);
-const std::string& ScanOutputName(const OperatorSpec& spec);
+std::string ScanInputName(const OperatorSpec& spec);
+std::string ScanOutputName(const OperatorSpec& spec);
 
 rc::Gen<ScanChoices> ScanChoicesGen(const OperatorSpec& spec, ScanGenOptions options);
 CaseRecipe BuildScanRecipe(const ScanChoices& choices);
 
-// ---- The scatter family (DML_SCATTER_ND) ----
+// ---- The scatter family (either form, conformance/scatter_form.h) ----
 
 struct ScatterChoices {
   const OperatorSpec* spec = nullptr;
   DType dtype = DType::kFloat32, index_dtype = DType::kUInt32;
-  unsigned input_dims = 1, indices_dims = 1;  // InputDimensionCount, IndicesDimensionCount
-  std::vector<uint32_t> input_shape;          // full rank, leading ones
-  std::vector<uint32_t> indices_shape;        // full rank, leading ones; last = tuple size
+  ScatterShapes shapes;  // input, indices and updates; the dimension counts
   Values index_values = Values::kIndexUnique;
   std::string layout = "packed";  // packed, padded, transposed, broadcast (updates), in-place
   unsigned broadcast_dim = 0;
@@ -93,21 +92,15 @@ struct ScatterGenOptions {
 };
 
 bool IsScatterFamily(const OperatorSpec& spec);
-// The spec's tensor names, from its scatter_nd_updates_sizes constraint and its output.
-struct ScatterNames {
-  std::string input, indices, updates, output, input_dims, indices_dims;
-};
-ScatterNames ScatterTensorNames(const OperatorSpec& spec);
 
 rc::Gen<ScatterChoices> ScatterChoicesGen(const OperatorSpec& spec, ScatterGenOptions options);
 CaseRecipe BuildScatterRecipe(const ScatterChoices& choices);
 
 // ---- Any family ----
 
-// A valid case of any operator whose family has a generator (specials and every index class
-// included); throws std::invalid_argument for one without (see HasCaseGen).
+// A valid case of any operator (specials and every index class included), from its family's
+// generator; throws when the family has none (spec/family_hooks.h).
 rc::Gen<CaseRecipe> CaseGen(const OperatorSpec& spec);
-bool HasCaseGen(const OperatorSpec& spec);
 
 // How rapidcheck prints them in a counterexample: the case id and its level.
 void showValue(const CaseRecipe& recipe, std::ostream& os);

@@ -86,7 +86,7 @@ void ProductOfOnesIsOnes(const Backend& backend, const OperatorSpec& spec) {
 
 void ScatterIsIdempotent(const Backend& backend, const OperatorSpec& spec) {
   const CaseRecipe recipe = BuildScatterRecipe(*ScatterChoicesGen(spec, {.unique_targets = true}));
-  const ScatterNames names = ScatterTensorNames(spec);
+  const ScatterForm names = ScatterFormOf(spec);
   const CaseRun first = RunCase(backend, recipe, MaterializeValid(recipe));
   const TensorData& once = ExecutedOutput(backend, recipe, first, names.output);
   // The second scatter starts from the first one's output: its targets already hold the updates.

@@ -1,4 +1,4 @@
-// Scan-family choices and recipes, with the generator's attribute binding (ScanBindingFor).
+// Scan-family choices and recipes, with the generator's role binding (ScanBindingOf).
 #include <algorithm>
 
 #include "conformance/case_generator.h"
@@ -14,13 +14,6 @@ constexpr uint32_t kMaxDim = 6;
 constexpr uint32_t kMaxAxisLength = 40;
 constexpr uint64_t kElementBudget = 240;  // small enough to read when a failure has shrunk
 
-const std::string& TensorWithRole(const OperatorSpec& spec, TensorRole role) {
-  static const std::string kNone;
-  for (const TensorSpec& t : spec.tensors)
-    if (t.role == role) return t.name;
-  return kNone;
-}
-
 // The dimension an axis value names: OpenVINO counts negatives from the back; absent is 0.
 unsigned DimensionOf(int axis, bool absent, unsigned rank) {
   if (absent) return 0;
@@ -29,7 +22,7 @@ unsigned DimensionOf(int axis, bool absent, unsigned rank) {
 
 std::string AttributeTag(const ScanChoices& c) {
   std::string tag;
-  if (ScanBindingFor(c.spec->reference)->axis_param[0] != '\0')
+  if (!ScanBindingOf(*c.spec).axis_param.empty())
     tag = "axis" + std::to_string(c.axis);
   else if (c.axis_absent)
     tag = "noaxis";
@@ -58,28 +51,25 @@ std::string ValueTag(const ScanChoices& c) {
 
 unsigned ScanChoices::Axis() const { return DimensionOf(axis, axis_absent, static_cast<unsigned>(shape.size())); }
 
-bool IsScanFamily(const OperatorSpec& spec) { return ScanBindingFor(spec.reference) != nullptr; }
-bool IsProductScan(const OperatorSpec& spec) {
-  const ScanBinding* b = ScanBindingFor(spec.reference);
-  return b != nullptr && b->product;
-}
-const std::string& ScanInputName(const OperatorSpec& spec) { return TensorWithRole(spec, TensorRole::kInput); }
-const std::string& ScanOutputName(const OperatorSpec& spec) { return TensorWithRole(spec, TensorRole::kOutput); }
+bool IsScanFamily(const OperatorSpec& spec) { return spec.family.name == "scan"; }
+bool IsProductScan(const OperatorSpec& spec) { return IsScanFamily(spec) && ScanBindingOf(spec).product; }
+std::string ScanInputName(const OperatorSpec& spec) { return spec.Role("input"); }
+std::string ScanOutputName(const OperatorSpec& spec) { return spec.Role("output"); }
 
 rc::Gen<ScanChoices> ScanChoicesGen(const OperatorSpec& spec, ScanGenOptions options) {
   return rc::gen::exec([&spec, options] {
     ScanChoices c;
     c.spec = &spec;
-    const ScanBinding& binding = *ScanBindingFor(spec.reference);
+    const ScanBinding binding = ScanBindingOf(spec);
     const SupportLevel& table = spec.support[*UniformInRange<size_t>(0, spec.support.size())];
     const TensorSupport& data = table.tensors.at(ScanInputName(spec));
     c.dtype = *ChoiceOf(data.dtypes);
     const unsigned rank = *UniformInRange(data.min_rank, data.max_rank + 1);
     const int signed_rank = static_cast<int>(rank);
-    if (binding.axis_param[0] != '\0') {
+    if (!binding.axis_param.empty()) {
       c.axis = *UniformInRange(0, signed_rank);
     } else {
-      const std::string& axis_name = TensorWithRole(spec, TensorRole::kScalarInput);
+      const std::string& axis_name = binding.axis_tensor;
       c.axis_absent = spec.FindTensor(axis_name)->optional && *rc::gen::arbitrary<bool>();
       if (!c.axis_absent) {
         c.axis_dtype = *ChoiceOf(table.tensors.at(axis_name).dtypes);
@@ -112,7 +102,7 @@ rc::Gen<ScanChoices> ScanChoicesGen(const OperatorSpec& spec, ScanGenOptions opt
 
 CaseRecipe BuildScanRecipe(const ScanChoices& c) {
   const OperatorSpec& spec = *c.spec;
-  const ScanBinding& binding = *ScanBindingFor(spec.reference);
+  const ScanBinding binding = ScanBindingOf(spec);
   CaseRecipe r;
   r.spec = &spec;
   r.group = "valid";
@@ -124,14 +114,14 @@ CaseRecipe BuildScanRecipe(const ScanChoices& c) {
   r.in_place = c.input_layout == "in-place";
 
   const std::string in_layout = r.in_place ? "packed" : c.input_layout;
-  TensorRecipe& input = r.tensors[ScanInputName(spec)];
+  TensorRecipe& input = r.tensors[binding.input];
   input = FilledWith(LayoutDesc(c.dtype, c.shape, in_layout, c.broadcast_dim), c.values);
   input.line_length = c.shape[c.Axis()];  // keeps signed random sums in range
-  r.tensors[ScanOutputName(spec)] = FilledWith(LayoutDesc(c.dtype, c.shape, r.in_place ? "packed" : c.output_layout));
-  if (binding.axis_param[0] != '\0') {
+  r.tensors[binding.output] = FilledWith(LayoutDesc(c.dtype, c.shape, r.in_place ? "packed" : c.output_layout));
+  if (!binding.axis_param.empty()) {
     r.params[binding.axis_param] = c.axis;
   } else if (!c.axis_absent) {
-    TensorRecipe& axis = r.tensors[TensorWithRole(spec, TensorRole::kScalarInput)];
+    TensorRecipe& axis = r.tensors[binding.axis_tensor];
     axis = FilledWith(PackedDesc(c.axis_dtype, {}), Values::kScalar);
     axis.scalar = c.axis;
   }
@@ -143,7 +133,7 @@ CaseRecipe BuildScanRecipe(const ScanChoices& c) {
          r.layout + "." + r.value_tag + ".s" + std::to_string(c.seed);
   std::map<std::string, TensorDesc> descs;
   for (const auto& [name, t] : r.tensors) descs[name] = t.desc;
-  r.level = LowestSupportingLevel(spec, descs).value_or("");
+  r.level = LowestSupportingLevel(spec, descs, r.params).value_or("");
   return r;
 }
 

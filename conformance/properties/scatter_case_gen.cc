@@ -1,12 +1,13 @@
-// Scatter-family choices and recipes: a valid (InputDimensionCount, IndicesDimensionCount,
-// tuple size) configuration, UpdatesTensor sizes from ScatterNDUpdatesSizes, in-range index
-// values (negative ones for signed index types where the spec allows them).
+// Scatter-family choices and recipes, in either form: meaningful input dimensions, a tuple
+// size and a grid of tuples, the shapes ShapeScatter derives from them, in-range index values
+// (negative ones for signed index types where the spec allows them).
 #include <algorithm>
 #include <stdexcept>
 
 #include "conformance/case_generator.h"
 #include "conformance/constraints.h"
 #include "conformance/properties/case_gen.h"
+#include "spec/spec_loader.h"
 
 namespace opcts {
 namespace {
@@ -16,29 +17,19 @@ constexpr uint64_t kInputBudget = 240;
 constexpr uint32_t kMaxTupleGridDim = 4;
 constexpr uint64_t kTupleBudget = 12;
 
-const Constraint* UpdatesSizesRule(const OperatorSpec& spec) {
-  for (const Constraint& c : spec.constraints)
-    if (c.kind == ConstraintKind::kScatterNDUpdatesSizes) return &c;
-  return nullptr;
-}
-
-std::vector<uint32_t> LeadingOnes(unsigned rank, const std::vector<uint32_t>& meaningful) {
-  std::vector<uint32_t> sizes(rank - meaningful.size(), 1);
-  sizes.insert(sizes.end(), meaningful.begin(), meaningful.end());
-  return sizes;
-}
-
 // Whether the spec lets a case of these tensor types write negative coordinates: signed index
 // types, at or above the level the semantics name.
-bool NegativeIndicesAllowed(const OperatorSpec& spec, const ScatterNames& n, DType dtype,
-                            DType index_dtype, unsigned rank) {
+bool NegativeIndicesAllowed(const OperatorSpec& spec, const ScatterForm& f, DType dtype, DType index_dtype,
+                            unsigned rank) {
   const std::string& from = spec.semantics.negative_indices_from_level;
   if (!IsSignedInt(index_dtype) || from.empty()) return false;
   const std::vector<uint32_t> ones(rank, 1);
   const auto level = LowestSupportingLevel(
-      spec, {{n.input, PackedDesc(dtype, ones)}, {n.indices, PackedDesc(index_dtype, ones)},
-             {n.updates, PackedDesc(dtype, ones)}, {n.output, PackedDesc(dtype, ones)}});
-  return level && DirectMLLevelIndex(*level) >= DirectMLLevelIndex(from);
+      spec,
+      {{f.input, PackedDesc(dtype, ones)}, {f.indices, PackedDesc(index_dtype, ones)},
+       {f.updates, PackedDesc(dtype, ones)}, {f.output, PackedDesc(dtype, ones)}},
+      {});
+  return level && LevelIndex(spec.scheme, *level) >= LevelIndex(spec.scheme, from);
 }
 
 std::string IndexTag(Values v) {
@@ -52,57 +43,57 @@ std::string IndexTag(Values v) {
 
 }  // namespace
 
-bool IsScatterFamily(const OperatorSpec& spec) { return UpdatesSizesRule(spec) != nullptr; }
-
-ScatterNames ScatterTensorNames(const OperatorSpec& spec) {
-  const Constraint& rule = *UpdatesSizesRule(spec);
-  ScatterNames n{rule.tensors.at(0), rule.tensors.at(1), rule.tensors.at(2), "", rule.params.at(0), rule.params.at(1)};
-  for (const TensorSpec& t : spec.tensors)
-    if (t.role == TensorRole::kOutput) n.output = t.name;
-  return n;
-}
+bool IsScatterFamily(const OperatorSpec& spec) { return spec.family.name == "scatter_nd"; }
 
 rc::Gen<ScatterChoices> ScatterChoicesGen(const OperatorSpec& spec, ScatterGenOptions options) {
   return rc::gen::exec([&spec, options] {
-    const ScatterNames n = ScatterTensorNames(spec);
+    const ScatterForm f = ScatterFormOf(spec);
     ScatterChoices c;
     c.spec = &spec;
     const SupportLevel& table = spec.support[*UniformInRange<size_t>(0, spec.support.size())];
-    c.dtype = *ChoiceOf(table.tensors.at(n.input).dtypes);
-    c.index_dtype = *ChoiceOf(table.tensors.at(n.indices).dtypes);
+    c.dtype = *ChoiceOf(table.tensors.at(f.input).dtypes);
+    c.index_dtype = *ChoiceOf(table.tensors.at(f.indices).dtypes);
     unsigned min_rank = 0, max_rank = kMaxRank;
     for (const auto& [name, support] : table.tensors) {
       min_rank = std::max(min_rank, support.min_rank);
       max_rank = std::min(max_rank, support.max_rank);
     }
-    const unsigned rank = *UniformInRange(min_rank, max_rank + 1);
-    c.input_dims = *UniformInRange(1u, rank + 1);
-    const unsigned tuple = *UniformInRange(1u, c.input_dims + 1);
-    // Updates have (IndicesDimensionCount - 1) + (InputDimensionCount - tuple) meaningful
-    // dimensions, which must fit in the rank.
-    c.indices_dims = *UniformInRange(1u, std::min(rank, rank + 1 - c.input_dims + tuple) + 1);
-    c.input_shape = LeadingOnes(rank, *SmallShapeGen(c.input_dims, kMaxDim, kInputBudget));
+    // The DirectML form's common rank, or the ONNX form's input rank.
+    const unsigned rank = *UniformInRange(std::max(min_rank, 1u), max_rank + 1);
+    const unsigned data_dims = f.HasDimensionCounts() ? *UniformInRange(1u, rank + 1) : rank;
+    const unsigned tuple = *UniformInRange(1u, data_dims + 1);
+    // The grid's dimensions plus the untouched data dimensions make the updates, which must fit
+    // in the common rank (DirectML) or have rank 1 .. 8 (ONNX, where indices have one more).
+    const unsigned most_grid = f.HasDimensionCounts() ? std::min(rank - 1, rank - data_dims + tuple)
+                                                      : std::min(kMaxRank - 1, kMaxRank - data_dims + tuple);
+    const unsigned least_grid = !f.HasDimensionCounts() && tuple == data_dims ? 1 : 0;
+    const unsigned grid_dims = *UniformInRange(least_grid, most_grid + 1);
+    const std::vector<uint32_t> data = *SmallShapeGen(data_dims, kMaxDim, kInputBudget);
 
     std::vector<Values> classes = {Values::kIndexUnique};
     if (!options.unique_targets) {
       classes.push_back(Values::kIndexDuplicates);
-      const bool negatives = NegativeIndicesAllowed(spec, n, c.dtype, c.index_dtype, rank);
+      const bool negatives = NegativeIndicesAllowed(spec, f, c.dtype, c.index_dtype, rank);
       if (negatives || !IsSignedInt(c.index_dtype)) classes.push_back(Values::kIndexBoundary);
       if (negatives) classes.push_back(Values::kIndexNegative);
     }
     c.index_values = *ChoiceOf(classes);
     // Unique tuples need no more tuples than there are target positions.
     uint64_t positions = 1;
-    for (unsigned d = 0; d < tuple; ++d) positions *= c.input_shape[rank - c.input_dims + d];
+    for (unsigned d = 0; d < tuple; ++d) positions *= data[d];
     const uint64_t budget = c.index_values == Values::kIndexUnique ? positions : kTupleBudget;
-    std::vector<uint32_t> grid = *SmallShapeGen(c.indices_dims - 1, kMaxTupleGridDim, budget);
-    grid.push_back(tuple);
-    c.indices_shape = LeadingOnes(rank, grid);
+    const std::vector<uint32_t> grid = *SmallShapeGen(grid_dims, kMaxTupleGridDim, budget);
+    const auto shapes = ShapeScatter(f, data, grid, tuple, rank);
+    if (!shapes)
+      throw std::logic_error("scatter generator: no shapes for data " + FormatShape(data) + ", grid " +
+                             FormatShape(grid) + ", tuple " + std::to_string(tuple));
+    c.shapes = *shapes;
 
     std::vector<std::string> layouts = {"packed", "padded", "transposed", "broadcast"};
     if (spec.semantics.in_place) layouts.push_back("in-place");
     c.layout = *ChoiceOf(layouts);
-    if (c.layout == "broadcast") c.broadcast_dim = *UniformInRange(0u, rank);
+    if (c.layout == "broadcast")
+      c.broadcast_dim = *UniformInRange(0u, static_cast<unsigned>(c.shapes.updates.size()));
     c.seed = *rc::gen::arbitrary<uint32_t>();
     return c;
   });
@@ -110,45 +101,41 @@ rc::Gen<ScatterChoices> ScatterChoicesGen(const OperatorSpec& spec, ScatterGenOp
 
 CaseRecipe BuildScatterRecipe(const ScatterChoices& c) {
   const OperatorSpec& spec = *c.spec;
-  const ScatterNames n = ScatterTensorNames(spec);
-  const unsigned rank = static_cast<unsigned>(c.input_shape.size());
-  const auto updates = ScatterNDUpdatesSizes(c.input_shape, c.indices_shape, c.input_dims, c.indices_dims);
-  if (!updates)
-    throw std::logic_error("scatter generator: no UpdatesTensor sizes for input " + FormatShape(c.input_shape) +
-                           ", indices " + FormatShape(c.indices_shape));
-  const unsigned first = rank - c.input_dims;
-  const std::vector<uint32_t> index_dims(c.input_shape.begin() + first,
-                                         c.input_shape.begin() + first + c.indices_shape.back());
+  const ScatterForm f = ScatterFormOf(spec);
+  const ScatterShapes& s = c.shapes;
   const bool padded = c.layout == "padded";
 
   CaseRecipe r;
   r.spec = &spec;
   r.group = "valid";
   r.dtype = c.dtype;
-  r.shape = c.input_shape;
+  r.shape = s.input;
   r.layout = c.layout == "broadcast" ? "broadcast" + std::to_string(c.broadcast_dim) : c.layout;
   r.value_tag = IndexTag(c.index_values);
   r.seed = c.seed;
   r.in_place = c.layout == "in-place";
-  r.params = {{n.input_dims, c.input_dims}, {n.indices_dims, c.indices_dims}};
+  r.params = s.params;
   const std::string input_layout = padded || c.layout == "transposed" ? c.layout : "packed";
-  r.tensors[n.input] = FilledWith(LayoutDesc(c.dtype, c.input_shape, input_layout), Values::kRandomBits);
-  r.tensors[n.indices] = FilledWith(LayoutDesc(c.index_dtype, c.indices_shape, padded ? "padded" : "packed"),
+  r.tensors[f.input] = FilledWith(LayoutDesc(c.dtype, s.input, input_layout), Values::kRandomBits);
+  r.tensors[f.indices] = FilledWith(LayoutDesc(c.index_dtype, s.indices, padded ? "padded" : "packed"),
                                     c.index_values);
-  r.tensors[n.indices].index_dims = index_dims;
-  r.tensors[n.updates] = FilledWith(
-      LayoutDesc(c.dtype, *updates, c.layout == "broadcast" ? "broadcast" : "packed", c.broadcast_dim),
+  r.tensors[f.indices].index_dims = s.index_dims;
+  r.tensors[f.updates] = FilledWith(
+      LayoutDesc(c.dtype, s.updates, c.layout == "broadcast" ? "broadcast" : "packed", c.broadcast_dim),
       Values::kRandomBits);
-  r.tensors[n.output] = FilledWith(LayoutDesc(c.dtype, c.input_shape, padded ? "padded" : "packed"));
+  r.tensors[f.output] = FilledWith(LayoutDesc(c.dtype, s.input, padded ? "padded" : "packed"));
 
-  r.id = OperatorKey(spec) + ".prop." + std::string(DTypeShortName(c.dtype)) + ".rank" + std::to_string(rank) +
-         "." + FormatShape(c.input_shape) + ".in" + std::to_string(c.input_dims) + "-idx" +
-         std::to_string(c.indices_dims) + "-" + FormatShape(c.indices_shape) + "-" +
+  std::string config = "-idx" + FormatShape(s.indices);
+  if (f.HasDimensionCounts())
+    config = ".in" + std::to_string(s.params.at(f.input_dims_param)) + "-idx" +
+             std::to_string(s.params.at(f.indices_dims_param)) + "-" + FormatShape(s.indices);
+  r.id = OperatorKey(spec) + ".prop." + std::string(DTypeShortName(c.dtype)) + ".rank" +
+         std::to_string(s.input.size()) + "." + FormatShape(s.input) + config + "-" +
          std::string(DTypeShortName(c.index_dtype)) + "." + r.layout + "." + r.value_tag + ".s" +
          std::to_string(c.seed);
   std::map<std::string, TensorDesc> descs;
   for (const auto& [name, t] : r.tensors) descs[name] = t.desc;
-  r.level = LowestSupportingLevel(spec, descs).value_or("");
+  r.level = LowestSupportingLevel(spec, descs, r.params).value_or("");
   return r;
 }
 

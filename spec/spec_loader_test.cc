@@ -379,7 +379,9 @@ TEST(SpecSet, DuplicateOperatorNamesAcrossFiles) {
 TEST(SpecCheck, RealSpecsPass) {
   std::ostringstream out, err;
   EXPECT_EQ(SpecCheckMain({}, kSpecDir, out, err), 0);
-  EXPECT_EQ(out.str(), "spec check: 4 files, 0 errors\n");
+  size_t files = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(kSpecDir)) files += entry.path().extension() == ".yaml";
+  EXPECT_EQ(out.str(), "spec check: " + std::to_string(files) + " files, 0 errors\n");
   EXPECT_EQ(err.str(), "");
 }
 

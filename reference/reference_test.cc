@@ -1,6 +1,10 @@
 // Hand-checked tests of the oracle: every expected value here is written out by hand or comes
 // from a naive coordinate loop in this file, never from reference/ itself.
 #include <cmath>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -215,6 +219,67 @@ TEST_F(ReferenceTest, OpenVINORejectsAxisOutOfRange) {
   const ReferenceResult r = (*FindReferenceKernel("openvino_cumsum"))(op);
   ASSERT_TRUE(r.invalid.has_value());
   EXPECT_EQ(*r.invalid, "axis -3 is outside [-2, 1]");
+}
+
+// The shipped spec named `name` (spec/*.yaml).
+const OperatorSpec& ShippedSpec(const char* name) {
+  static const SpecSet specs = LoadSpecSet(DefaultSpecDir());
+  const OperatorSpec* spec = specs.Find(name);
+  if (spec == nullptr) throw std::runtime_error(std::string("no spec ") + name);
+  return *spec;
+}
+
+TensorData Values(DType t, std::vector<uint32_t> sizes, const std::vector<double>& values) {
+  TensorData d = MakeTensor(PackedDesc(t, std::move(sizes)));
+  for (size_t i = 0; i < values.size(); ++i) StoreBits(t, d.Element(i), DoubleToBits(t, values[i]));
+  return d;
+}
+
+ReferenceResult RunOnnx(const Operation& op) { return (*FindReferenceKernel(op.spec->reference))(op); }
+
+Operation OnnxCumSum(TensorData x, int32_t axis, bool exclusive, bool reverse) {
+  Operation op;
+  op.spec = &ShippedSpec("ONNX_CUMSUM");
+  op.params = {{"exclusive", exclusive}, {"reverse", reverse}};
+  op.tensors["y"] = MakeTensor(x.desc);
+  op.tensors["x"] = std::move(x);
+  op.tensors["axis"] = Values(DType::kInt32, {}, {static_cast<double>(axis)});
+  return op;
+}
+
+std::vector<uint64_t> Bits(const ExpectedTensor& e) {
+  std::vector<uint64_t> bits;
+  for (const ExpectedElement& el : e.elements) {
+    EXPECT_EQ(el.kind, Expect::kBits);
+    bits.push_back(el.bits);
+  }
+  return bits;
+}
+
+TEST(OnnxCumSum, PageSummaryExampleInEveryMode) {
+  // onnx__CumSum: input_x = [1, 2, 3], axis = 0.
+  const TensorData x = Values(DType::kInt32, {3}, {1, 2, 3});
+  auto run = [&](bool exclusive, bool reverse) {
+    return Bits(RunOnnx(OnnxCumSum(x, 0, exclusive, reverse)).outputs.at(0));
+  };
+  EXPECT_EQ(run(false, false), (std::vector<uint64_t>{1, 3, 6}));
+  EXPECT_EQ(run(true, false), (std::vector<uint64_t>{0, 1, 3}));
+  EXPECT_EQ(run(false, true), (std::vector<uint64_t>{6, 5, 3}));
+  EXPECT_EQ(run(true, true), (std::vector<uint64_t>{5, 3, 0}));
+}
+
+TEST(OnnxCumSum, NegativeAxisCountsFromTheBack) {
+  // onnx__CumSum, cumsum_2d_negative_axis: [[1, 2, 3], [4, 5, 6]] along -1 (INT64 here).
+  const ReferenceResult r =
+      RunOnnx(OnnxCumSum(Values(DType::kInt64, {2, 3}, {1, 2, 3, 4, 5, 6}), -1, false, false));
+  EXPECT_EQ(Bits(r.outputs.at(0)), (std::vector<uint64_t>{1, 3, 6, 4, 9, 15}));
+}
+
+TEST(OnnxCumSum, AxisIsRequiredAndRangeChecked) {
+  Operation op = OnnxCumSum(Values(DType::kFloat32, {2, 3}, {}), 2, false, false);
+  EXPECT_EQ(RunOnnx(op).invalid, "axis 2 is outside [-2, 1]");
+  op.tensors.erase("axis");
+  EXPECT_EQ(RunOnnx(op).invalid, "the axis input is required");
 }
 
 }  // namespace

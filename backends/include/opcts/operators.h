@@ -12,6 +12,7 @@
 #define OPCTS_OP_DML_CUMULATIVE_PRODUCT 2u /* spec/dml_cumulative_product.yaml */
 #define OPCTS_OP_DML_SCATTER_ND 3u /* spec/dml_scatter_nd.yaml */
 #define OPCTS_OP_OPENVINO_CUMSUM_3 4u /* spec/openvino_cumsum_3.yaml */
+#define OPCTS_OP_ONNX_CUMSUM 5u /* spec/onnx_cumsum.yaml */
 
 /* DML_CUMULATIVE_SUMMATION.AxisDirection */
 #define OPCTS_AXIS_DIRECTION_INCREASING 0u
@@ -44,5 +45,14 @@ typedef struct opcts_openvino_cumsum_desc {
   uint32_t exclusive; /* exclusive: bool. If true the j-th element is not included in the j-th sum. */
   uint32_t reverse; /* reverse: bool. If true the sums run in the reverse direction. */
 } opcts_openvino_cumsum_desc;
+
+/* ONNX_CUMSUM. */
+typedef struct opcts_onnx_cumsum_desc {
+  const opcts_tensor_desc* x; /* x: x (T): an input tensor that is to be processed. */
+  const opcts_tensor_desc* axis; /* axis: axis (T2): a 0-D tensor in [-rank(x), rank(x)-1]; negative counts dimensions from the back. Required. */
+  const opcts_tensor_desc* y; /* y: y (T): output tensor of the same type as x with cumulative sums of x's elements. */
+  uint32_t exclusive; /* exclusive: bool. If 1 the j-th output element is the sum of the first j-1 elements (INT attribute, default 0). */
+  uint32_t reverse; /* reverse: bool. If 1 the sums run in the reverse direction of the axis (INT attribute, default 0). */
+} opcts_onnx_cumsum_desc;
 
 #endif /* OPCTS_OPERATORS_H_ */

@@ -10,6 +10,7 @@
 
 #include "conformance/case_generator.h"
 #include "conformance/constraints.h"
+#include "spec/element.h"
 
 namespace opcts::bench {
 namespace {
@@ -107,15 +108,16 @@ TEST(BenchCases, SmallCasesAreValidOperations) {
     for (const Violation& v : FindViolations(op, /*with_data=*/true))
       ADD_FAILURE() << v.constraint << ": " << v.message;
     EXPECT_EQ(op.in_place, c.layout.ends_with("in-place"));
-    if (c.op == "dml_scatter_nd") {
+    if (op.spec->family.name == "scatter_nd") {
       const uint64_t moved = TensorBytes(op, TensorRole::kInput, false) -
                              TensorBytes(op, TensorRole::kInput, true);  // updates + indices
       EXPECT_EQ(c.bytes, moved + (op.in_place ? 0 : TensorBytes(op, TensorRole::kOutput, false)));
     } else {
       EXPECT_EQ(c.bytes, TensorBytes(op, TensorRole::kOutput, false));
       const std::vector<uint32_t>& sizes = c.recipe.shape;
-      int64_t axis = op.Param("Axis").value_or(-1);
-      if (const TensorData* t = op.Tensor("axis")) axis = *reinterpret_cast<const int64_t*>(t->bytes.data());
+      const std::string axis_role = op.spec->Role("axis");
+      int64_t axis = op.Param(axis_role).value_or(-1);
+      if (const TensorData* t = op.Tensor(axis_role)) axis = BitsToInt64(t->desc.dtype, LoadBits(t->desc.dtype, t->Element(0)));
       const int64_t expected = c.layout == "1d" || c.layout == "outer" ? 0
                                : c.layout == "middle"                  ? 1
                                                                        : static_cast<int64_t>(sizes.size()) - 1;

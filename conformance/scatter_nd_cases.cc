@@ -35,8 +35,9 @@ class ScatterCaseBuilder {
 
   const ScatterForm& form() const { return form_; }
 
+  // `reduction`: a value of the reduction role's enum, or -1 to leave the parameter at its default.
   void Add(DType dtype, DType index_type, unsigned rank, const ScatterConfig& c, const IndexClass& k,
-           const std::string& layout) {
+           const std::string& layout, int64_t reduction = -1) {
     if (k.values == Values::kIndexNegative && !IsSignedInt(index_type)) return;
     // Meaningful input dims 4, 3, 2, ... (2s from rank 5 on, to stay small); index tuples in a
     // grid of 3 x 2 x ... (2 x 2 x ... from rank 5).
@@ -58,10 +59,20 @@ class ScatterCaseBuilder {
     r.layout = layout;
     r.value_tag = k.tag;
     r.params = shapes->params;
+    // Sums and products of an element and its updates stay in range (duplicates included); max,
+    // min and plain writes see any bits (NaN, infinities, signed zeros).
+    std::string reduction_tag;
+    Values values = Values::kRandomBits;
+    if (reduction >= 0) {
+      r.params[form_.reduction_param] = reduction;
+      reduction_tag = "." + spec_.FindParam(form_.reduction_param)->enum_values.at(static_cast<size_t>(reduction));
+      if (reduction_tag == ".add") values = Values::kRandomSum;
+      if (reduction_tag == ".mul") values = Values::kRandomProduct;
+    }
     const char* const base = layout == "padded" ? "padded" : "packed";
-    TensorRecipe in{LayoutDesc(dtype, shapes->input, base), Values::kRandomBits, {}, 1, 0};
+    TensorRecipe in{LayoutDesc(dtype, shapes->input, base), values, {}, tuples + 1, 0};
     TensorRecipe idx{LayoutDesc(index_type, shapes->indices, base), k.values, shapes->index_dims, 1, 0};
-    TensorRecipe upd{LayoutDesc(dtype, shapes->updates, "packed"), Values::kRandomBits, {}, 1, 0};
+    TensorRecipe upd{LayoutDesc(dtype, shapes->updates, "packed"), values, {}, tuples + 1, 0};
     if (layout == "transposed") in.desc = LayoutDesc(dtype, shapes->input, "transposed");
     if (layout == "broadcast")
       upd.desc = LayoutDesc(dtype, shapes->updates, "broadcast", static_cast<unsigned>(shapes->updates.size() - 1));
@@ -75,7 +86,7 @@ class ScatterCaseBuilder {
     const std::string id = OperatorKey(spec_) + "." + std::string(DTypeShortName(dtype)) + ".rank" +
                            std::to_string(rank) + "." + FormatShape(shapes->input) + "." + config + "-q" +
                            std::to_string(c.tuple) + "-" + std::string(DTypeShortName(index_type)) + "." +
-                           layout + "." + k.tag;
+                           layout + "." + k.tag + reduction_tag;
     if (!seen_.insert(id).second) return;
     FinishRecipe(r, id, options_.seed);
     out_.push_back(std::move(r));
@@ -127,6 +138,14 @@ void GenerateScatterNDCases(const OperatorSpec& spec, const GenerateOptions& opt
           b.Add(dtype, index.dtypes[turn++ % index.dtypes.size()], rank, configs[c], k, "packed");
       for (const char* layout : {"padded", "transposed", "broadcast", "in-place"})
         b.Add(dtype, index.dtypes[turn++ % index.dtypes.size()], rank, configs[0], kIndexClasses[0], layout);
+      // Each reduction the tables allow but none (the default, above), every index class, on
+      // the first two configurations.
+      if (b.form().reduction_param.empty()) continue;
+      const ParamSpec& reduction = *spec.FindParam(b.form().reduction_param);
+      for (int64_t value = 1; value < static_cast<int64_t>(reduction.enum_values.size()); ++value)
+        for (size_t c = 0; c < std::min<size_t>(2, configs.size()); ++c)
+          for (const IndexClass& k : kIndexClasses)
+            b.Add(dtype, index.dtypes[turn++ % index.dtypes.size()], rank, configs[c], k, "packed", value);
     }
   }
   // Types outside the tables: data BFLOAT16; 8- and 16-bit integer indices.

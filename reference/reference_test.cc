@@ -1,5 +1,6 @@
 // Hand-checked tests of the oracle: every expected value here is written out by hand or comes
 // from a naive coordinate loop in this file, never from reference/ itself.
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 #include <string>
@@ -280,6 +281,165 @@ TEST(OnnxCumSum, AxisIsRequiredAndRangeChecked) {
   EXPECT_EQ(RunOnnx(op).invalid, "axis 2 is outside [-2, 1]");
   op.tensors.erase("axis");
   EXPECT_EQ(RunOnnx(op).invalid, "the axis input is required");
+}
+
+Operation OnnxScatter(TensorData data, TensorData indices, TensorData updates, const char* reduction) {
+  Operation op;
+  op.spec = &ShippedSpec("ONNX_SCATTER_ND");
+  const auto& names = op.spec->FindParam("reduction")->enum_values;
+  op.params["reduction"] = std::find(names.begin(), names.end(), reduction) - names.begin();
+  op.tensors["output"] = MakeTensor(data.desc);
+  op.tensors["data"] = std::move(data);
+  op.tensors["indices"] = std::move(indices);
+  op.tensors["updates"] = std::move(updates);
+  return op;
+}
+
+TEST(OnnxScatterND, RanksDifferAndNegativeIndicesWrap) {
+  // data 4x3 (r = 2), indices 1x2x1 (q = 3, k = 1): updates are indices.shape[:-1] ++
+  // data.shape[1:] = 1x2x3. Tuple -4 is row 0.
+  const ReferenceResult r = RunOnnx(OnnxScatter(
+      Values(DType::kInt32, {4, 3}, {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12}),
+      Values(DType::kInt64, {1, 2, 1}, {3, -4}),
+      Values(DType::kInt32, {1, 2, 3}, {10, 20, 30, 40, 50, 60}), "none"));
+  EXPECT_FALSE(r.refusable.has_value());
+  EXPECT_EQ(Bits(r.outputs.at(0)), (std::vector<uint64_t>{40, 50, 60, 4, 5, 6, 7, 8, 9, 10, 20, 30}));
+}
+
+TEST(OnnxScatterND, ScalarUpdatesWhenTheTupleAddressesOneElement) {
+  // data 2x2, indices [1, 0] (q = 1, k = 2 = r): updates has rank 0.
+  const ReferenceResult r = RunOnnx(OnnxScatter(Values(DType::kFloat32, {2, 2}, {1, 2, 3, 4}),
+                                                Values(DType::kInt64, {2}, {1, 0}),
+                                                Values(DType::kFloat32, {}, {99}), "none"));
+  EXPECT_EQ(Bits(r.outputs.at(0)), (std::vector<uint64_t>{0x3f800000, 0x40000000, 0x42c60000, 0x40800000}));
+}
+
+TEST(OnnxScatterND, OutOfRangeTupleIsRefusableAndUnconstrained) {
+  // -5 is beyond -4 for a dimension of 4; the in-range tuple still shows in `bits`.
+  const ReferenceResult r = RunOnnx(OnnxScatter(
+      Values(DType::kInt32, {4}, {1, 2, 3, 4}), Values(DType::kInt64, {2, 1}, {-5, 1}),
+      Values(DType::kInt32, {2}, {10, 20}), "add"));
+  ASSERT_TRUE(r.refusable.has_value());
+  const std::vector<uint64_t> skipped = {1, 22, 3, 4};
+  for (size_t i = 0; i < 4; ++i) {
+    EXPECT_EQ(r.outputs.at(0).elements[i].kind, Expect::kAny);
+    EXPECT_EQ(r.outputs.at(0).elements[i].bits, skipped[i]);
+  }
+}
+
+TEST(OnnxScatterND, IntegerReductionsOfDuplicatesWrap) {
+  // INT8 add: 100 + 100 + 100 = 300 = 44 (mod 256); 5 + (-3) = 2.
+  const TensorData indices = Values(DType::kInt64, {3, 1}, {0, 0, 1});
+  ReferenceResult r = RunOnnx(OnnxScatter(Values(DType::kInt8, {2}, {100, 5}), indices,
+                                          Values(DType::kInt8, {3}, {100, 100, -3}), "add"));
+  EXPECT_EQ(Bits(r.outputs.at(0)), (std::vector<uint64_t>{44, 2}));
+  // INT16 mul: -300 * 300 * 2 = -180000 = 16608 (mod 65536); 7 * 9 = 63.
+  r = RunOnnx(OnnxScatter(Values(DType::kInt16, {2}, {-300, 7}), indices,
+                          Values(DType::kInt16, {3}, {300, 2, 9}), "mul"));
+  EXPECT_EQ(Bits(r.outputs.at(0)), (std::vector<uint64_t>{16608, 63}));
+  // UINT8 mul: 16 * 16 * 2 = 512 = 0 (mod 256).
+  r = RunOnnx(OnnxScatter(Values(DType::kUInt8, {2}, {16, 3}), indices,
+                          Values(DType::kUInt8, {3}, {16, 2, 1}), "mul"));
+  EXPECT_EQ(Bits(r.outputs.at(0)), (std::vector<uint64_t>{0, 3}));
+  // INT32 max and min over -5, -7, 3 (signed order); element 1: 5 against -1.
+  const TensorData data = Values(DType::kInt32, {2}, {-5, 5});
+  const TensorData updates = Values(DType::kInt32, {3}, {-7, 3, -1});
+  r = RunOnnx(OnnxScatter(data, indices, updates, "max"));
+  EXPECT_EQ(Bits(r.outputs.at(0)), (std::vector<uint64_t>{3, 5}));
+  r = RunOnnx(OnnxScatter(data, indices, updates, "min"));
+  EXPECT_EQ(Bits(r.outputs.at(0)), (std::vector<uint64_t>{0xfffffff9, 0xffffffff}));
+}
+
+TEST(OnnxScatterND, OneFloatUpdateIsOneCorrectlyRoundedOperation) {
+  // float16 2048 + 3 = 2051 lies halfway between 2050 (0x6801) and 2052 (0x6802): even wins.
+  // bfloat16 1.0078125 (0x3f81) + 2^-8 lies halfway between 0x3f81 and 0x3f82: even wins.
+  // float32 inf + -inf is NaN.
+  const TensorData one = Values(DType::kInt64, {1, 1}, {0});
+  ReferenceResult r = RunOnnx(OnnxScatter(Values(DType::kFloat16, {1}, {2048}), one,
+                                          Values(DType::kFloat16, {1}, {3}), "add"));
+  EXPECT_EQ(Bits(r.outputs.at(0)), (std::vector<uint64_t>{0x6802}));
+  r = RunOnnx(OnnxScatter(Values(DType::kBFloat16, {1}, {1.0078125}), one,
+                          Values(DType::kBFloat16, {1}, {0.00390625}), "add"));
+  EXPECT_EQ(Bits(r.outputs.at(0)), (std::vector<uint64_t>{0x3f82}));
+  r = RunOnnx(OnnxScatter(Values(DType::kFloat32, {1}, {INFINITY}), one,
+                          Values(DType::kFloat32, {1}, {-INFINITY}), "add"));
+  EXPECT_EQ(r.outputs.at(0).elements[0].kind, Expect::kNaN);
+  // float32 3 * (1/3 rounded) = 1.00000002980232... rounds to 1 (0x3f800000).
+  r = RunOnnx(OnnxScatter(Values(DType::kFloat32, {1}, {3}), one,
+                          Values(DType::kFloat32, {1}, {1.0 / 3}), "mul"));
+  EXPECT_EQ(Bits(r.outputs.at(0)), (std::vector<uint64_t>{0x3f800000}));
+}
+
+TEST(OnnxScatterND, FloatDuplicatesAreJudgedAsASumInAnyOrder) {
+  // 1 + 2 + 4 = 7: two additions over sum|x| = 7, so the bound is (2u + u) * 7 = 21 * 2^-24
+  // (u = 2^-24, the float32 output's own rounding included). One ULP of 7 is 8 * 2^-24: two
+  // ULPs pass, three fail.
+  const TensorData indices = Values(DType::kInt64, {2, 1}, {0, 0});
+  const ReferenceResult r = RunOnnx(OnnxScatter(Values(DType::kFloat32, {1}, {1}), indices,
+                                                Values(DType::kFloat32, {2}, {2, 4}), "add"));
+  const ExpectedTensor& e = r.outputs.at(0);
+  ASSERT_EQ(e.elements[0].kind, Expect::kNear);
+  EXPECT_EQ(e.elements[0].value, 7);
+  TensorData actual = MakeTensor(e.desc);
+  StoreBits(DType::kFloat32, actual.Element(0), 0x40e00002);  // 7 + 2 ULPs
+  EXPECT_EQ(JudgeTensor(e, actual).verdict, Verdict::kPass);
+  StoreBits(DType::kFloat32, actual.Element(0), 0x40e00003);  // 7 + 3 ULPs
+  EXPECT_EQ(JudgeTensor(e, actual).verdict, Verdict::kFail);
+  // mul: 3 * 0.5 * 4 = 6, a product of the three.
+  const ReferenceResult p = RunOnnx(OnnxScatter(Values(DType::kFloat32, {1}, {3}), indices,
+                                                Values(DType::kFloat32, {2}, {0.5, 4}), "mul"));
+  ASSERT_EQ(p.outputs.at(0).elements[0].kind, Expect::kNear);
+  EXPECT_EQ(p.outputs.at(0).elements[0].value, 6);
+}
+
+TEST(OnnxScatterND, Float16DuplicatesAddedInFloat16AreAQualityWarning) {
+  // 2048 + 1 + 1 = 2050 exactly (0x6801). Added one at a time in float16 each +1 ties back to
+  // 2048: 2 off, beyond the Pass bound (~1.0) but within the float16-accumulation one
+  // (3 * 2^-11 * 2050 ~ 3.0).
+  const ReferenceResult r = RunOnnx(OnnxScatter(Values(DType::kFloat16, {1}, {2048}),
+                                                Values(DType::kInt64, {2, 1}, {0, 0}),
+                                                Values(DType::kFloat16, {2}, {1, 1}), "add"));
+  const ExpectedTensor& e = r.outputs.at(0);
+  TensorData actual = MakeTensor(e.desc);
+  StoreBits(DType::kFloat16, actual.Element(0), 0x6801);
+  EXPECT_EQ(JudgeTensor(e, actual).verdict, Verdict::kPass);
+  StoreBits(DType::kFloat16, actual.Element(0), 0x6800);
+  EXPECT_EQ(JudgeTensor(e, actual).verdict, Verdict::kQualityWarning);
+  StoreBits(DType::kFloat16, actual.Element(0), 0x6804);  // 2056
+  EXPECT_EQ(JudgeTensor(e, actual).verdict, Verdict::kFail);
+}
+
+TEST(OnnxScatterND, MaxMinPropagateNaNAndLetEitherZeroWinATie) {
+  // data [1, NaN, +0, -0, 5]; element 0 gets NaN and 3, element 1 gets 7, element 2 gets -0,
+  // element 3 gets -0, element 4 gets -inf and +inf.
+  const TensorData data = Values(DType::kFloat32, {5}, {1, NAN, 0.0, -0.0, 5});
+  const TensorData indices = Values(DType::kInt64, {7, 1}, {0, 0, 1, 2, 3, 4, 4});
+  const TensorData updates =
+      Values(DType::kFloat32, {7}, {NAN, 3, 7, -0.0, -0.0, -INFINITY, INFINITY});
+  for (const char* reduction : {"max", "min"}) {
+    const ReferenceResult r = RunOnnx(OnnxScatter(data, indices, updates, reduction));
+    const ExpectedTensor& e = r.outputs.at(0);
+    EXPECT_EQ(e.elements[0].kind, Expect::kNaN) << reduction;
+    EXPECT_EQ(e.elements[1].kind, Expect::kNaN) << reduction;
+    ASSERT_EQ(e.elements[2].kind, Expect::kAnyOf) << reduction;
+    EXPECT_EQ(e.candidates[e.elements[2].bits], (std::vector<uint64_t>{0, 0x80000000})) << reduction;
+    EXPECT_EQ(e.elements[3].kind, Expect::kBits) << reduction;
+    EXPECT_EQ(e.elements[3].bits, 0x80000000u) << reduction;
+    EXPECT_EQ(e.elements[4].kind, Expect::kBits) << reduction;
+    EXPECT_EQ(e.elements[4].bits, std::string(reduction) == "max" ? 0x7f800000u : 0xff800000u);
+  }
+}
+
+TEST(OnnxScatterND, UnwrittenElementsKeepTheirBitsUnderEveryReduction) {
+  // A NaN payload that no tuple touches is data movement: exact.
+  TensorData data = MakeTensor(PackedDesc(DType::kFloat32, {2}));
+  StoreBits(DType::kFloat32, data.Element(0), 0x7fc00123);
+  for (const char* reduction : {"none", "add", "mul", "max", "min"}) {
+    const ReferenceResult r = RunOnnx(OnnxScatter(data, Values(DType::kInt64, {1, 1}, {1}),
+                                                  Values(DType::kFloat32, {1}, {2}), reduction));
+    EXPECT_EQ(r.outputs.at(0).elements[0].kind, Expect::kBits) << reduction;
+    EXPECT_EQ(r.outputs.at(0).elements[0].bits, 0x7fc00123u) << reduction;
+  }
 }
 
 }  // namespace

@@ -2,6 +2,12 @@
 
 #include <cstring>
 
+static_assert(static_cast<uint32_t>(opcts::plugin::ScatterReduction::kAdd) == OPCTS_SCATTER_REDUCTION_ADD &&
+              static_cast<uint32_t>(opcts::plugin::ScatterReduction::kMul) == OPCTS_SCATTER_REDUCTION_MUL &&
+              static_cast<uint32_t>(opcts::plugin::ScatterReduction::kMax) == OPCTS_SCATTER_REDUCTION_MAX &&
+              static_cast<uint32_t>(opcts::plugin::ScatterReduction::kMin) == OPCTS_SCATTER_REDUCTION_MIN,
+              "the family's reduction order is the ABI's");
+
 namespace opcts::plugin {
 namespace {
 

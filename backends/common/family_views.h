@@ -42,9 +42,11 @@ struct ScatterView {
   // Without them (ONNX) both counts are the tensors' ranks.
   bool has_dimension_counts = false;
   uint32_t input_dimension_count = 0, indices_dimension_count = 0;
-  uint32_t reduction = 0;  // OPCTS_REDUCTION_* order: none, add, mul, max, min
+  uint32_t reduction = 0;  // a ScatterReduction; 0 (none) when the operator has no reduction
 };
 
+// The family's reduction role, in the order spec/families.cc fixes for every spec's enum
+// (OPCTS_SCATTER_REDUCTION_* of ONNX ScatterND; family_views.cc checks).
 enum class ScatterReduction : uint32_t { kNone, kAdd, kMul, kMax, kMin };
 
 ScanView ReadScan(const abi::Operator& op, const void* desc);

@@ -81,6 +81,7 @@ struct ScatterChoices {
   const OperatorSpec* spec = nullptr;
   DType dtype = DType::kFloat32, index_dtype = DType::kUInt32;
   ScatterShapes shapes;  // input, indices and updates; the dimension counts
+  int64_t reduction = 0;  // the reduction role's value (0, none, when the operator has none)
   Values index_values = Values::kIndexUnique;
   std::string layout = "packed";  // packed, padded, transposed, broadcast (updates), in-place
   unsigned broadcast_dim = 0;
@@ -89,6 +90,7 @@ struct ScatterChoices {
 
 struct ScatterGenOptions {
   bool unique_targets = false;  // only index tuples that name distinct elements
+  bool plain_writes = false;    // reduction none only
 };
 
 bool IsScatterFamily(const OperatorSpec& spec);

@@ -85,7 +85,7 @@ void ProductOfOnesIsOnes(const Backend& backend, const OperatorSpec& spec) {
 }
 
 void ScatterIsIdempotent(const Backend& backend, const OperatorSpec& spec) {
-  const CaseRecipe recipe = BuildScatterRecipe(*ScatterChoicesGen(spec, {.unique_targets = true}));
+  const CaseRecipe recipe = BuildScatterRecipe(*ScatterChoicesGen(spec, {.unique_targets = true, .plain_writes = true}));
   const ScatterForm names = ScatterFormOf(spec);
   const CaseRun first = RunCase(backend, recipe, MaterializeValid(recipe));
   const TensorData& once = ExecutedOutput(backend, recipe, first, names.output);

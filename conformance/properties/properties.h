@@ -22,8 +22,8 @@ void ReverseIsFlippedForward(const Backend& backend, const OperatorSpec& spec);
 void LastInclusiveIsTotal(const Backend& backend, const OperatorSpec& spec);
 // Product scans (IsProductScan): every scan of an all-ones tensor is all ones.
 void ProductOfOnesIsOnes(const Backend& backend, const OperatorSpec& spec);
-// Scatters (IsScatterFamily), distinct targets: scattering the updates again onto the first
-// scatter's output leaves it unchanged.
+// Scatters (IsScatterFamily), distinct targets, plain writes (reduction none): scattering the
+// updates again onto the first scatter's output leaves it unchanged.
 void ScatterIsIdempotent(const Backend& backend, const OperatorSpec& spec);
 
 }  // namespace opcts

@@ -78,6 +78,17 @@ rc::Gen<ScatterChoices> ScatterChoicesGen(const OperatorSpec& spec, ScatterGenOp
       if (negatives) classes.push_back(Values::kIndexNegative);
     }
     c.index_values = *ChoiceOf(classes);
+    if (!f.reduction_param.empty() && !options.plain_writes) {
+      // The values the drawn level allows (every value when it lists none).
+      const auto listed = table.params.find(f.reduction_param);
+      std::vector<int64_t> allowed;
+      if (listed != table.params.end())
+        allowed = listed->second;
+      else
+        for (size_t v = 0; v < spec.FindParam(f.reduction_param)->enum_values.size(); ++v)
+          allowed.push_back(static_cast<int64_t>(v));
+      c.reduction = *ChoiceOf(allowed);
+    }
     // Unique tuples need no more tuples than there are target positions.
     uint64_t positions = 1;
     for (unsigned d = 0; d < tuple; ++d) positions *= data[d];
@@ -115,14 +126,26 @@ CaseRecipe BuildScatterRecipe(const ScatterChoices& c) {
   r.seed = c.seed;
   r.in_place = c.layout == "in-place";
   r.params = s.params;
+  // Sums and products of an element and its updates stay in range; other reductions and plain
+  // writes see any bits.
+  std::string reduction_tag;
+  Values values = Values::kRandomBits;
+  if (!f.reduction_param.empty()) {
+    r.params[f.reduction_param] = c.reduction;
+    reduction_tag = "." + spec.FindParam(f.reduction_param)->enum_values.at(static_cast<size_t>(c.reduction));
+    if (reduction_tag == ".add") values = Values::kRandomSum;
+    if (reduction_tag == ".mul") values = Values::kRandomProduct;
+  }
+  const uint64_t terms = ElementCount(PackedDesc(c.index_dtype, s.indices)) / s.indices.back() + 1;
   const std::string input_layout = padded || c.layout == "transposed" ? c.layout : "packed";
-  r.tensors[f.input] = FilledWith(LayoutDesc(c.dtype, s.input, input_layout), Values::kRandomBits);
+  r.tensors[f.input] = FilledWith(LayoutDesc(c.dtype, s.input, input_layout), values);
+  r.tensors[f.input].line_length = terms;
   r.tensors[f.indices] = FilledWith(LayoutDesc(c.index_dtype, s.indices, padded ? "padded" : "packed"),
                                     c.index_values);
   r.tensors[f.indices].index_dims = s.index_dims;
   r.tensors[f.updates] = FilledWith(
-      LayoutDesc(c.dtype, s.updates, c.layout == "broadcast" ? "broadcast" : "packed", c.broadcast_dim),
-      Values::kRandomBits);
+      LayoutDesc(c.dtype, s.updates, c.layout == "broadcast" ? "broadcast" : "packed", c.broadcast_dim), values);
+  r.tensors[f.updates].line_length = terms;
   r.tensors[f.output] = FilledWith(LayoutDesc(c.dtype, s.input, padded ? "padded" : "packed"));
 
   std::string config = "-idx" + FormatShape(s.indices);
@@ -131,8 +154,8 @@ CaseRecipe BuildScatterRecipe(const ScatterChoices& c) {
              std::to_string(s.params.at(f.indices_dims_param)) + "-" + FormatShape(s.indices);
   r.id = OperatorKey(spec) + ".prop." + std::string(DTypeShortName(c.dtype)) + ".rank" +
          std::to_string(s.input.size()) + "." + FormatShape(s.input) + config + "-" +
-         std::string(DTypeShortName(c.index_dtype)) + "." + r.layout + "." + r.value_tag + ".s" +
-         std::to_string(c.seed);
+         std::string(DTypeShortName(c.index_dtype)) + "." + r.layout + "." + r.value_tag + reduction_tag +
+         ".s" + std::to_string(c.seed);
   std::map<std::string, TensorDesc> descs;
   for (const auto& [name, t] : r.tensors) descs[name] = t.desc;
   r.level = LowestSupportingLevel(spec, descs, r.params).value_or("");

@@ -13,10 +13,18 @@
 #define OPCTS_OP_DML_SCATTER_ND 3u /* spec/dml_scatter_nd.yaml */
 #define OPCTS_OP_OPENVINO_CUMSUM_3 4u /* spec/openvino_cumsum_3.yaml */
 #define OPCTS_OP_ONNX_CUMSUM 5u /* spec/onnx_cumsum.yaml */
+#define OPCTS_OP_ONNX_SCATTER_ND 6u /* spec/onnx_scatter_nd.yaml */
 
 /* DML_CUMULATIVE_SUMMATION.AxisDirection */
 #define OPCTS_AXIS_DIRECTION_INCREASING 0u
 #define OPCTS_AXIS_DIRECTION_DECREASING 1u
+
+/* ONNX_SCATTER_ND.reduction */
+#define OPCTS_SCATTER_REDUCTION_NONE 0u
+#define OPCTS_SCATTER_REDUCTION_ADD 1u
+#define OPCTS_SCATTER_REDUCTION_MUL 2u
+#define OPCTS_SCATTER_REDUCTION_MAX 3u
+#define OPCTS_SCATTER_REDUCTION_MIN 4u
 
 /* DML_CUMULATIVE_SUMMATION, DML_CUMULATIVE_PRODUCT. */
 typedef struct opcts_dml_cumulative_desc {
@@ -54,5 +62,14 @@ typedef struct opcts_onnx_cumsum_desc {
   uint32_t exclusive; /* exclusive: bool. If 1 the j-th output element is the sum of the first j-1 elements (INT attribute, default 0). */
   uint32_t reverse; /* reverse: bool. If 1 the sums run in the reverse direction of the axis (INT attribute, default 0). */
 } opcts_onnx_cumsum_desc;
+
+/* ONNX_SCATTER_ND. */
+typedef struct opcts_onnx_scatter_nd_desc {
+  const opcts_tensor_desc* data; /* data: data (T): tensor of rank r >= 1. */
+  const opcts_tensor_desc* indices; /* indices: indices (tensor(int64)): tensor of rank q >= 1; the last dimension k <= r is the index tuple size. */
+  const opcts_tensor_desc* updates; /* updates: updates (T): tensor of rank q + r - k - 1, shape indices.shape[0:q-1] ++ data.shape[k:r]. */
+  const opcts_tensor_desc* output; /* output: output (T): tensor of rank r >= 1, a copy of data with the slices updated. */
+  uint32_t reduction; /* reduction: OPCTS_SCATTER_REDUCTION_*. Type of reduction to apply (from version 16): none (default), add, mul; max and min from version 18. With a reduction f, output[indices[idx]] = f(output[indices[idx]], updates[idx]). */
+} opcts_onnx_scatter_nd_desc;
 
 #endif /* OPCTS_OPERATORS_H_ */

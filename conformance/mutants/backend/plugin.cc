@@ -1,5 +1,5 @@
-// The mutant backend's C ABI surface: a plain scalar backend for all four operators and every
-// dtype, strided and in place, claiming feature level 5_0 plus openvino.opset3. Built once
+// The mutant backend's C ABI surface: a plain scalar backend for every operator of the scan and
+// scatter families and every dtype, strided and in place, claiming every level. Built once
 // correct (opcts-mutant-none) and once per catalogue row with that row's OPCTS_MUTANT_<NAME>
 // defined (conformance/mutants/README.md); OPCTS_MUTANT_NAME names the build.
 #include <cstring>
@@ -22,8 +22,8 @@ namespace {
 
 struct Instance {
   std::string name = std::string("mutant-") + OPCTS_MUTANT_NAME;
-  opcts_backend_info info{name.c_str(), "1.0", "scalar CPU", OPCTS_FEATURE_LEVEL(5, 0),
-                          "openvino.opset3", ""};
+  plugin::Claims claims = plugin::ClaimEveryLevel();
+  opcts_backend_info info{name.c_str(), "1.0", "scalar CPU", claims.feature_level, claims.extra_support.c_str(), ""};
   std::map<std::string, ScanPlan> plans;  // by PlanKey
 };
 
@@ -43,13 +43,19 @@ int32_t CheckOp(const opcts_op_desc* op, std::string* message) {
   }
   const int32_t status = plugin::CheckDescriptor(*op, message);
   if (status != OPCTS_STATUS_OK) return status;
-  const abi::Operator& info = *abi::FindOperator(op->type);
-  // The mutants' scatter is DirectML's form, without reductions.
-  if (std::string_view(info.family) == "scatter_nd" && !plugin::ReadScatter(info, op->desc).has_dimension_counts) {
-    *message = "mutant backends implement only DirectML's scatter";
-    return OPCTS_STATUS_NOT_SUPPORTED;
+#ifdef OPCTS_MUTANT_OPSET14_TYPE_REFUSED
+  // Mutant: ONNX CumSum's float16 and bfloat16 (opset 14's additions) taken for optional.
+  const abi::Operator& onnx = *abi::FindOperator(op->type);
+  if (std::string_view(onnx.scheme) == "onnx" && std::string_view(onnx.family) == "scan") {
+    const uint32_t t = plugin::ReadScan(onnx, op->desc).input.desc->data_type;
+    if (t == OPCTS_DTYPE_FLOAT16 || t == OPCTS_DTYPE_BFLOAT16) {
+      *message = "mutant: float16 and bfloat16 are not implemented for ONNX";
+      return OPCTS_STATUS_NOT_SUPPORTED;
+    }
   }
+#endif
 #ifdef OPCTS_MUTANT_CLAIM_NOT_HONOURED
+  const abi::Operator& info = *abi::FindOperator(op->type);
   // Mutant: claims 5_0 but never implemented its additions, 64-bit integer scans.
   if (IsInt64Scan(info, *op)) {
     *message = "mutant: 64-bit integer scans are not implemented";
@@ -126,27 +132,28 @@ void Scan(Instance& self, const opcts_tensor_desc& in_desc, const opcts_binding&
   RunScan(it->second, params, in_desc.data_type, source, static_cast<uint8_t*>(out.data));
 }
 
-int32_t ScatterND(const opcts_dml_scatter_nd_desc& desc, const opcts_binding* bindings,
-                  std::string* message) {
-  const auto* input = static_cast<const uint8_t*>(bindings[0].data);
-  auto* output = static_cast<uint8_t*>(bindings[3].data);
+int32_t ScatterND(const plugin::ScatterView& v, const opcts_binding* bindings, std::string* message) {
+  const ScatterArgs args{v.input.desc,
+                         v.indices.desc,
+                         v.updates.desc,
+                         v.output.desc,
+                         v.has_dimension_counts ? v.input_dimension_count : v.input.desc->dimension_count,
+                         v.has_dimension_counts ? v.indices_dimension_count : v.indices.desc->dimension_count,
+                         v.reduction};
+  const auto* input = static_cast<const uint8_t*>(bindings[v.input.binding].data);
+  auto* output = static_cast<uint8_t*>(bindings[v.output.binding].data);
   std::vector<uint8_t> input_copy;  // in place, the updates would land in the input being copied
   if (input == output) {
-    input_copy.assign(input, input + bindings[0].size_in_bytes);
+    input_copy.assign(input, input + bindings[v.input.binding].size_in_bytes);
     input = input_copy.data();
   }
-  return RunScatterND(desc, input, static_cast<const uint8_t*>(bindings[1].data),
-                      static_cast<const uint8_t*>(bindings[2].data), output, message);
+  return RunScatterND(args, input, static_cast<const uint8_t*>(bindings[v.indices.binding].data),
+                      static_cast<const uint8_t*>(bindings[v.updates.binding].data), output, message);
 }
 
 int32_t Run(Instance& self, const opcts_op_desc& op, const opcts_binding* bindings, std::string* message) {
   const abi::Operator& info = *abi::FindOperator(op.type);
-  if (std::string_view(info.family) == "scatter_nd") {
-    const plugin::ScatterView v = plugin::ReadScatter(info, op.desc);
-    const opcts_dml_scatter_nd_desc desc{v.input.desc, v.indices.desc, v.updates.desc, v.output.desc,
-                                         v.input_dimension_count, v.indices_dimension_count};
-    return ScatterND(desc, bindings, message);
-  }
+  if (std::string_view(info.family) == "scatter_nd") return ScatterND(plugin::ReadScatter(info, op.desc), bindings, message);
   const plugin::ScanView scan = plugin::ReadScan(info, op.desc);
   uint32_t axis = 0;
   if (int32_t status = ScanAxis(scan, bindings, &axis, message); status != OPCTS_STATUS_OK) return status;

@@ -1,8 +1,13 @@
 #include "backend/scatter_nd.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
+#include <limits>
+#include <map>
 #include <vector>
+
+#include "spec/half.h"
 
 #include "backend/elements.h"
 #include "backend/layout.h"
@@ -94,17 +99,73 @@ bool IsSignedIndex(uint32_t t) {
   return t == OPCTS_DTYPE_INT64 || t == OPCTS_DTYPE_INT32 || t == OPCTS_DTYPE_INT16 || t == OPCTS_DTYPE_INT8;
 }
 
+// An element under a reduction: a float as double (every float type converts exactly), an
+// integer as its 64-bit two's complement pattern (sign-extended when signed).
+struct Number {
+  double f = 0;
+  uint64_t i = 0;
+};
+
+bool IsFloatType(uint32_t t) {
+  return t == OPCTS_DTYPE_FLOAT64 || t == OPCTS_DTYPE_FLOAT32 || t == OPCTS_DTYPE_FLOAT16 ||
+         t == OPCTS_DTYPE_BFLOAT16;
+}
+
+Number LoadNumber(uint32_t t, size_t size, const uint8_t* p) {
+  Number n;
+  switch (t) {
+    case OPCTS_DTYPE_FLOAT64: n.f = LoadAs<double>(p); return n;
+    case OPCTS_DTYPE_FLOAT32: n.f = LoadAs<float>(p); return n;
+    case OPCTS_DTYPE_FLOAT16: n.f = HalfBitsToFloat(LoadAs<uint16_t>(p)); return n;
+    case OPCTS_DTYPE_BFLOAT16: n.f = BFloat16BitsToFloat(LoadAs<uint16_t>(p)); return n;
+  }
+  std::memcpy(&n.i, p, size);
+  const unsigned spare = 64 - 8 * static_cast<unsigned>(size);
+  if (IsSignedIndex(t) && spare > 0) n.i = static_cast<uint64_t>(static_cast<int64_t>(n.i << spare) >> spare);
+  return n;
+}
+
+// Rounds once to the element type (floats) or keeps the low bits (integers: modulo 2^n).
+void StoreNumber(uint32_t t, size_t size, uint8_t* p, Number n) {
+  switch (t) {
+    case OPCTS_DTYPE_FLOAT64: StoreAs<double>(p, n.f); return;
+    case OPCTS_DTYPE_FLOAT32: StoreAs<float>(p, static_cast<float>(n.f)); return;
+    case OPCTS_DTYPE_FLOAT16: StoreAs<uint16_t>(p, DoubleToHalfBits(n.f)); return;
+    case OPCTS_DTYPE_BFLOAT16: StoreAs<uint16_t>(p, DoubleToBFloat16Bits(n.f)); return;
+  }
+  std::memcpy(p, &n.i, size);
+}
+
+Number Combine(uint32_t t, uint32_t reduction, Number a, Number b) {
+  constexpr uint32_t kAdd = 1, kMul = 2, kMax = 3;
+  if (IsFloatType(t)) {
+    if (reduction == kAdd) return {a.f + b.f, 0};
+    if (reduction == kMul) return {a.f * b.f, 0};
+    const bool greater = reduction == kMax ? a.f < b.f : b.f < a.f;  // take b
+#ifdef OPCTS_MUTANT_MAX_MIN_NAN_DROPPED
+    // Mutant: std::max / std::min semantics: a NaN update loses to the element it meets.
+    return greater ? b : a;
+#else
+    if (std::isnan(a.f) || std::isnan(b.f)) return {std::numeric_limits<double>::quiet_NaN(), 0};
+    return greater ? b : a;
+#endif
+  }
+  if (reduction == kAdd) return {0, a.i + b.i};
+  if (reduction == kMul) return {0, a.i * b.i};
+  const bool less = IsSignedIndex(t) ? static_cast<int64_t>(a.i) < static_cast<int64_t>(b.i) : a.i < b.i;
+  return (reduction == kMax) == less ? b : a;
+}
+
 }  // namespace
 
-int32_t RunScatterND(const opcts_dml_scatter_nd_desc& desc, const uint8_t* input,
-                     const uint8_t* indices, const uint8_t* updates, uint8_t* output,
-                     std::string* message) {
+int32_t RunScatterND(const ScatterArgs& desc, const uint8_t* input, const uint8_t* indices,
+                     const uint8_t* updates, uint8_t* output, std::string* message) {
   const Layout in = ReadLayout(*desc.input), idx = ReadLayout(*desc.indices);
   const Layout upd = ReadLayout(*desc.updates), out = WriteLayout(*desc.output);
   const uint32_t data_type = desc.input->data_type, index_type = desc.indices->data_type;
   const size_t size = in.element_size;
   const uint32_t rank = desc.input->dimension_count;
-  const uint32_t input_dims = desc.input_dimension_count;
+  const uint32_t input_dims = desc.input_dims;
 
 #ifdef OPCTS_MUTANT_NO_INPUT_COPY
   // Mutant: "the output already holds the input", which is true only in place.
@@ -118,9 +179,9 @@ int32_t RunScatterND(const opcts_dml_scatter_nd_desc& desc, const uint8_t* input
   // each writes a contiguous slice spanning the rest.
 #ifdef OPCTS_MUTANT_INDEX_DEPTH_WRONG_DIM
   // Mutant: the tuple size is read from the first meaningful index dimension, not the last.
-  const uint32_t q = idx.sizes[rank - desc.indices_dimension_count];
+  const uint32_t q = idx.sizes[idx.sizes.size() - desc.indices_dims];
 #else
-  const uint32_t q = idx.sizes[rank - 1];
+  const uint32_t q = idx.sizes.back();
 #endif
   const uint32_t* dims = desc.input->sizes + (rank - input_dims);
   uint64_t slice = 1;
@@ -177,7 +238,29 @@ int32_t RunScatterND(const opcts_dml_scatter_nd_desc& desc, const uint8_t* input
     return OPCTS_STATUS_OK;
   }
 #endif
-  for (uint64_t t = 0; t < tuples; ++t) write(t, 0, size);
+  if (desc.reduction == 0) {
+    for (uint64_t t = 0; t < tuples; ++t) write(t, 0, size);
+    return OPCTS_STATUS_OK;
+  }
+  // Each element starts from the input and meets its updates in index order; stored once.
+  std::map<uint64_t, Number> combined;
+  for (uint64_t t = 0; t < tuples; ++t) {
+    if (starts[t] < 0) continue;
+    for (uint64_t s = 0; s < slice; ++s) {
+      const uint64_t e = static_cast<uint64_t>(starts[t]) + s;
+      const Number original = LoadNumber(data_type, size, output + Offset(out, e) * size);
+      const auto [it, first] = combined.try_emplace(e, original);
+#ifdef OPCTS_MUTANT_REDUCTION_APPLIED_ONCE
+      // Mutant: each update is combined with the element's original value, not the running
+      // result: with duplicate tuples only the last update counts.
+      it->second = original;
+#endif
+      (void)first;
+      it->second = Combine(data_type, desc.reduction, it->second,
+                           LoadNumber(data_type, size, updates + Offset(upd, t * slice + s) * size));
+    }
+  }
+  for (const auto& [e, value] : combined) StoreNumber(data_type, size, output + Offset(out, e) * size, value);
   return OPCTS_STATUS_OK;
 }
 

@@ -1,7 +1,9 @@
-// DML_SCATTER_ND: the output is the input, then each index tuple's slice of updates is written
-// at the position the tuple names. Negative coordinates (signed index types) count from the
-// end of their dimension; a tuple with a coordinate out of range is skipped, so nothing is
-// written outside the output. Duplicate tuples: the last one in index order wins.
+// ScatterND, DirectML's and ONNX's: the output is the input, then each index tuple's slice of
+// updates is written (or combined, by the reduction) at the position the tuple names. Negative
+// coordinates (signed index types) count from the end of their dimension; a tuple with a
+// coordinate out of range is skipped, so nothing is written outside the output. Duplicate
+// tuples: the last one in index order wins; a reduction combines each element with all its
+// updates in index order (floats in double, rounded once; integers modulo 2^n).
 #pragma once
 
 #include <cstdint>
@@ -11,10 +13,16 @@
 
 namespace opcts::mutant {
 
+struct ScatterArgs {
+  const opcts_tensor_desc *input, *indices, *updates, *output;
+  uint32_t input_dims;    // the input's meaningful trailing dimensions (ONNX: its rank)
+  uint32_t indices_dims;  // the indices' meaningful trailing dimensions (ONNX: their rank)
+  uint32_t reduction;     // plugin::ScatterReduction: none, add, mul, max, min
+};
+
 // The descriptor and bindings have been checked. `input` may be a copy of the output's buffer
 // (in place). OPCTS_STATUS_OK, or OPCTS_STATUS_ERROR with *message.
-int32_t RunScatterND(const opcts_dml_scatter_nd_desc& desc, const uint8_t* input,
-                     const uint8_t* indices, const uint8_t* updates, uint8_t* output,
-                     std::string* message);
+int32_t RunScatterND(const ScatterArgs& desc, const uint8_t* input, const uint8_t* indices,
+                     const uint8_t* updates, uint8_t* output, std::string* message);
 
 }  // namespace opcts::mutant

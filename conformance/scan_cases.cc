@@ -1,6 +1,7 @@
-// Cases for the scan family (DML cumulative sum/product, OpenVINO CumSum): per support-table
-// entry, every axis class x direction x exclusive, each layout, each value class, size-1 axes;
-// per dtype, long axes; and dtypes outside every table (clean refusal or a correct answer).
+// Cases for the scan family (DML cumulative sum/product, OpenVINO and ONNX CumSum, any spec
+// whose family is scan): per support-table entry, every axis class x direction x exclusive, each
+// layout, each value class, size-1 axes; per dtype, long axes; and dtypes outside every table
+// (clean refusal or a correct answer).
 #include <algorithm>
 #include <set>
 

@@ -198,7 +198,7 @@ bool ChooseRank(IO& io, const TensorSupport& support, std::vector<uint32_t>& siz
 // Scans and the like: every tensor has the data tensor's dtype and shape; scalar inputs (an
 // OpenVINO axis) are optional as the spec says.
 template <typename IO>
-bool ScanShapes(IO& io, const OperatorSpec& spec, FuzzCase& c, ChosenShapes&) {
+bool ChooseScanShapes(IO& io, const OperatorSpec& spec, FuzzCase& c, ChosenShapes&) {
   const SupportLevel& top = TopSupport(spec);
   const TensorSpec* main = spec.FindTensor(spec.Role("input"));
   FuzzTensor& m = c.tensors[main->name];
@@ -228,7 +228,7 @@ bool ScanShapes(IO& io, const OperatorSpec& spec, FuzzCase& c, ChosenShapes&) {
 // The scatter family, in either form (conformance/scatter_form.h): the input's meaningful
 // dimensions, a grid of index tuples, and the updates shape the updates-sizes rule derives.
 template <typename IO>
-bool ScatterShapes(IO& io, const OperatorSpec& spec, FuzzCase& c, ChosenShapes& chosen) {
+bool ChooseScatterShapes(IO& io, const OperatorSpec& spec, FuzzCase& c, ChosenShapes& chosen) {
   const SupportLevel& top = TopSupport(spec);
   const ScatterForm f = ScatterFormOf(spec);
   FuzzTensor& in = c.tensors[f.input];
@@ -326,7 +326,8 @@ struct FamilyDecoder {
 const FamilyHooks<FamilyDecoder>& Decoders() {
   static const FamilyHooks<FamilyDecoder> hooks(
       "fuzz decoder (fuzz/fuzz_case.cc)",
-      {{"scan", {ScanShapes<Reader>, ScanShapes<Writer>}}, {"scatter_nd", {ScatterShapes<Reader>, ScatterShapes<Writer>}}});
+      {{"scan", {ChooseScanShapes<Reader>, ChooseScanShapes<Writer>}},
+       {"scatter_nd", {ChooseScatterShapes<Reader>, ChooseScatterShapes<Writer>}}});
   return hooks;
 }
 

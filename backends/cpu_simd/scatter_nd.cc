@@ -151,6 +151,14 @@ struct ScatterPlan {
       std::memcpy(dst + slice.b() * es, src + slice.a() * es, es);
   }
 
+  // Combines the slice into the accumulator (float16/bfloat16 add and mul).
+  void AccumulateSlice(const unsigned char* upd_data, uint64_t upd_offset, const unsigned char* out_data,
+                       uint64_t out_offset, HalfAccumulator& acc) const {
+    OffsetWalker slice(slice_sizes, slice_upd_strides, slice_out_strides);
+    for (uint64_t i = 0; i < slice_elements; ++i, slice.Next())
+      acc.Combine(out_data, out_offset + slice.b(), upd_data + (upd_offset + slice.a()) * es);
+  }
+
   // Combines the slice into the output element by element (a reduction other than none).
   void CombineSlice(const unsigned char* upd_data, uint64_t upd_offset, unsigned char* out_data,
                     uint64_t out_offset, plugin::ScatterReduction reduction) const {
@@ -373,14 +381,19 @@ void RunScatterND(const plugin::ScatterView& view, const opcts_binding* bindings
     }
     CopyTensor(p.in, in_data, p.out, out_data, p.es);
   }
+  std::optional<HalfAccumulator> half;
+  if (HalfAccumulator::Needed(p.out.data_type, reduction)) half.emplace(p.out.data_type, reduction, out_bytes / p.es);
   OffsetWalker tuples = p.Tuples();
   for (uint64_t t = 0; t < tuples.count(); ++t, tuples.Next())
     if (const std::optional<uint64_t> out_offset = p.OutputOffset(idx_data, tuples.a())) {
       if (reduction == plugin::ScatterReduction::kNone)
         p.CopySlice(upd_data, tuples.b(), out_data, *out_offset, false);
+      else if (half)
+        p.AccumulateSlice(upd_data, tuples.b(), out_data, *out_offset, *half);
       else
         p.CombineSlice(upd_data, tuples.b(), out_data, *out_offset, reduction);
     }
+  if (half) half->Store(out_data);
 }
 
 }  // namespace opcts::cpu_simd

@@ -129,4 +129,34 @@ void CombineElement(uint32_t data_type, ScatterReduction r, unsigned char* out, 
   }
 }
 
+bool HalfAccumulator::Needed(uint32_t data_type, ScatterReduction reduction) {
+  return (data_type == OPCTS_DTYPE_FLOAT16 || data_type == OPCTS_DTYPE_BFLOAT16) &&
+         (reduction == ScatterReduction::kAdd || reduction == ScatterReduction::kMul);
+}
+
+HalfAccumulator::HalfAccumulator(uint32_t data_type, ScatterReduction reduction, uint64_t elements)
+    : bfloat16_(data_type == OPCTS_DTYPE_BFLOAT16), reduction_(reduction), values_(elements), is_touched_(elements) {}
+
+float HalfAccumulator::ToFloat(const unsigned char* bits) const {
+  uint16_t h;
+  std::memcpy(&h, bits, 2);
+  return bfloat16_ ? BFloat16ToFloat(h) : Float16ToFloat(h);
+}
+
+void HalfAccumulator::Combine(const unsigned char* out, uint64_t index, const unsigned char* update) {
+  if (!is_touched_[index]) {
+    is_touched_[index] = true;
+    touched_.push_back(index);
+    values_[index] = ToFloat(out + index * 2);
+  }
+  values_[index] = cpu_simd::Combine(reduction_, values_[index], ToFloat(update));
+}
+
+void HalfAccumulator::Store(unsigned char* out) const {
+  for (uint64_t index : touched_) {
+    const uint16_t bits = bfloat16_ ? FloatToBFloat16(values_[index]) : FloatToFloat16(values_[index]);
+    std::memcpy(out + index * 2, &bits, 2);
+  }
+}
+
 }  // namespace opcts::cpu_simd

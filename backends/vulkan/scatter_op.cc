@@ -28,6 +28,29 @@ struct ScatterParams {
   uint32_t strides[kMaxRank];
 };
 
+// Mirrors the push constants of scatter_reduce.comp: ScatterParams, then three words.
+struct ReduceParams {
+  ScatterParams scatter;
+  uint32_t reduction;
+  uint32_t kind;
+  uint32_t elements;
+};
+
+// scatter_reduce.comp's data kinds.
+uint32_t ReduceKind(uint32_t data_type) {
+  switch (data_type) {
+    case OPCTS_DTYPE_FLOAT32: return 0;
+    case OPCTS_DTYPE_FLOAT64: return 1;
+    case OPCTS_DTYPE_FLOAT16: return 2;
+    case OPCTS_DTYPE_BFLOAT16: return 3;
+    case OPCTS_DTYPE_INT8:
+    case OPCTS_DTYPE_INT16:
+    case OPCTS_DTYPE_INT32:
+    case OPCTS_DTYPE_INT64: return 4;
+  }
+  return 5;  // unsigned integers
+}
+
 bool IsSigned(uint32_t data_type) {
   return data_type == OPCTS_DTYPE_INT8 || data_type == OPCTS_DTYPE_INT16 ||
          data_type == OPCTS_DTYPE_INT32 || data_type == OPCTS_DTYPE_INT64;
@@ -41,7 +64,8 @@ struct Footprint {
   uint32_t index_word_bytes;   // a packed index: 4 bytes, or 8 for 64-bit index types
   uint64_t index_words;
   uint64_t update_words;
-  uint64_t winners;
+  uint64_t winners;  // duplicate resolution (one word per output element); with a reduction,
+                     // the float16/bfloat16 accumulators (two words)
   uint64_t work;  // the packed input, for in-place runs whose layouts differ
 };
 
@@ -53,7 +77,8 @@ Footprint Measure(const plugin::ScatterView& view) {
   f.index_word_bytes = f.index_bytes == 8 ? 8 : 4;
   f.index_words = plugin::MakeLayout(*view.indices.desc).element_count * f.index_word_bytes;
   f.update_words = plugin::MakeLayout(*view.updates.desc).element_count * f.update_word_bytes;
-  f.winners = std::max<uint64_t>(view.output.desc->total_tensor_size_in_bytes / f.data_bytes, 1) * 4;
+  f.winners = std::max<uint64_t>(view.output.desc->total_tensor_size_in_bytes / f.data_bytes, 1) *
+              (view.reduction != 0 ? 8 : 4);
   f.work = RoundToWords(plugin::MakeLayout(*view.input.desc).element_count * f.data_bytes);
   return f;
 }
@@ -61,10 +86,7 @@ Footprint Measure(const plugin::ScatterView& view) {
 }  // namespace
 
 Status CheckScatterSupport(const Device& device, const plugin::ScatterView& view) {
-  if (view.reduction != static_cast<uint32_t>(plugin::ScatterReduction::kNone))
-    return NotSupportedError(
-        "scatter reductions (add, mul, max, min) are not implemented in this backend's shaders; "
-        "only reduction none is");
+  if (view.reduction != 0) OPCTS_TRY(CheckReductionDType(view.input.desc->data_type, device.enabled()));
   const DeviceCaps& caps = device.caps();
   const Footprint f = Measure(view);
   OPCTS_TRY(CheckElementCount("the input", plugin::MakeLayout(*view.input.desc).element_count));
@@ -184,12 +206,22 @@ Status RunScatter(Gpu& gpu, const plugin::ScatterView& view, const opcts_binding
     OPCTS_TRY(RecordStridedCopy(gpu, in.sizes, packed_copy,
                                 {output_buffer, out.strides, f.data_bytes}, Convert::kNone));
   }
+  // Plain writes: one invocation per update element. Reductions: one per slice element.
+  const ReduceParams reduce{params, view.reduction, ReduceKind(view.input.desc->data_type),
+                            static_cast<uint32_t>(f.winners / 8)};
+  const std::string kernel = view.reduction == 0                                    ? "scatter_nd"
+                             : view.input.desc->data_type == OPCTS_DTYPE_FLOAT64 ? "scatter_reduce.f64"
+                                                                                 : "scatter_reduce";
   for (uint32_t phase : {0u, 1u}) {
-    Result<VkPipeline> scatter = gpu.kernels.Get("scatter_nd", phase);
+    Result<VkPipeline> scatter = gpu.kernels.Get(kernel, phase);
     if (!scatter.ok()) return scatter.status();
-    OPCTS_TRY(commands.Dispatch(scatter.value(),
-                                {output_buffer, index_words, update_words, winners}, params,
-                                gpu.device.GroupsFor(params.count)));
+    if (view.reduction == 0) {
+      OPCTS_TRY(commands.Dispatch(scatter.value(), {output_buffer, index_words, update_words, winners}, params,
+                                  gpu.device.GroupsFor(params.count)));
+    } else {
+      OPCTS_TRY(commands.Dispatch(scatter.value(), {output_buffer, index_words, update_words, winners}, reduce,
+                                  gpu.device.GroupsFor(params.slice)));
+    }
     commands.Barrier();
   }
   commands.Copy(output_buffer.buffer, 0, staging, 0, output.size_in_bytes);

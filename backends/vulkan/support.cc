@@ -17,20 +17,33 @@ Status CheckScanDType(uint32_t data_type, const EnabledFeatures& enabled) {
   return OkStatus();
 }
 
+Status CheckReductionDType(uint32_t data_type, const EnabledFeatures& enabled) {
+  if (data_type == OPCTS_DTYPE_FLOAT64 && !enabled.float64) {
+    return NotSupportedError("float64 scatter reductions need shaderFloat64, which this device lacks");
+  }
+  return OkStatus();
+}
+
 plugin::Claims Claim(const EnabledFeatures& enabled) {
   return plugin::ClaimEveryLevel([&](const abi::Operator& op, const abi::Level& level) {
-    const std::string_view family = op.family;
-    const abi::Field* role = op.RoleField(family == "scatter_nd" ? "reduction" : "input");
-    if (role == nullptr) return true;  // a scatter without reductions
-    if (family == "scatter_nd")
-      return std::all_of(level.params.begin(), level.params.end(), [&](const abi::ParamSupport& p) {
-        return std::string_view(p.param) != role->name ||
-               std::all_of(p.values.begin(), p.values.end(), [](uint32_t v) { return v == 0; });
-      });
+    const bool scatter = std::string_view(op.family) == "scatter_nd";
+    if (scatter) {
+      // Only a reduction computes; plain writes move any type.
+      const abi::Field* reduction = op.RoleField("reduction");
+      const bool reduces =
+          reduction != nullptr &&
+          std::any_of(level.params.begin(), level.params.end(), [&](const abi::ParamSupport& p) {
+            return std::string_view(p.param) == reduction->name &&
+                   std::any_of(p.values.begin(), p.values.end(), [](uint32_t v) { return v != 0; });
+          });
+      if (!reduces) return true;
+    }
+    const abi::Field* data = op.RoleField("input");
     return std::all_of(level.tensors.begin(), level.tensors.end(), [&](const abi::TensorSupport& t) {
-      return std::string_view(t.tensor) != role->name ||
-             std::all_of(t.data_types.begin(), t.data_types.end(),
-                         [&](uint32_t d) { return CheckScanDType(d, enabled).ok(); });
+      return std::string_view(t.tensor) != data->name ||
+             std::all_of(t.data_types.begin(), t.data_types.end(), [&](uint32_t d) {
+               return (scatter ? CheckReductionDType(d, enabled) : CheckScanDType(d, enabled)).ok();
+             });
     });
   });
 }

@@ -2,7 +2,8 @@
 // specs' support tables, and the buffer limits that turn a valid descriptor into NOT_SUPPORTED.
 //
 // Data movement (ScatterND, and every load/store) works on 32-bit words, so it needs no device
-// feature; only scan arithmetic does: 64-bit integers need shaderInt64, float64 shaderFloat64.
+// feature; only arithmetic does: scans of 64-bit integers need shaderInt64, float64 scans and
+// float64 scatter reductions shaderFloat64 (the reductions do 64-bit integers on 32-bit words).
 #pragma once
 
 #include <cstdint>
@@ -16,10 +17,11 @@ namespace opcts::vulkan {
 
 // OK, or NOT_SUPPORTED naming the missing device feature.
 Status CheckScanDType(uint32_t data_type, const EnabledFeatures& enabled);
+Status CheckReductionDType(uint32_t data_type, const EnabledFeatures& enabled);
 
 // Per scheme, the highest level whose tables (and every lower level's, in the operator table
-// generated from the specs) this backend meets on this device: scans for every dtype listed,
-// scatters without a reduction.
+// generated from the specs) this backend meets on this device: scans and scatter reductions for
+// every dtype listed.
 plugin::Claims Claim(const EnabledFeatures& enabled);
 
 // NOT_SUPPORTED when one storage buffer of `bytes` exceeds maxStorageBufferRange or

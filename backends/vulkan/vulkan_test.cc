@@ -820,6 +820,45 @@ TEST_F(VulkanTest, ScatterNDInPlaceWithDifferentLayouts) {
   EXPECT_TRUE(shared.GuardsIntact());
 }
 
+// ONNX ScatterND reductions over sixteen duplicate tuples on element 0; element 1 untouched.
+// float16 add: 2048 + 16 x 1 is 2064 (0x6808) accumulated in float32 and rounded once (rounding
+// after every update would stay at 2048, 0x6800). INT8 mul: 3^16 = 43046721 = 0x290D741, modulo
+// 256 0x41. UINT64 add: 2^63 + 16 x 2^59 = 2^64, which wraps to 0 (a carry across the 32-bit
+// words). float32 max with NaN updates: the NaN.
+TEST_F(VulkanTest, ScatterReductionsOfDuplicatesInTupleOrder) {
+  std::mt19937_64 rng(7);
+  struct Case {
+    uint32_t dtype, reduction;
+    uint64_t base, update, want;
+  };
+  const Case cases[] = {
+      {OPCTS_DTYPE_FLOAT16, OPCTS_SCATTER_REDUCTION_ADD, 0x6800, 0x3C00, 0x6808},
+      {OPCTS_DTYPE_INT8, OPCTS_SCATTER_REDUCTION_MUL, 1, 3, 0x41},
+      {OPCTS_DTYPE_UINT64, OPCTS_SCATTER_REDUCTION_ADD, 0x8000000000000000ull, 0x0800000000000000ull, 0},
+      {OPCTS_DTYPE_FLOAT32, OPCTS_SCATTER_REDUCTION_MAX, 0x3F800000, 0x7FC00000, 0x7FC00000},
+  };
+  for (const Case& c : cases) {
+    HostTensor data(c.dtype, {2}, Layout::kPacked, rng), output(c.dtype, {2}, Layout::kPacked, rng);
+    HostTensor indices(OPCTS_DTYPE_INT64, {16, 1}, Layout::kPacked, rng), updates(c.dtype, {16}, Layout::kPacked, rng);
+    data.Set(0, c.base);
+    data.Set(1, c.update);
+    for (uint32_t t = 0; t < 16; ++t) {
+      indices.Set(t, 0);
+      updates.Set(t, c.update);
+    }
+    const opcts_tensor_desc d = data.desc(), i = indices.desc(), u = updates.desc(), o = output.desc();
+    const opcts_onnx_scatter_nd_desc desc{&d, &i, &u, &o, c.reduction};
+    std::string message;
+    ASSERT_EQ(plugin_->Execute({OPCTS_OP_ONNX_SCATTER_ND, &desc},
+                               {data.binding(), indices.binding(), updates.binding(), output.binding()}, &message),
+              OPCTS_STATUS_OK)
+        << message;
+    EXPECT_EQ(output.Get(0), c.want) << std::hex << "dtype " << c.dtype;
+    EXPECT_EQ(output.Get(1), c.update) << "untouched element, dtype " << c.dtype;
+    EXPECT_TRUE(output.GuardsIntact());
+  }
+}
+
 // ---------------------------------------------------------------------------------------------
 // Claims, errors, resources
 

@@ -42,4 +42,15 @@ std::optional<ScatterShapes> ShapeScatter(const ScatterForm& form, const std::ve
   return s;
 }
 
+std::string ReductionName(const OperatorSpec& spec, const ScatterForm& form, int64_t reduction) {
+  if (form.reduction_param.empty()) return "";
+  return spec.FindParam(form.reduction_param)->enum_values.at(static_cast<size_t>(reduction));
+}
+
+Values ScatterDataValues(const std::string& reduction_name) {
+  if (reduction_name == "add") return Values::kRandomSum;
+  if (reduction_name == "mul") return Values::kRandomProduct;
+  return Values::kRandomBits;
+}
+
 }  // namespace opcts

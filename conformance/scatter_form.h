@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "conformance/case.h"
 #include "spec/operator_spec.h"
 
 namespace opcts {
@@ -39,5 +40,12 @@ struct ScatterShapes {
 // above 8, or rank-0 updates).
 std::optional<ScatterShapes> ShapeScatter(const ScatterForm& form, const std::vector<uint32_t>& data,
                                           const std::vector<uint32_t>& grid, unsigned tuple, unsigned rank);
+
+// The name of the reduction role's value `reduction` ("add"); "" for an operator without one.
+std::string ReductionName(const OperatorSpec& spec, const ScatterForm& form, int64_t reduction);
+// What a scatter's input and updates hold under the reduction named: values whose sums ("add")
+// or products ("mul") of an element and its updates stay in range; any bits otherwise (NaN,
+// infinities, signed zeros for max, min and plain writes).
+Values ScatterDataValues(const std::string& reduction_name);
 
 }  // namespace opcts

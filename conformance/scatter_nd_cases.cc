@@ -59,16 +59,9 @@ class ScatterCaseBuilder {
     r.layout = layout;
     r.value_tag = k.tag;
     r.params = shapes->params;
-    // Sums and products of an element and its updates stay in range (duplicates included); max,
-    // min and plain writes see any bits (NaN, infinities, signed zeros).
-    std::string reduction_tag;
-    Values values = Values::kRandomBits;
-    if (reduction >= 0) {
-      r.params[form_.reduction_param] = reduction;
-      reduction_tag = "." + spec_.FindParam(form_.reduction_param)->enum_values.at(static_cast<size_t>(reduction));
-      if (reduction_tag == ".add") values = Values::kRandomSum;
-      if (reduction_tag == ".mul") values = Values::kRandomProduct;
-    }
+    const std::string reduction_name = reduction >= 0 ? ReductionName(spec_, form_, reduction) : "";
+    if (reduction >= 0) r.params[form_.reduction_param] = reduction;
+    const Values values = ScatterDataValues(reduction_name);
     const char* const base = layout == "padded" ? "padded" : "packed";
     TensorRecipe in{LayoutDesc(dtype, shapes->input, base), values, {}, tuples + 1, 0};
     TensorRecipe idx{LayoutDesc(index_type, shapes->indices, base), k.values, shapes->index_dims, 1, 0};
@@ -86,7 +79,7 @@ class ScatterCaseBuilder {
     const std::string id = OperatorKey(spec_) + "." + std::string(DTypeShortName(dtype)) + ".rank" +
                            std::to_string(rank) + "." + FormatShape(shapes->input) + "." + config + "-q" +
                            std::to_string(c.tuple) + "-" + std::string(DTypeShortName(index_type)) + "." +
-                           layout + "." + k.tag + reduction_tag;
+                           layout + "." + k.tag + (reduction_name.empty() ? "" : "." + reduction_name);
     if (!seen_.insert(id).second) return;
     FinishRecipe(r, id, options_.seed);
     out_.push_back(std::move(r));

@@ -126,16 +126,10 @@ CaseRecipe BuildScatterRecipe(const ScatterChoices& c) {
   r.seed = c.seed;
   r.in_place = c.layout == "in-place";
   r.params = s.params;
-  // Sums and products of an element and its updates stay in range; other reductions and plain
-  // writes see any bits.
-  std::string reduction_tag;
-  Values values = Values::kRandomBits;
-  if (!f.reduction_param.empty()) {
-    r.params[f.reduction_param] = c.reduction;
-    reduction_tag = "." + spec.FindParam(f.reduction_param)->enum_values.at(static_cast<size_t>(c.reduction));
-    if (reduction_tag == ".add") values = Values::kRandomSum;
-    if (reduction_tag == ".mul") values = Values::kRandomProduct;
-  }
+  const std::string reduction = ReductionName(spec, f, c.reduction);
+  const Values values = ScatterDataValues(reduction);
+  if (!reduction.empty()) r.params[f.reduction_param] = c.reduction;
+  const std::string reduction_tag = reduction.empty() ? "" : "." + reduction;
   const uint64_t terms = ElementCount(PackedDesc(c.index_dtype, s.indices)) / s.indices.back() + 1;
   const std::string input_layout = padded || c.layout == "transposed" ? c.layout : "packed";
   r.tensors[f.input] = FilledWith(LayoutDesc(c.dtype, s.input, input_layout), values);

@@ -29,7 +29,7 @@ class ContainmentTest : public ::testing::Test {
     options.filter = std::move(filter);
     options.timeout_ms = timeout_ms;
     options.progress = false;
-    options.journal = (std::filesystem::temp_directory_path() / ("opcts-containment-" + plugin + ".jsonl")).string();
+    options.journal = (std::filesystem::temp_directory_path() / ("opcts-containment-" + plugin + "-" + std::to_string(getpid()) + ".jsonl")).string();
     log_.str("");
     const auto start = std::chrono::steady_clock::now();
     result_ = RunConformance(*specs_, options, log_, log_);

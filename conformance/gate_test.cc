@@ -1,6 +1,7 @@
 // The gate never goes green without evidence: every ABI answer maps to an honest status, a run
 // of nothing or of refusals fails, and a journal of another run is not resumed.
 #include <stdlib.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
@@ -20,8 +21,12 @@ std::string FaultPlugin(const std::string& fault) {
   return std::string(OPCTS_TEST_PLUGIN_DIR) + "/opcts-fault-" + fault + ".so";
 }
 
+// Per process: two test runs on one machine (a CI checkout beside a developer's) must not share
+// a journal.
 std::string TempJournal(const std::string& name) {
-  return (std::filesystem::temp_directory_path() / ("opcts-gate-" + name + ".jsonl")).string();
+  return (std::filesystem::temp_directory_path() /
+          ("opcts-gate-" + name + "-" + std::to_string(getpid()) + ".jsonl"))
+      .string();
 }
 
 class GateTest : public ::testing::Test {

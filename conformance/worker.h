@@ -1,5 +1,6 @@
 // Process isolation: a worker process loads one backend and runs a stream of cases, sending one
-// journal line per case back over a pipe. The parent notices a crash (the pipe closes; the signal
+// tab-separated result line per case (its index, group, status, figures, message) back over a
+// pipe. The parent notices a crash (the pipe closes; the signal
 // and the worker's last stderr lines say why) or a hang (no result within the case's time limit:
 // the worker is killed), records that case, and starts a fresh worker for the rest.
 //

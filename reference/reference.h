@@ -65,7 +65,6 @@ using ReferenceKernel = ReferenceResult (*)(const Operation&);
 // Registration happens in each kernel's file through a static ReferenceRegistration object;
 // the reference library is linked as an object library so none is dropped.
 const ReferenceKernel* FindReferenceKernel(const std::string& key);
-std::vector<std::string> ReferenceKernelKeys();
 
 struct ReferenceRegistration {
   ReferenceRegistration(const char* key, ReferenceKernel kernel);

@@ -19,10 +19,4 @@ const ReferenceKernel* FindReferenceKernel(const std::string& key) {
   return it == Registry().end() ? nullptr : &it->second;
 }
 
-std::vector<std::string> ReferenceKernelKeys() {
-  std::vector<std::string> keys;
-  for (const auto& [key, kernel] : Registry()) keys.push_back(key);
-  return keys;
-}
-
 }  // namespace opcts

@@ -358,14 +358,6 @@ JournalResult<Journal> ParseJournal(std::string_view text, const std::string& so
   return result;
 }
 
-JournalResult<CaseRecord> ParseCaseLine(std::string_view line) {
-  const json object = json::parse(line, nullptr, /*allow_exceptions=*/false);
-  if (object.is_discarded() || !object.is_object()) return {std::nullopt, "not a JSON object"};
-  CaseRecord record;
-  if (std::string error = ParseCase(object, record); !error.empty()) return {std::nullopt, error};
-  return {std::move(record), ""};
-}
-
 JournalResult<Journal> ReadJournal(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) return {std::nullopt, path + ": cannot open for reading"};

@@ -93,8 +93,6 @@ std::string ToJsonLine(const CaseRecord& record);
 // Blank lines are skipped; unknown fields and unknown line types are ignored (the latter warned).
 JournalResult<Journal> ParseJournal(std::string_view text, const std::string& source);
 JournalResult<Journal> ReadJournal(const std::string& path);
-// One case line (as ToJsonLine(CaseRecord) writes it), e.g. received from a worker process.
-JournalResult<CaseRecord> ParseCaseLine(std::string_view line);
 
 // Appends lines to a journal file, flushing each to the OS before Append returns, so a crash
 // of the process loses at most the line being written.

@@ -301,9 +301,9 @@ TEST(Journal, HeaderOptionsAreOptionalStrings) {
 std::string WrittenMessage(const std::string& message) {
   CaseRecord record = SampleCase();
   record.message = message;
-  const auto read = ParseCaseLine(ToJsonLine(record));
+  const auto read = ParseJournal(ToJsonLine(SampleHeader()) + "\n" + ToJsonLine(record) + "\n", "t.jsonl");
   EXPECT_TRUE(read.value) << read.error;
-  return read.value ? read.value->message : "";
+  return read.value && read.value->cases.size() == 1 ? read.value->cases[0].message : "";
 }
 
 TEST(Journal, LongPluginStringsAreCappedAtACharacterBoundary) {

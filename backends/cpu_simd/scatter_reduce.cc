@@ -5,6 +5,7 @@
 #include <type_traits>
 
 #include "opcts/backend.h"
+#include "spec/half.h"
 
 namespace opcts::cpu_simd {
 namespace {
@@ -51,53 +52,6 @@ void CombineAs(ScatterReduction r, unsigned char* out, const unsigned char* upda
   std::memcpy(out, &c, sizeof c);
 }
 
-float BFloat16ToFloat(uint16_t bits) {
-  const uint32_t wide = uint32_t{bits} << 16;
-  float f;
-  std::memcpy(&f, &wide, sizeof f);
-  return f;
-}
-
-uint16_t FloatToBFloat16(float f) {
-  uint32_t bits;
-  std::memcpy(&bits, &f, sizeof bits);
-  if (std::isnan(f)) return static_cast<uint16_t>((bits >> 16) | 0x40);  // stays a (quiet) NaN
-  return static_cast<uint16_t>((bits + 0x7FFF + ((bits >> 16) & 1)) >> 16);  // nearest even
-}
-
-float Float16ToFloat(uint16_t h) {
-  const uint32_t sign = uint32_t{h & 0x8000u} << 16, exponent = (h >> 10) & 0x1F, mantissa = h & 0x3FFu;
-  float magnitude;
-  if (exponent == 0x1F)
-    magnitude = mantissa ? NAN : INFINITY;
-  else if (exponent == 0)
-    magnitude = std::ldexp(static_cast<float>(mantissa), -24);  // subnormal (or zero)
-  else
-    magnitude = std::ldexp(static_cast<float>(mantissa | 0x400u), static_cast<int>(exponent) - 25);
-  uint32_t bits;
-  std::memcpy(&bits, &magnitude, 4);
-  bits |= sign;
-  std::memcpy(&magnitude, &bits, 4);
-  return magnitude;
-}
-
-// Round to nearest even; overflow to infinity; any NaN to the quiet NaN 0x7E00.
-uint16_t FloatToFloat16(float f) {
-  uint32_t x;
-  std::memcpy(&x, &f, 4);
-  const uint16_t sign = static_cast<uint16_t>((x >> 16) & 0x8000u);
-  x &= 0x7FFFFFFFu;
-  if (x > 0x7F800000u) return sign | 0x7E00u;
-  if (x >= 0x477FF000u) return sign | 0x7C00u;  // >= 65520: rounds past the largest half
-  if (x < 0x38800000u) {                          // below 2^-14: a subnormal half (or zero)
-    float magnitude;
-    std::memcpy(&magnitude, &x, 4);
-    return sign | static_cast<uint16_t>(std::nearbyint(magnitude * 16777216.0f));  // units of 2^-24
-  }
-  const uint32_t odd = (x >> 13) & 1u;
-  return sign | static_cast<uint16_t>((x - 0x38000000u + 0xFFFu + odd) >> 13);
-}
-
 // float16 and bfloat16: through float, one rounding back.
 template <class ToFloat, class FromFloat>
 void CombineHalf(ScatterReduction r, unsigned char* out, const unsigned char* update, ToFloat to,
@@ -116,8 +70,8 @@ void CombineElement(uint32_t data_type, ScatterReduction r, unsigned char* out, 
     case OPCTS_DTYPE_FLOAT64: return CombineAs<double>(r, out, update);
     case OPCTS_DTYPE_FLOAT32: return CombineAs<float>(r, out, update);
     case OPCTS_DTYPE_FLOAT16:
-      return CombineHalf(r, out, update, Float16ToFloat, FloatToFloat16);
-    case OPCTS_DTYPE_BFLOAT16: return CombineHalf(r, out, update, BFloat16ToFloat, FloatToBFloat16);
+      return CombineHalf(r, out, update, HalfBitsToFloat, FloatToHalfBits);
+    case OPCTS_DTYPE_BFLOAT16: return CombineHalf(r, out, update, BFloat16BitsToFloat, FloatToBFloat16Bits);
     case OPCTS_DTYPE_INT64: return CombineAs<int64_t>(r, out, update);
     case OPCTS_DTYPE_INT32: return CombineAs<int32_t>(r, out, update);
     case OPCTS_DTYPE_INT16: return CombineAs<int16_t>(r, out, update);
@@ -140,7 +94,7 @@ HalfAccumulator::HalfAccumulator(uint32_t data_type, ScatterReduction reduction,
 float HalfAccumulator::ToFloat(const unsigned char* bits) const {
   uint16_t h;
   std::memcpy(&h, bits, 2);
-  return bfloat16_ ? BFloat16ToFloat(h) : Float16ToFloat(h);
+  return bfloat16_ ? BFloat16BitsToFloat(h) : HalfBitsToFloat(h);
 }
 
 void HalfAccumulator::Combine(const unsigned char* out, uint64_t index, const unsigned char* update) {
@@ -154,7 +108,7 @@ void HalfAccumulator::Combine(const unsigned char* out, uint64_t index, const un
 
 void HalfAccumulator::Store(unsigned char* out) const {
   for (uint64_t index : touched_) {
-    const uint16_t bits = bfloat16_ ? FloatToBFloat16(values_[index]) : FloatToFloat16(values_[index]);
+    const uint16_t bits = bfloat16_ ? FloatToBFloat16Bits(values_[index]) : FloatToHalfBits(values_[index]);
     std::memcpy(out + index * 2, &bits, 2);
   }
 }

@@ -36,46 +36,13 @@ layout(push_constant) uniform Params {
 DEFINE_ELEMENT_LOAD(Update, update_words)
 DEFINE_ELEMENT_STORE(Output, out_words)
 
-// The tuple's j-th coordinate wrapped into [0, size); false when it is out of range.
-bool ResolveCoordinate(uint t, uint j, uint size, out uint coordinate) {
-  uint w = (t * p.tuple + j) * p.index_words;
-  uint low = index_words[w];
-  uint high = p.index_words == 2u ? index_words[w + 1u] : 0u;
-  if (p.index_signed != 0u && p.index_bits < 64u) {
-    // Sign-extend to 64 bits (high word all ones for a negative value).
-    int value = bitfieldExtract(int(low), 0, int(p.index_bits));
-    low = uint(value);
-    high = value < 0 ? 0xFFFFFFFFu : 0u;
-  }
-  coordinate = low;
-  if (high == 0u) return low < size;
-  if (p.index_signed == 0u || high != 0xFFFFFFFFu || low < 0x80000000u) return false;
-  uint magnitude = 0u - low;  // -value, in [1, 2^31]
-  coordinate = size - magnitude;
-  return magnitude <= size;
-}
+#include "scatter_index.glsl"
 
 void main() {
   uint step = gl_NumWorkGroups.x * gl_WorkGroupSize.x;
   for (uint e = gl_GlobalInvocationID.x; e < p.count; e += step) {
-    uint t = e / p.slice;
-    uint rest = e % p.slice;
-    uint element = 0u;
-    bool inside = true;
-    for (uint j = 0u; j < p.tuple; ++j) {
-      uint d = p.first_dim + j;
-      uint coordinate;
-      if (ResolveCoordinate(t, j, p.sizes[d], coordinate)) {
-        element += coordinate * p.strides[d];
-      } else {
-        inside = false;
-      }
-    }
-    if (!inside) continue;
-    for (uint d = p.rank; d-- > p.first_dim + p.tuple;) {
-      element += (rest % p.sizes[d]) * p.strides[d];
-      rest /= p.sizes[d];
-    }
+    uint element;
+    if (!Target(e / p.slice, e % p.slice, element)) continue;
     if (kPhase == 0u) {
       atomicMax(winners[element], e + 1u);
     } else if (winners[element] == e + 1u) {

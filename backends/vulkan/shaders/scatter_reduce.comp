@@ -48,40 +48,7 @@ DEFINE_ELEMENT_LOAD(Update, update_words)
 DEFINE_ELEMENT_LOAD(Output, out_words)
 DEFINE_ELEMENT_STORE(Output, out_words)
 
-// As scatter_nd.comp: the tuple's j-th coordinate wrapped into [0, size); false when out of range.
-bool ResolveCoordinate(uint t, uint j, uint size, out uint coordinate) {
-  uint w = (t * p.tuple + j) * p.index_words;
-  uint low = index_words[w];
-  uint high = p.index_words == 2u ? index_words[w + 1u] : 0u;
-  if (p.index_signed != 0u && p.index_bits < 64u) {
-    int value = bitfieldExtract(int(low), 0, int(p.index_bits));
-    low = uint(value);
-    high = value < 0 ? 0xFFFFFFFFu : 0u;
-  }
-  coordinate = low;
-  if (high == 0u) return low < size;
-  if (p.index_signed == 0u || high != 0xFFFFFFFFu || low < 0x80000000u) return false;
-  uint magnitude = 0u - low;
-  coordinate = size - magnitude;
-  return magnitude <= size;
-}
-
-// The output element update (t, s) targets; false when the tuple is out of range.
-bool Target(uint t, uint s, out uint element) {
-  element = 0u;
-  for (uint j = 0u; j < p.tuple; ++j) {
-    uint d = p.first_dim + j;
-    uint coordinate;
-    if (!ResolveCoordinate(t, j, p.sizes[d], coordinate)) return false;
-    element += coordinate * p.strides[d];
-  }
-  uint rest = s;
-  for (uint d = p.rank; d-- > p.first_dim + p.tuple;) {
-    element += (rest % p.sizes[d]) * p.strides[d];
-    rest /= p.sizes[d];
-  }
-  return true;
-}
+#include "scatter_index.glsl"
 
 // Integers as (low, high) words; narrower types sign- or zero-extended into them.
 uvec2 Widen(uvec2 bits) {

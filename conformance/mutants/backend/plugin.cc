@@ -139,7 +139,7 @@ int32_t ScatterND(const plugin::ScatterView& v, const opcts_binding* bindings, s
                          v.output.desc,
                          v.has_dimension_counts ? v.input_dimension_count : v.input.desc->dimension_count,
                          v.has_dimension_counts ? v.indices_dimension_count : v.indices.desc->dimension_count,
-                         v.reduction};
+                         static_cast<plugin::ScatterReduction>(v.reduction)};
   const auto* input = static_cast<const uint8_t*>(bindings[v.input.binding].data);
   auto* output = static_cast<uint8_t*>(bindings[v.output.binding].data);
   std::vector<uint8_t> input_copy;  // in place, the updates would land in the input being copied

@@ -136,12 +136,12 @@ void StoreNumber(uint32_t t, size_t size, uint8_t* p, Number n) {
   std::memcpy(p, &n.i, size);
 }
 
-Number Combine(uint32_t t, uint32_t reduction, Number a, Number b) {
-  constexpr uint32_t kAdd = 1, kMul = 2, kMax = 3;
+Number Combine(uint32_t t, plugin::ScatterReduction reduction, Number a, Number b) {
+  using R = plugin::ScatterReduction;
   if (IsFloatType(t)) {
-    if (reduction == kAdd) return {a.f + b.f, 0};
-    if (reduction == kMul) return {a.f * b.f, 0};
-    const bool greater = reduction == kMax ? a.f < b.f : b.f < a.f;  // take b
+    if (reduction == R::kAdd) return {a.f + b.f, 0};
+    if (reduction == R::kMul) return {a.f * b.f, 0};
+    const bool greater = reduction == R::kMax ? a.f < b.f : b.f < a.f;  // take b
 #ifdef OPCTS_MUTANT_MAX_MIN_NAN_DROPPED
     // Mutant: std::max / std::min semantics: a NaN update loses to the element it meets.
     return greater ? b : a;
@@ -150,10 +150,10 @@ Number Combine(uint32_t t, uint32_t reduction, Number a, Number b) {
     return greater ? b : a;
 #endif
   }
-  if (reduction == kAdd) return {0, a.i + b.i};
-  if (reduction == kMul) return {0, a.i * b.i};
+  if (reduction == R::kAdd) return {0, a.i + b.i};
+  if (reduction == R::kMul) return {0, a.i * b.i};
   const bool less = IsSignedIndex(t) ? static_cast<int64_t>(a.i) < static_cast<int64_t>(b.i) : a.i < b.i;
-  return (reduction == kMax) == less ? b : a;
+  return (reduction == R::kMax) == less ? b : a;
 }
 
 }  // namespace
@@ -238,7 +238,7 @@ int32_t RunScatterND(const ScatterArgs& desc, const uint8_t* input, const uint8_
     return OPCTS_STATUS_OK;
   }
 #endif
-  if (desc.reduction == 0) {
+  if (desc.reduction == plugin::ScatterReduction::kNone) {
     for (uint64_t t = 0; t < tuples; ++t) write(t, 0, size);
     return OPCTS_STATUS_OK;
   }

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <string>
 
+#include "common/family_views.h"
 #include "opcts/backend.h"
 
 namespace opcts::mutant {
@@ -17,7 +18,7 @@ struct ScatterArgs {
   const opcts_tensor_desc *input, *indices, *updates, *output;
   uint32_t input_dims;    // the input's meaningful trailing dimensions (ONNX: its rank)
   uint32_t indices_dims;  // the indices' meaningful trailing dimensions (ONNX: their rank)
-  uint32_t reduction;     // plugin::ScatterReduction: none, add, mul, max, min
+  plugin::ScatterReduction reduction;
 };
 
 // The descriptor and bindings have been checked. `input` may be a copy of the output's buffer

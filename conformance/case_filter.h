@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "conformance/case.h"
-#include "conformance/cli_args.h"
+#include "base/cli_args.h"
 #include "conformance/spec_set.h"
 
 namespace opcts {

@@ -9,7 +9,7 @@
 #include <random>
 
 #include "conformance/case_generator.h"
-#include "conformance/commands.h"
+#include "base/cli_args.h"
 #include "conformance/constraints.h"
 #include "conformance/vector_file.h"
 #include "fuzz/embedded_specs.h"

@@ -6,7 +6,7 @@
 
 #include <iostream>
 
-#include "conformance/commands.h"
+#include "base/cli_args.h"
 #include "fuzz/embedded_specs.h"
 #include "fuzz/replay.h"
 #include "conformance/vector_check.h"

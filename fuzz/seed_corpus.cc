@@ -16,7 +16,7 @@
 #include <nlohmann/json.hpp>
 
 #include "conformance/case_generator.h"
-#include "conformance/commands.h"
+#include "base/cli_args.h"
 #include "fuzz/embedded_specs.h"
 #include "fuzz/fuzz_case.h"
 #include "fuzz/special_values.h"

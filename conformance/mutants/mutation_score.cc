@@ -15,7 +15,7 @@
 #include <iostream>
 #include <sstream>
 
-#include "conformance/cli_args.h"
+#include "base/cli_args.h"
 #include "conformance/mutants/catalogue.h"
 #include "conformance/mutants/mutant_run.h"
 

@@ -1,7 +1,7 @@
 #include <iostream>
 
-#include "conformance/cli_args.h"
-#include "conformance/commands.h"
+#include "base/cli_args.h"
+#include "cli/commands.h"
 #include "conformance/spec_set.h"
 #include "spec/spec_loader.h"
 

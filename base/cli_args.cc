@@ -1,5 +1,7 @@
-#include "conformance/cli_args.h"
+#include "base/cli_args.h"
 
+#include <algorithm>
+#include <filesystem>
 #include <iostream>
 
 namespace opcts {
@@ -84,6 +86,24 @@ int PrintUsage(const char* usage, const std::string& error) {
   }
   std::cerr << error << "\n" << usage;
   return 2;
+}
+
+std::vector<std::string> ExpandPaths(const std::vector<std::string>& paths, const std::string& extension) {
+  std::vector<std::string> files;
+  for (const std::string& path : paths) {
+    std::error_code ec;
+    if (!std::filesystem::is_directory(path, ec)) {
+      files.push_back(path);
+      continue;
+    }
+    std::vector<std::string> found;
+    for (const auto& entry : std::filesystem::recursive_directory_iterator(path, ec))
+      if (entry.is_regular_file() && entry.path().extension() == extension)
+        found.push_back(entry.path().string());
+    std::sort(found.begin(), found.end());
+    files.insert(files.end(), found.begin(), found.end());
+  }
+  return files;
 }
 
 }  // namespace opcts

@@ -3,9 +3,8 @@
 #include <exception>
 #include <iostream>
 
-#include "conformance/commands.h"
+#include "cli/commands.h"
 #include "opcts/backend.h"
-#include "fuzz/fuzz_command.h"
 
 namespace {
 

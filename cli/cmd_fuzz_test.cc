@@ -1,5 +1,5 @@
 // `opcts fuzz` without fuzz targets or with bad arguments: a clear message and exit code 2.
-#include "fuzz/fuzz_command.h"
+#include "cli/commands.h"
 
 #include <gtest/gtest.h>
 #include <stdlib.h>

@@ -1,4 +1,6 @@
-#include "reports/report_cli.h"
+#include "cli/cmd_report.h"
+
+#include "cli/commands.h"
 
 #include <filesystem>
 #include <iostream>
@@ -308,9 +310,7 @@ int ReportMain(const std::vector<std::string>& args, std::ostream& out, std::ost
   return Render(args, out, err);
 }
 
-int ReportMain(const std::vector<std::string>& args) {
-  return ReportMain(args, std::cout, std::cerr);
-}
+int ReportCommand(const Args& args) { return ReportMain(args, std::cout, std::cerr); }
 
 int WriteReportSet(const std::vector<std::string>& journal_paths, const ReportOptions& options,
                    const std::string& dir, std::ostream& out, std::ostream& err) {

@@ -1,4 +1,12 @@
-#include "fuzz/fuzz_command.h"
+// `opcts fuzz`: a fuzzing campaign over the libFuzzer targets built beside opcts (the `fuzz`
+// preset). Each selected target runs for --seconds with --jobs workers (libFuzzer -fork, which
+// goes on after a crash) against --backend; every crash, leak, timeout and mismatch is
+// minimized and written to fuzz/regressions/ (a differential finding as an opcts-vector/1 JSON,
+// anything else as the raw input under regressions/<target>/), and each target's executions per
+// second are reported.
+//
+//   opcts fuzz --backend cpu-simd --seconds 60 --jobs 2 [--target 'opcts_fuzz_dml_*']
+#include "cli/commands.h"
 
 #include <fcntl.h>
 #include <fnmatch.h>
@@ -20,7 +28,7 @@
 #include <nlohmann/json.hpp>
 
 #include "conformance/case_generator.h"
-#include "conformance/cli_args.h"
+#include "base/cli_args.h"
 #include "conformance/constraints.h"
 #include "conformance/vector_check.h"
 #include "fuzz/embedded_specs.h"
@@ -248,7 +256,7 @@ TargetRun Fuzz(const Campaign& c, const std::string& target) {
 
 }  // namespace
 
-int FuzzCommand(const std::vector<std::string>& args) {
+int FuzzCommand(const Args& args) {
   CliArgs cli(args, {"--strict"}, {"--backend", "--seconds", "--jobs", "--target", "--work", "--regressions"});
   if (cli.help()) return Usage("");
   Campaign c;

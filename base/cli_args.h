@@ -34,4 +34,8 @@ class CliArgs {
 // `--help`: the usage on stdout, exit 0. An error: the error and the usage on stderr, exit 2.
 int PrintUsage(const char* usage, const std::string& error = "");
 
+// The files a command's FILE|DIR arguments name: directories expanded to the files with
+// `extension` inside them (recursively, sorted); plain files kept as given.
+std::vector<std::string> ExpandPaths(const std::vector<std::string>& paths, const std::string& extension);
+
 }  // namespace opcts

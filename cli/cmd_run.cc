@@ -2,11 +2,11 @@
 #include <iostream>
 #include <sstream>
 
-#include "conformance/cli_args.h"
-#include "conformance/commands.h"
+#include "base/cli_args.h"
+#include "cli/commands.h"
 #include "conformance/runner.h"
 #include "conformance/stop_signal.h"
-#include "reports/report_cli.h"
+#include "cli/cmd_report.h"
 
 namespace opcts {
 namespace {
@@ -122,7 +122,5 @@ int RunCommand(const Args& raw) {
             << (result.stop_signal ? ", marked interrupted" : "") << "\n";
   return result.exit_code;
 }
-
-int ReportCommand(const Args& args) { return ReportMain(args); }
 
 }  // namespace opcts

@@ -2,8 +2,8 @@
 #include <algorithm>
 #include <iostream>
 
-#include "conformance/cli_args.h"
-#include "conformance/commands.h"
+#include "base/cli_args.h"
+#include "cli/commands.h"
 #include "conformance/runner.h"
 #include "reports/status.h"
 #include "reports/text_escape.h"

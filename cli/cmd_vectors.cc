@@ -3,8 +3,8 @@
 #include <iostream>
 
 #include "conformance/case_executor.h"
-#include "conformance/cli_args.h"
-#include "conformance/commands.h"
+#include "base/cli_args.h"
+#include "cli/commands.h"
 #include "conformance/constraints.h"
 #include "conformance/runner.h"
 #include "conformance/spec_set.h"
@@ -13,24 +13,6 @@
 #include "reports/text_escape.h"
 
 namespace opcts {
-
-std::vector<std::string> ExpandPaths(const Args& paths, const std::string& extension) {
-  std::vector<std::string> files;
-  for (const std::string& path : paths) {
-    std::error_code ec;
-    if (!std::filesystem::is_directory(path, ec)) {
-      files.push_back(path);
-      continue;
-    }
-    std::vector<std::string> found;
-    for (const auto& entry : std::filesystem::recursive_directory_iterator(path, ec))
-      if (entry.is_regular_file() && entry.path().extension() == extension)
-        found.push_back(entry.path().string());
-    std::sort(found.begin(), found.end());
-    files.insert(files.end(), found.begin(), found.end());
-  }
-  return files;
-}
 
 namespace {
 

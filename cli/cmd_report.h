@@ -1,8 +1,7 @@
 // `opcts report ...`: renders, diffs and merges journals (usage and exit codes in
-// reports/README.md). The `opcts` dispatcher passes the arguments after "report"; `opcts run
-// --report-dir` calls WriteReportSet.
+// reports/README.md) through the reports API; `opcts run --report-dir` calls WriteReportSet.
 //
-//   return opcts::ReportMain({"--html", "report.html", "run.jsonl"});
+//   return opcts::ReportMain({"--html", "report.html", "run.jsonl"}, std::cout, std::cerr);
 #pragma once
 
 #include <iosfwd>
@@ -17,8 +16,7 @@ inline constexpr int kReportExitPass = 0;        // gate passed, no regression
 inline constexpr int kReportExitGateFailed = 1;  // gate failed, or diff found a regression
 inline constexpr int kReportExitBadInput = 2;    // usage error, unreadable or invalid input
 
-int ReportMain(const std::vector<std::string>& args);
-// The same, writing to the given streams (for tests).
+// The arguments after "report"; output and verdict to `out`, errors to `err`.
 int ReportMain(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 
 // Reads the journals, builds the report (no waivers) and writes summary.json, junit.xml,

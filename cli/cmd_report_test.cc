@@ -1,4 +1,4 @@
-#include "reports/report_cli.h"
+#include "cli/cmd_report.h"
 
 #include <gtest/gtest.h>
 

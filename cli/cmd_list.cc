@@ -1,8 +1,8 @@
 #include <iostream>
 #include <map>
 
-#include "conformance/cli_args.h"
-#include "conformance/commands.h"
+#include "base/cli_args.h"
+#include "cli/commands.h"
 #include "conformance/runner.h"
 
 namespace opcts {

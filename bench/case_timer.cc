@@ -118,7 +118,7 @@ void TimeCase(benchmark::State& state, const Plugin& plugin, const BenchCase& c)
   message[sizeof message - 1] = '\0';
   if (query != OPCTS_STATUS_OK) {
     state.SkipWithError(
-        (backend + " refuses at query (" + StatusName(query) + "): " + message).c_str());
+        (backend + " refuses at query (" + AbiStatusName(query) + "): " + message).c_str());
     return;
   }
   Bound bound;
@@ -144,7 +144,7 @@ void TimeCase(benchmark::State& state, const Plugin& plugin, const BenchCase& c)
   auto fail = [&](int32_t status) {
     message[sizeof message - 1] = '\0';
     state.SkipWithError(
-        (backend + " failed at execute (" + StatusName(status) + "): " + message).c_str());
+        (backend + " failed at execute (" + AbiStatusName(status) + "): " + message).c_str());
   };
   // One untimed execution warms caches and code and fails early; DRAM-sized data cannot be
   // warmed, and a slow backend would spend seconds on it.

@@ -42,7 +42,7 @@ bool IsAbiStatus(int32_t status) {
 // whatever the case; after query said OK, only a refusal the spec allows for the data passes.
 CaseOutcome Refused(CaseGroup group, const char* stage, int32_t status, const char* text,
                     const ReferenceResult* expected) {
-  const std::string what = std::string(stage) + " answered " + StatusName(status) + ": " + Message(text);
+  const std::string what = std::string(stage) + " answered " + AbiStatusName(status) + ": " + Message(text);
   if (!IsAbiStatus(status))
     return Outcome("Fail", what + " (the ABI defines OK 0, NOT_SUPPORTED 1, INVALID 2 and ERROR 3)");
   if (group == CaseGroup::kInvalid) return Outcome("InvalidRejected", what);
@@ -196,7 +196,7 @@ CaseOutcome ExecuteCase(const Plugin& plugin, const Operation& op, CaseGroup gro
   return outcome;
 }
 
-std::string StatusName(int32_t s) {
+std::string AbiStatusName(int32_t s) {
   switch (s) {
     case OPCTS_STATUS_OK: return "OK";
     case OPCTS_STATUS_NOT_SUPPORTED: return "NOT_SUPPORTED";

@@ -13,14 +13,9 @@
 #include "conformance/judge.h"
 #include "conformance/plugin_loader.h"
 #include "reference/reference.h"
+#include "reports/status.h"
 
 namespace opcts {
-
-enum class CaseGroup {
-  kValid,      // within the backend's claim: it must compute it
-  kUnclaimed,  // beyond the claim: NotSupported or a correct answer
-  kInvalid,    // breaks a rule: it must be rejected
-};
 
 // How a backend handled data the spec lets it refuse (CaseOutcome::behaviour).
 inline constexpr const char* kRefusedAtExecute = "out-of-range indices refused at execute";
@@ -46,6 +41,6 @@ CaseOutcome ExecuteCase(const Plugin& plugin, const Operation& op, CaseGroup gro
                         const ReferenceResult* expected, bool keep_outputs = false);
 
 // "OK", "NOT_SUPPORTED", "INVALID", "ERROR", or "unknown status N": an ABI status in messages.
-std::string StatusName(int32_t status);
+std::string AbiStatusName(int32_t status);
 
 }  // namespace opcts

@@ -1,26 +1,62 @@
-// The case statuses of opcts-journal/1 (reports/JOURNAL.md) and which of them fail the gate.
+// The vocabulary of opcts-journal/1 (reports/JOURNAL.md): a case's status and group, each an enum
+// with one name table (the journal's spelling), and which statuses fail the gate.
+//
 //   if (opcts::IsGateFailure(record.status, /*strict=*/false)) ++failures;
-//   if (opcts::IsPassing(record.status, /*strict=*/false)) ++passing;
+//   std::cout << opcts::StatusName(opcts::Status::kQualityWarning);  // "QualityWarning"
+//   std::optional<opcts::Status> s = opcts::StatusNamed("Pass");
 #pragma once
 
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 namespace opcts {
 
-// Every status a journal or a report may carry, in the order JOURNAL.md lists them.
-const std::vector<std::string_view>& KnownStatuses();
+// In the order JOURNAL.md lists them.
+enum class Status : uint8_t {
+  kPass,
+  kFail,
+  kQualityWarning,
+  kNotSupported,
+  kInvalidRejected,
+  kInvalidAccepted,
+  kClaimViolation,
+  kCrash,
+  kTimeout,
+  kMemoryLimit,
+  kInternalError,
+  kWaived,
+};
 
-bool IsKnownStatus(std::string_view status);
+// Every status, in the order above.
+const std::vector<Status>& AllStatuses();
+std::string_view StatusName(Status status);
+// nullopt for a name that is no status.
+std::optional<Status> StatusNamed(std::string_view name);
 
-// True for Fail, InvalidAccepted, ClaimViolation, Crash, Timeout, InternalError, and with
-// `strict` also QualityWarning. Waived and unknown statuses never fail the gate here: the
-// journal reader rejects unknown statuses before they get this far.
-bool IsGateFailure(std::string_view status, bool strict);
-
+// True for Fail, InvalidAccepted, ClaimViolation, Crash, Timeout, MemoryLimit, InternalError,
+// and with `strict` also QualityWarning. Waived never fails the gate here. The one rule of what a
+// case may end as: every command (run, vectors, repro, fuzz, properties) judges by it.
+bool IsGateFailure(Status status, bool strict);
 // True for the outcomes that prove a case conformant: Pass, InvalidRejected, and QualityWarning
 // unless `strict`. NotSupported, Waived and every gate failure prove nothing.
+bool IsPassing(Status status, bool strict);
+
+// Which expectation a case was judged by on one backend.
+enum class CaseGroup : uint8_t {
+  kValid,      // within the backend's claim: it must compute it
+  kUnclaimed,  // beyond the claim: NotSupported or a correct answer
+  kInvalid,    // breaks a rule: it must be rejected
+};
+std::string_view GroupName(CaseGroup group);  // "valid", "unclaimed", "invalid"
+std::optional<CaseGroup> GroupNamed(std::string_view name);
+
+// The string forms, while callers move to the enums.
+const std::vector<std::string_view>& KnownStatuses();
+bool IsKnownStatus(std::string_view status);
+bool IsGateFailure(std::string_view status, bool strict);
 bool IsPassing(std::string_view status, bool strict);
 
 }  // namespace opcts

@@ -62,7 +62,7 @@ BenchCase NewCase(const OperatorSpec& spec, DType dtype, const std::string& layo
 
 void Finish(BenchCase& c, const OperatorSpec& spec, CaseRecipe recipe) {
   recipe.spec = &spec;
-  recipe.group = "valid";
+  recipe.group = CaseGroup::kValid;
   recipe.value_tag = "random";
   FinishRecipe(recipe, "bench." + c.Name("any"), 1);
   c.recipe = std::move(recipe);

@@ -106,12 +106,12 @@ void Bind(const Operation& op, const AbiOperation& abi, Bound& bound) {
 void TimeCase(benchmark::State& state, const Plugin& plugin, const BenchCase& c) {
   const std::string backend = plugin.info().name;
   const Operation& op = Materialized(c);
-  std::string error;
-  const auto abi = AbiOperation::Build(op, &error);
-  if (!abi) {
-    state.SkipWithError(("no ABI form: " + error).c_str());
+  const Result<std::unique_ptr<AbiOperation>> built = AbiOperation::Build(op);
+  if (!built) {
+    state.SkipWithError(("no ABI form: " + built.error().message).c_str());
     return;
   }
+  const std::unique_ptr<AbiOperation>& abi = *built;
   char message[1024] = "";
   const opcts_backend_api& api = plugin.api();
   const int32_t query = api.query(plugin.instance(), &abi->desc(), message, sizeof message);

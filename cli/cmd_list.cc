@@ -45,7 +45,7 @@ int ListCommand(const Args& raw) {
   }
   const std::vector<CaseRecipe> cases = SelectCases(specs, seed, filter);
   std::map<std::string, std::map<std::string, uint64_t>> counts;
-  for (const CaseRecipe& c : cases) ++counts[c.spec->name][c.group];
+  for (const CaseRecipe& c : cases) ++counts[c.spec->name][std::string(GroupName(c.group))];
   std::cout << "\noperators (" << DefaultSpecDir() << "):\n";
   for (const OperatorSpec& s : specs.specs) {
     std::string levels;
@@ -55,7 +55,7 @@ int ListCommand(const Args& raw) {
   }
   std::cout << "\n" << cases.size() << " cases (seed " << seed << ")\n";
   if (args.Has("--cases"))
-    for (const CaseRecipe& c : cases) std::cout << c.id << "  " << c.group << "  level " << (c.level.empty() ? "-" : c.level) << "\n";
+    for (const CaseRecipe& c : cases) std::cout << c.id << "  " << GroupName(c.group) << "  level " << (c.level.empty() ? "-" : c.level) << "\n";
   return 0;
 }
 

@@ -4,6 +4,7 @@
 
 #include "base/cli_args.h"
 #include "cli/commands.h"
+#include "conformance/case_run.h"
 #include "conformance/runner.h"
 #include "reports/status.h"
 #include "reports/text_escape.h"
@@ -53,8 +54,9 @@ int ReproCommand(const Args& raw) {
     return 2;
   }
   const CaseRecipe& c = cases[0];
-  const Operation op = Materialize(c);
-  std::cout << "case " << c.id << "\n  operator " << c.spec->name << ", group " << c.group
+  PreparedCase prepared(Materialize(c));
+  const Operation& op = prepared.op();
+  std::cout << "case " << c.id << "\n  operator " << c.spec->name << ", group " << GroupName(c.group)
             << (c.violates.empty() ? "" : " (violates " + c.violates + ")") << ", level "
             << (c.level.empty() ? "-" : c.level) << (c.in_place ? ", in place" : "") << "\n  parameters:";
   for (const auto& [name, value] : op.params) std::cout << " " << name << "=" << value;
@@ -62,10 +64,8 @@ int ReproCommand(const Args& raw) {
   for (const auto& [name, t] : op.tensors)
     PrintTensor(name, t, op.spec->FindTensor(name)->role == TensorRole::kOutput);
 
-  std::optional<ReferenceResult> expected;
-  if (c.group == "valid") {
-    expected = (*FindReferenceKernel(c.spec->reference))(op);
-    for (const ExpectedTensor& e : expected->outputs) {
+  if (c.group == CaseGroup::kValid) {
+    for (const ExpectedTensor& e : prepared.expected().outputs) {
       std::cout << "  expected " << e.name << ":";
       for (uint64_t i = 0; i < std::min<uint64_t>(e.elements.size(), kShown); ++i)
         std::cout << " " << FormatExpected(e.desc.dtype, e, e.elements[i]);
@@ -84,16 +84,15 @@ int ReproCommand(const Args& raw) {
       continue;
     }
     const Plugin& plugin = *load.plugin;
-    CaseGroup group = CaseGroup::kInvalid;
-    if (c.group == "valid") group = Claims(plugin, *c.spec, c.level) ? CaseGroup::kValid : CaseGroup::kUnclaimed;
-    const CaseOutcome o = ExecuteCase(plugin, op, group, expected ? &*expected : nullptr, /*keep_outputs=*/true);
-    std::cout << "\nbackend " << TerminalSafe(plugin.info().name) << ": " << o.status
+    const CaseVerdict verdict = RunCase(plugin, prepared, GroupFor(c, ClaimsOf(plugin)), {.keep_outputs = true});
+    const CaseOutcome& o = verdict.outcome;
+    std::cout << "\nbackend " << TerminalSafe(plugin.info().name) << ": " << StatusName(o.status)
               << (o.message.empty() ? "" : ": " + TerminalSafe(o.message)) << "\n";
     if (o.max_error)
       std::cout << "  max error " << *o.max_error << ", bound " << *o.bound << ", " << *o.ulp << " ULP\n";
     for (const auto& [out_name, actual] : o.outputs) {
       PrintTensor("actual " + out_name, actual, false);
-      for (const ExpectedTensor& e : expected->outputs) {
+      for (const ExpectedTensor& e : prepared.expected().outputs) {
         if (e.name != out_name) continue;
         const std::vector<uint64_t> bad = MismatchingElements(e, actual, 10);
         if (bad.empty()) continue;
@@ -105,7 +104,7 @@ int ReproCommand(const Args& raw) {
                     << FormatElement(actual.desc.dtype, LoadBits(actual.desc.dtype, actual.Element(indexer.BufferIndex(i)))) << "\n";
       }
     }
-    if (IsGateFailure(o.status, false) && exit_code == 0) exit_code = 1;
+    if (!verdict.acceptable && exit_code == 0) exit_code = 1;
   }
   return exit_code;
 }

@@ -2,7 +2,7 @@
 #include <filesystem>
 #include <iostream>
 
-#include "conformance/case_executor.h"
+#include "conformance/case_run.h"
 #include "base/cli_args.h"
 #include "cli/commands.h"
 #include "conformance/constraints.h"
@@ -15,18 +15,6 @@
 namespace opcts {
 
 namespace {
-
-// The vector on one backend: a `reject` vector must be refused; any other is judged against the
-// reference (with the vector's tolerance), as a valid or beyond-the-claim case.
-CaseOutcome RunVector(const Plugin& plugin, const TestVector& v) {
-  if (v.expect_reject) return ExecuteCase(plugin, v.op, CaseGroup::kInvalid, nullptr);
-  const std::string level = LowestSupportingLevel(v.op).value_or("");
-  ReferenceResult expected = (*FindReferenceKernel(v.op.spec->reference))(v.op);
-  if (v.tolerance)
-    for (ExpectedTensor& e : expected.outputs) ApplyTolerance(*v.tolerance, e);
-  const CaseGroup group = Claims(plugin, *v.op.spec, level) ? CaseGroup::kValid : CaseGroup::kUnclaimed;
-  return ExecuteCase(plugin, v.op, group, &expected);
-}
 
 constexpr const char* kVectorsUsage =
     "usage: opcts vectors [--backend NAME|PATH]... [--backend-options S] FILE|DIR...\n"
@@ -68,9 +56,10 @@ int VectorsCommand(const Args& raw) {
     bool ok = check.ok;
     std::string message = "reference: " + check.message;
     for (const auto& plugin : plugins) {
-      const CaseOutcome o = RunVector(*plugin, v);
-      if (IsGateFailure(o.status, false)) ok = false;
-      message += "; " + TerminalSafe(plugin->info().name) + ": " + o.status +
+      const CaseVerdict verdict = RunVector(*plugin, v);
+      const CaseOutcome& o = verdict.outcome;
+      ok = ok && verdict.acceptable;
+      message += "; " + TerminalSafe(plugin->info().name) + ": " + std::string(StatusName(o.status)) +
                  (o.message.empty() ? "" : " (" + TerminalSafe(o.message) + ")");
     }
     (ok ? passed : failed)++;

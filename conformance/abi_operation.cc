@@ -34,11 +34,10 @@ const opcts_tensor_desc* AbiOperation::Describe(const Operation& op, const std::
       strides.empty() ? nullptr : strides.data(), d.total_bytes, d.alignment});
 }
 
-std::unique_ptr<AbiOperation> AbiOperation::Build(const Operation& op, std::string* error) {
+Result<std::unique_ptr<AbiOperation>> AbiOperation::Build(const Operation& op) {
   const abi::Operator* info = abi::FindOperator(op.spec->name);
   if (info == nullptr) {
-    *error = "operator " + op.spec->name + " has no form in the backend ABI (not in the operator table)";
-    return nullptr;
+    return NotSupported("operator " + op.spec->name + " has no form in the backend ABI (not in the operator table)");
   }
   std::unique_ptr<AbiOperation> abi(new AbiOperation);
   abi->struct_.assign(info->desc_size, 0);

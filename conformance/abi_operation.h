@@ -1,10 +1,9 @@
 // An Operation expressed as the C ABI's descriptor struct (opcts/operators.h), laid out by the
 // operator table generated from the specs: any operator with an `abi:` section has one.
 //
-//   std::string error;
-//   auto abi = AbiOperation::Build(op, &error);   // null if the operator has no ABI form
-//   api.query(instance, &abi->desc(), ...);
-//   for (const std::string& name : abi->binding_order()) ...   // bind tensors in this order
+//   Result<std::unique_ptr<AbiOperation>> abi = AbiOperation::Build(op);  // an error if the operator has no ABI form
+//   api.query(instance, &(*abi)->desc(), ...);
+//   for (const std::string& name : (*abi)->binding_order()) ...   // bind tensors in this order
 #pragma once
 
 #include <deque>
@@ -12,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "base/result.h"
 #include "opcts/backend.h"
 #include "spec/operation.h"
 
@@ -19,7 +19,7 @@ namespace opcts {
 
 class AbiOperation {
  public:
-  static std::unique_ptr<AbiOperation> Build(const Operation& op, std::string* error);
+  static Result<std::unique_ptr<AbiOperation>> Build(const Operation& op);
 
   const opcts_op_desc& desc() const { return desc_; }
   // Tensor names in binding order; an absent optional input is bound as {NULL, 0}.

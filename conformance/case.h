@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "reports/status.h"
 #include "spec/operation.h"
 
 namespace opcts {
@@ -43,7 +44,7 @@ struct TensorRecipe {
 struct CaseRecipe {
   const OperatorSpec* spec = nullptr;
   std::string id;         // "dml_cumulative_summation.f32.rank4.1x1x3x4.axis3-inc-incl.packed.random.s1"
-  std::string group;      // "valid" or "invalid"
+  CaseGroup group = CaseGroup::kValid;  // kValid or kInvalid (unclaimed is per backend)
   std::string level;      // lowest support level admitting it; "" if none (or invalid)
   std::string violates;   // invalid: the constraint id it breaks
   std::string layout;     // "packed", "padded", "transposed", "broadcast", "in-place", ...

@@ -24,9 +24,9 @@ uint64_t Prefill(DType t) {
   }
 }
 
-CaseOutcome Outcome(std::string status, std::string message) {
+CaseOutcome Outcome(Status status, std::string message) {
   CaseOutcome o;
-  o.status = std::move(status);
+  o.status = status;
   o.message = std::move(message);
   return o;
 }
@@ -44,24 +44,24 @@ CaseOutcome Refused(CaseGroup group, const char* stage, int32_t status, const ch
                     const ReferenceResult* expected) {
   const std::string what = std::string(stage) + " answered " + AbiStatusName(status) + ": " + Message(text);
   if (!IsAbiStatus(status))
-    return Outcome("Fail", what + " (the ABI defines OK 0, NOT_SUPPORTED 1, INVALID 2 and ERROR 3)");
-  if (group == CaseGroup::kInvalid) return Outcome("InvalidRejected", what);
+    return Outcome(Status::kFail, what + " (the ABI defines OK 0, NOT_SUPPORTED 1, INVALID 2 and ERROR 3)");
+  if (group == CaseGroup::kInvalid) return Outcome(Status::kInvalidRejected, what);
   if (std::string(stage) == "execute") {  // query said OK: the backend promised to run it
     if (status == OPCTS_STATUS_INVALID && expected && expected->refusable) {
-      CaseOutcome o = Outcome("Pass", "refused the data at execute, which the spec allows: " +
+      CaseOutcome o = Outcome(Status::kPass, "refused the data at execute, which the spec allows: " +
                                           *expected->refusable + " (" + what + ")");
       o.behaviour = kRefusedAtExecute;
       return o;
     }
     if (status == OPCTS_STATUS_INVALID && group == CaseGroup::kValid)
-      return Outcome("ClaimViolation", "within the claimed level, but " + what);
-    return Outcome("Fail", "query accepted the case, then " + what +
+      return Outcome(Status::kClaimViolation, "within the claimed level, but " + what);
+    return Outcome(Status::kFail, "query accepted the case, then " + what +
                                "; a backend that cannot run a case must say so at query");
   }
-  if (group == CaseGroup::kUnclaimed) return Outcome("NotSupported", what);
+  if (group == CaseGroup::kUnclaimed) return Outcome(Status::kNotSupported, what);
   if (status == OPCTS_STATUS_NOT_SUPPORTED || status == OPCTS_STATUS_INVALID)
-    return Outcome("ClaimViolation", "within the claimed level, but " + what);
-  return Outcome("Fail", what);
+    return Outcome(Status::kClaimViolation, "within the claimed level, but " + what);
+  return Outcome(Status::kFail, what);
 }
 
 // For data the spec lets a backend refuse but which it executed: did it leave the output as
@@ -79,9 +79,9 @@ std::string RefusableHandling(const ExpectedTensor& e, const TensorData& actual)
 
 CaseOutcome ExecuteCase(const Plugin& plugin, const Operation& op, CaseGroup group,
                         const ReferenceResult* expected, bool keep_outputs) {
-  std::string error;
-  const auto abi = AbiOperation::Build(op, &error);
-  if (!abi) return Outcome("InternalError", error);
+  const Result<std::unique_ptr<AbiOperation>> built = AbiOperation::Build(op);
+  if (!built) return Outcome(Status::kInternalError, built.error().message);
+  const std::unique_ptr<AbiOperation>& abi = *built;
   char message[kMessageCapacity] = "";
   const AbiOperation::Snapshot pristine = abi->Take();
   SetInCall(true);
@@ -89,7 +89,7 @@ CaseOutcome ExecuteCase(const Plugin& plugin, const Operation& op, CaseGroup gro
   SetInCall(false);
   message[sizeof message - 1] = '\0';
   if (std::string changed = abi->ChangedSince(pristine); !changed.empty())
-    return Outcome("Fail", "query wrote into the const descriptors it was given: " + changed + " changed");
+    return Outcome(Status::kFail, "query wrote into the const descriptors it was given: " + changed + " changed");
   if (query != OPCTS_STATUS_OK) return Refused(group, "query", query, message, expected);
 
   // Bind: inputs copied in, outputs prefilled, the in-place output sharing its input's buffer.
@@ -131,10 +131,10 @@ CaseOutcome ExecuteCase(const Plugin& plugin, const Operation& op, CaseGroup gro
   const auto duration = std::chrono::steady_clock::now() - start;
   message[sizeof message - 1] = '\0';
   if (std::string changed = abi->ChangedSince(pristine); !changed.empty())
-    return Outcome("Fail", "execute wrote into the const descriptors it was given: " + changed + " changed");
+    return Outcome(Status::kFail, "execute wrote into the const descriptors it was given: " + changed + " changed");
   for (size_t i = 0; i < bound.size(); ++i)
     if (bindings[i].data != bound[i].data || bindings[i].size_in_bytes != bound[i].size_in_bytes)
-      return Outcome("Fail", "execute wrote into the const bindings array: entry " + std::to_string(i) +
+      return Outcome(Status::kFail, "execute wrote into the const bindings array: entry " + std::to_string(i) +
                                  " (" + abi->binding_order()[i] + ") changed");
   CaseOutcome outcome;
   if (execute != OPCTS_STATUS_OK) outcome = Refused(group, "execute", execute, message, expected);
@@ -144,7 +144,7 @@ CaseOutcome ExecuteCase(const Plugin& plugin, const Operation& op, CaseGroup gro
   // Memory safety first, whatever execute answered: it fails a case whatever the values are.
   for (auto& [name, b] : buffers) {
     if (std::string damage = b.GuardDamage(); !damage.empty()) {
-      outcome.status = "Fail";
+      outcome.status = Status::kFail;
       outcome.message = name + ": " + damage + " (outside TotalTensorSizeInBytes)";
       return outcome;
     }
@@ -152,19 +152,19 @@ CaseOutcome ExecuteCase(const Plugin& plugin, const Operation& op, CaseGroup gro
     if (op.spec->FindTensor(name)->role == TensorRole::kOutput || name == aliased_input) continue;
     for (size_t i = 0; i < t->bytes.size(); ++i)
       if (b.data()[i] != t->bytes[i]) {
-        outcome.status = "Fail";
+        outcome.status = Status::kFail;
         outcome.message = "modified input " + name + " at byte " + std::to_string(i) + " (not in place)";
         return outcome;
       }
   }
   if (execute != OPCTS_STATUS_OK) return outcome;
   if (group == CaseGroup::kInvalid) {
-    outcome.status = "InvalidAccepted";
+    outcome.status = Status::kInvalidAccepted;
     outcome.message = "executed an invalid descriptor instead of rejecting it";
     return outcome;
   }
 
-  outcome.status = "Pass";
+  outcome.status = Status::kPass;
   bool warning = false;
   for (const ExpectedTensor& e : expected->outputs) {
     // An in-place output lives in its input's buffer.
@@ -179,19 +179,19 @@ CaseOutcome ExecuteCase(const Plugin& plugin, const Operation& op, CaseGroup gro
       outcome.ulp = j.ulp;
     }
     if (j.verdict == Verdict::kFail) {
-      outcome.status = "Fail";
+      outcome.status = Status::kFail;
       outcome.message = j.message;
-    } else if (j.verdict == Verdict::kQualityWarning && outcome.status == "Pass") {
+    } else if (j.verdict == Verdict::kQualityWarning && outcome.status == Status::kPass) {
       warning = true;
       outcome.message = j.message;
     }
     if (expected->refusable) outcome.behaviour = RefusableHandling(e, actual);
     if (keep_outputs) outcome.outputs[e.name] = std::move(actual);
   }
-  if (warning && outcome.status == "Pass") outcome.status = "QualityWarning";
-  if (outcome.status == "Pass" && group == CaseGroup::kUnclaimed)
+  if (warning && outcome.status == Status::kPass) outcome.status = Status::kQualityWarning;
+  if (outcome.status == Status::kPass && group == CaseGroup::kUnclaimed)
     outcome.message = "beyond the claimed support, and correct";
-  if (outcome.status == "Pass" && !outcome.behaviour.empty())
+  if (outcome.status == Status::kPass && !outcome.behaviour.empty())
     outcome.message = outcome.behaviour + " (the spec leaves their effect free)";
   return outcome;
 }

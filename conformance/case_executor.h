@@ -3,7 +3,7 @@
 // execute, outputs judged by the accuracy model.
 //
 //   CaseOutcome o = ExecuteCase(plugin, op, CaseGroup::kValid, expected);
-//   o.status == "Pass"
+//   o.status == Status::kPass
 #pragma once
 
 #include <map>
@@ -23,7 +23,7 @@ inline constexpr const char* kSkipped = "out-of-range indices skipped";
 inline constexpr const char* kWrittenElsewhere = "out-of-range indices written elsewhere in the output";
 
 struct CaseOutcome {
-  std::string status;  // a journal status (reports/JOURNAL.md)
+  Status status = Status::kPass;
   std::string message;
   // For data the spec lets a backend refuse (out-of-range ScatterND tuples): what it did,
   // kRefusedAtExecute, kSkipped or kWrittenElsewhere; "" otherwise. Journaled; reports count

@@ -33,7 +33,7 @@ void FinishRecipe(CaseRecipe& recipe, const std::string& id_without_seed, uint64
   recipe.seed = StableHash(id_without_seed) ^ (run_seed * 0x9e3779b97f4a7c15ull);
   std::map<std::string, TensorDesc> descs;
   for (const auto& [name, t] : recipe.tensors) descs[name] = t.desc;
-  recipe.level = recipe.group == "valid" ? LowestSupportingLevel(*recipe.spec, descs, recipe.params).value_or("") : "";
+  recipe.level = recipe.group == CaseGroup::kValid ? LowestSupportingLevel(*recipe.spec, descs, recipe.params).value_or("") : "";
 }
 
 TensorDesc LayoutDesc(DType dtype, const std::vector<uint32_t>& sizes, const std::string& layout,

@@ -39,7 +39,7 @@ TEST_F(CaseGeneratorTest, IdsAreUniqueAndDotted) {
 
 TEST_F(CaseGeneratorTest, ValidCasesBreakNoRuleAndNameTheirLevel) {
   for (const CaseRecipe& c : *cases_) {
-    if (c.group != "valid") continue;
+    if (c.group != CaseGroup::kValid) continue;
     const Operation op = Materialize(c);
     const std::vector<Violation> v = FindViolations(op, /*with_data=*/true);
     EXPECT_TRUE(v.empty()) << c.id << ": " << v[0].constraint << ": " << v[0].message;
@@ -49,7 +49,7 @@ TEST_F(CaseGeneratorTest, ValidCasesBreakNoRuleAndNameTheirLevel) {
 
 TEST_F(CaseGeneratorTest, InvalidCasesBreakExactlyTheirRule) {
   for (const CaseRecipe& c : *cases_) {
-    if (c.group != "invalid") continue;
+    if (c.group != CaseGroup::kInvalid) continue;
     const std::vector<Violation> v = FindViolations(Materialize(c), /*with_data=*/true);
     std::set<std::string> broken;
     for (const Violation& x : v) broken.insert(x.constraint);
@@ -82,7 +82,7 @@ TEST_F(CaseGeneratorTest, EveryTableEntryHasCases) {
   for (const OperatorSpec& spec : specs_->specs) {
     std::set<std::pair<DType, unsigned>> covered;
     for (const CaseRecipe& c : *cases_)
-      if (c.spec == &spec && c.group == "valid") covered.insert({c.dtype, static_cast<unsigned>(c.shape.size())});
+      if (c.spec == &spec && c.group == CaseGroup::kValid) covered.insert({c.dtype, static_cast<unsigned>(c.shape.size())});
     for (const SupportLevel& level : spec.support) {
       const TensorSupport& data = level.tensors.at(spec.tensors.front().name);
       for (DType t : data.dtypes)
@@ -97,13 +97,13 @@ TEST_F(CaseGeneratorTest, CoversTheIssueCaseClasses) {
   for (const CaseRecipe& c : *cases_) {
     ++seen["layout:" + c.layout];
     ++seen["values:" + c.value_tag];
-    if (c.group == "valid" && !c.level.empty()) {
+    if (c.group == CaseGroup::kValid && !c.level.empty()) {
       uint64_t longest = 0;
       for (uint32_t s : c.shape) longest = std::max<uint64_t>(longest, s);
       if (longest > 65536) ++seen["long>65536:" + c.spec->name];
     }
     if (c.id.find(".axism") != std::string::npos) ++seen["negative-axis"];
-    if (c.level.empty() && c.group == "valid") ++seen["outside-tables"];
+    if (c.level.empty() && c.group == CaseGroup::kValid) ++seen["outside-tables"];
   }
   for (const char* key : {"layout:packed", "layout:padded", "layout:transposed", "layout:broadcast",
                           "layout:broadcast-axis", "layout:in-place", "values:random", "values:specials",

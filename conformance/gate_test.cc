@@ -122,10 +122,10 @@ TEST_F(GateTest, ExecuteErrorAfterQueryOkFailsClaimedOrNot) {
   filter.max_cases = 1;
   const std::vector<CaseRecipe> cases = SelectCases(*specs_, 1, filter);
   ASSERT_EQ(cases.size(), 1u);
-  const Operation op = Materialize(cases[0]);
-  const ReferenceResult expected = (*FindReferenceKernel(cases[0].spec->reference))(op);
-  const CaseOutcome unclaimed = ExecuteCase(*load.plugin, op, CaseGroup::kUnclaimed, &expected);
-  EXPECT_EQ(unclaimed.status, "Fail") << unclaimed.message;
+  PreparedCase prepared(Materialize(cases[0]));
+  const CaseVerdict unclaimed = RunCase(*load.plugin, prepared, CaseGroup::kUnclaimed);
+  EXPECT_EQ(unclaimed.outcome.status, Status::kFail) << unclaimed.outcome.message;
+  EXPECT_FALSE(unclaimed.acceptable);
 }
 
 TEST_F(GateTest, RefusingOutOfRangeIndicesAtExecuteIsConformant) {

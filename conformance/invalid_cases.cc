@@ -162,7 +162,7 @@ bool TryDerive(const CaseRecipe& base, const std::string& rule, const std::strin
                const std::string& name, const Mutation& mutate, std::vector<CaseRecipe>& out) {
   CaseRecipe r = base;
   if (!mutate(r)) return false;
-  r.group = "invalid";
+  r.group = CaseGroup::kInvalid;
   r.violates = rule;
   r.layout = "packed";
   r.value_tag = "invalid";
@@ -183,7 +183,7 @@ void GenerateInvalidCases(const OperatorSpec& spec, const std::vector<CaseRecipe
   // Bases: packed, not in place, within the tables, smallest rank first.
   std::vector<const CaseRecipe*> bases;
   for (const CaseRecipe& c : valid)
-    if (c.group == "valid" && !c.level.empty() && c.layout == "packed" && !c.in_place &&
+    if (c.group == CaseGroup::kValid && !c.level.empty() && c.layout == "packed" && !c.in_place &&
         ElementCount(c.tensors.begin()->second.desc) < 4096)
       bases.push_back(&c);
   std::stable_sort(bases.begin(), bases.end(), [](const CaseRecipe* a, const CaseRecipe* b) {

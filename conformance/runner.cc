@@ -80,53 +80,30 @@ class Progress {
   std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now(), last_ = start_;
 };
 
-void PrintSummary(const std::map<std::pair<std::string, std::string>, std::map<std::string, uint64_t>>& counts,
-                  std::ostream& out) {
-  const std::vector<std::string_view>& statuses = KnownStatuses();
+using StatusCountsByOperator = std::map<std::pair<std::string, std::string>, std::map<Status, uint64_t>>;
+
+// A run records no Waived case (waivers apply in the reports), so its column is left out.
+void PrintSummary(const StatusCountsByOperator& counts, std::ostream& out) {
   size_t width = 8;
   for (const auto& [key, by_status] : counts) width = std::max(width, key.first.size() + 2);
   const int backend_width = static_cast<int>(width);
   out << "\n" << std::left << std::setw(backend_width) << "backend" << std::setw(28) << "operator";
-  for (std::string_view s : statuses)
-    if (s != "Waived") out << std::right << std::setw(static_cast<int>(s.size()) + 2) << s;
+  for (Status s : AllStatuses())
+    if (s != Status::kWaived) out << std::right << std::setw(static_cast<int>(StatusName(s).size()) + 2) << StatusName(s);
   out << "\n";
   for (const auto& [key, by_status] : counts) {
     out << std::left << std::setw(backend_width) << key.first << std::setw(28) << key.second;
-    for (std::string_view s : statuses) {
-      if (s == "Waived") continue;
-      auto it = by_status.find(std::string(s));
-      out << std::right << std::setw(static_cast<int>(s.size()) + 2) << (it == by_status.end() ? 0 : it->second);
+    for (Status s : AllStatuses()) {
+      if (s == Status::kWaived) continue;
+      auto it = by_status.find(s);
+      out << std::right << std::setw(static_cast<int>(StatusName(s).size()) + 2)
+          << (it == by_status.end() ? 0 : it->second);
     }
     out << "\n";
   }
 }
 
 }  // namespace
-
-bool Claims(const BackendClaims& claims, const OperatorSpec& spec, const std::string& level) {
-  if (level.empty()) return false;
-  if (spec.scheme != LevelScheme::kDirectML) {
-    // "onnx.opset14" claims every ONNX level up to opset14, as a feature level does.
-    const std::string prefix = std::string(SchemeName(spec.scheme)) + ".";
-    const int wanted = LevelIndex(spec.scheme, level);
-    return wanted >= 0 && std::any_of(claims.extra_support.begin(), claims.extra_support.end(),
-                                      [&](const std::string& claim) {
-                                        return claim.rfind(prefix, 0) == 0 &&
-                                               LevelIndex(spec.scheme, claim.substr(prefix.size())) >= wanted;
-                                      });
-  }
-  const int claimed = LevelIndex(LevelScheme::kDirectML, claims.feature_level);
-  return claimed >= 0 && LevelIndex(LevelScheme::kDirectML, level) <= claimed;
-}
-
-bool Claims(const Plugin& plugin, const OperatorSpec& spec, const std::string& level) {
-  return Claims(BackendClaims{plugin.FeatureLevel(), plugin.ExtraSupport()}, spec, level);
-}
-
-CaseGroup GroupFor(const CaseRecipe& c, const BackendClaims& claims) {
-  if (c.group != "valid") return CaseGroup::kInvalid;
-  return Claims(claims, *c.spec, c.level) ? CaseGroup::kValid : CaseGroup::kUnclaimed;
-}
 
 CaseRecord MakeRecord(const CaseRecipe& c, const std::string& backend, const std::string& plugin_path,
                       uint64_t seed, CaseGroup group, const CaseOutcome& o) {
@@ -136,12 +113,12 @@ CaseRecord MakeRecord(const CaseRecipe& c, const std::string& backend, const std
   r.op = c.spec->name;
   r.dtype = std::string(DTypeName(c.dtype));
   r.level = c.level;
-  r.group = group == CaseGroup::kValid ? "valid" : group == CaseGroup::kUnclaimed ? "unclaimed" : "invalid";
+  r.group = std::string(GroupName(group));
   r.layout = c.layout;
   r.values = c.value_tag;
   r.shape = c.shape;
   r.attributes = Attributes(c);
-  r.status = o.status;
+  r.status = std::string(StatusName(o.status));
   r.message = o.message;
   r.behaviour = o.behaviour;
   r.max_error = o.max_error;
@@ -199,7 +176,7 @@ class Results {
 
   // `replayed`: a record already in the resumed journal: counted, not written again.
   bool Add(const CaseRecord& r, bool replayed = false) {
-    ++counts_[{r.backend, ToLower(r.op)}][r.status];
+    ++counts_[{r.backend, ToLower(r.op)}][*StatusNamed(r.status)];
     records_.push_back(r);
     if (IsGateFailure(r.status, options_.strict)) {
       ++failures_;
@@ -251,7 +228,7 @@ class Results {
   JournalHeader header_;
   Progress progress_;
   std::optional<JournalWriter> journal_;
-  std::map<std::pair<std::string, std::string>, std::map<std::string, uint64_t>> counts_;
+  StatusCountsByOperator counts_;
   std::vector<CaseRecord> records_;
   uint64_t failures_ = 0, replayed_ = 0;
 };
@@ -271,14 +248,12 @@ Stop RunInProcess(const std::vector<CaseRecipe>& cases, std::vector<Backend>& ba
                   const std::set<std::pair<std::string, std::string>>& done, Results& results) {
   for (const CaseRecipe& c : cases) {
     if (StopSignal()) return Stop::kSignalled;
-    const Operation op = Materialize(c);
-    std::optional<ReferenceResult> expected;  // computed once, shared by the backends
+    PreparedCase prepared(Materialize(c));  // the reference runs once, shared by the backends
     for (Backend& b : backends) {
       if (done.count({c.id, b.info.name})) continue;
-      const CaseGroup group = GroupFor(c, {b.info.feature_level, b.info.extra_support});
-      if (group != CaseGroup::kInvalid && !expected) expected = (*FindReferenceKernel(c.spec->reference))(op);
-      const CaseOutcome o = ExecuteCase(*b.plugin, op, group, expected ? &*expected : nullptr);
-      if (!results.Add(MakeRecord(c, b.info.name, b.path, options.seed, group, o))) return Stop::kJournalFailed;
+      const CaseVerdict v = RunCase(*b.plugin, prepared, GroupFor(c, {b.info.feature_level, b.info.extra_support}));
+      if (!results.Add(MakeRecord(c, b.info.name, b.path, options.seed, v.group, v.outcome)))
+        return Stop::kJournalFailed;
     }
   }
   return Stop::kDone;
@@ -292,7 +267,7 @@ Stop RunIsolated(const std::vector<CaseRecipe>& cases, const Backend& b, std::un
   const auto crash = [&](size_t index, const std::string& message) {
     const CaseRecipe& c = cases[index];
     CaseOutcome o;
-    o.status = "Crash";
+    o.status = Status::kCrash;
     o.message = message;
     return results.Add(MakeRecord(c, b.info.name, b.path, options.seed, GroupFor(c, claims), o));
   };
@@ -346,9 +321,9 @@ Stop RunIsolated(const std::vector<CaseRecipe>& cases, const Backend& b, std::un
         break;
       }
       CaseOutcome o;
-      o.status = event == Worker::Event::kTimedOut      ? "Timeout"
-                 : event == Worker::Event::kMemoryLimit ? "MemoryLimit"
-                                                        : "Crash";
+      o.status = event == Worker::Event::kTimedOut      ? Status::kTimeout
+                 : event == Worker::Event::kMemoryLimit ? Status::kMemoryLimit
+                                                        : Status::kCrash;
       o.message = why;
       o.duration_us = static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::microseconds>(
           std::chrono::steady_clock::now() - start).count());

@@ -15,6 +15,7 @@
 
 #include "conformance/case.h"
 #include "conformance/case_executor.h"
+#include "conformance/case_run.h"
 #include "conformance/case_filter.h"
 #include "conformance/spec_set.h"
 #include "reports/journal.h"
@@ -60,16 +61,6 @@ std::map<std::string, std::string> RecordedOptions(const RunOptions& options);
 // filters, shard, options or backends.
 std::string ResumeMismatch(const JournalHeader& resumed, const JournalHeader& now);
 
-// What a backend claims: its DirectML feature level ("5_0") and extra support words.
-struct BackendClaims {
-  std::string feature_level;
-  std::vector<std::string> extra_support;
-};
-// Whether the claims cover a case at `level` of `spec`.
-bool Claims(const BackendClaims& claims, const OperatorSpec& spec, const std::string& level);
-bool Claims(const Plugin& plugin, const OperatorSpec& spec, const std::string& level);
-// valid (within the claims), unclaimed, or invalid.
-CaseGroup GroupFor(const CaseRecipe& c, const BackendClaims& claims);
 // The journal line of one case on one backend.
 CaseRecord MakeRecord(const CaseRecipe& c, const std::string& backend, const std::string& plugin_path,
                       uint64_t seed, CaseGroup group, const CaseOutcome& outcome);

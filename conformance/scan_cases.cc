@@ -27,7 +27,7 @@ class ScanCaseBuilder {
            const std::string& layout, Values values) {
     CaseRecipe r;
     r.spec = &spec_;
-    r.group = "valid";
+    r.group = CaseGroup::kValid;
     r.dtype = dtype;
     r.shape = shape;
     r.layout = layout;

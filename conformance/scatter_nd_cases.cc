@@ -53,7 +53,7 @@ class ScatterCaseBuilder {
 
     CaseRecipe r;
     r.spec = &spec_;
-    r.group = "valid";
+    r.group = CaseGroup::kValid;
     r.dtype = dtype;
     r.shape = shapes->input;
     r.layout = layout;

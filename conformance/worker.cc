@@ -15,7 +15,7 @@
 
 #include "conformance/case_executor.h"
 #include "conformance/guarded_memory.h"
-#include "conformance/runner.h"
+#include "conformance/case_run.h"
 #include "conformance/stop_signal.h"
 #include "reports/status.h"
 
@@ -60,7 +60,7 @@ std::string EncodeResult(size_t index, CaseGroup group, const CaseOutcome& o) {
                 number(o.max_error), number(o.bound), number(o.ulp));
   std::string message = o.message;
   for (char& c : message) if (c == '\t' || c == '\n') c = ' ';
-  return std::to_string(index) + "\t" + std::to_string(static_cast<int>(group)) + "\t" + o.status + "\t" +
+  return std::to_string(index) + "\t" + std::string(GroupName(group)) + "\t" + std::string(StatusName(o.status)) + "\t" +
          numbers + "\t" + o.behaviour + "\t" + message + "\n";
 }
 
@@ -78,8 +78,11 @@ bool DecodeResult(std::string line, size_t* index, CaseGroup* group, CaseOutcome
   o->message = line.substr(start);
   try {
     *index = std::stoull(fields[0]);
-    *group = static_cast<CaseGroup>(std::stoi(fields[1]));
-    o->status = fields[2];
+    const std::optional<CaseGroup> g = GroupNamed(fields[1]);
+    const std::optional<Status> status = StatusNamed(fields[2]);
+    if (!g || !status) return false;
+    *group = *g;
+    o->status = *status;
     o->duration_us = std::stoull(fields[3]);
     auto number = [](const std::string& text) -> std::optional<double> {
       const double v = std::strtod(text.c_str(), nullptr);
@@ -115,20 +118,19 @@ bool DecodeResult(std::string line, size_t* index, CaseGroup* group, CaseOutcome
   while (commands && std::fscanf(commands, "%llu %llu", &begin, &end) == 2) {
     for (size_t i = begin; i < end && i < cases.size(); ++i) {
       const CaseRecipe& c = cases[i];
-      const Operation op = Materialize(c);
-      const CaseGroup group = GroupFor(c, BackendClaims{plugin.FeatureLevel(), plugin.ExtraSupport()});
-      std::optional<ReferenceResult> expected;
-      if (group != CaseGroup::kInvalid) expected = (*FindReferenceKernel(c.spec->reference))(op);
+      PreparedCase prepared(Materialize(c));
+      const CaseGroup group = GroupFor(c, ClaimsOf(plugin));
+      if (group != CaseGroup::kInvalid) prepared.expected();  // the oracle runs before the case is in flight
       // What a guard-page fault during this case reports: a Fail, and the worker's last line.
       CaseOutcome fault;
-      fault.status = "Fail";
+      fault.status = Status::kFail;
       std::string fault_line = EncodeResult(i, group, fault);
       fault_line.pop_back();  // the message follows
       SetCaseInFlight(kLastResult + fault_line);
       WriteAll(STDERR_FILENO, kCaseMark + std::to_string(i) + "\n");
-      const CaseOutcome o = ExecuteCase(plugin, op, group, expected ? &*expected : nullptr);
+      const CaseVerdict v = RunCase(plugin, prepared, group);
       SetCaseInFlight("");
-      if (!WriteAll(result_fd, EncodeResult(i, group, o))) _exit(1);
+      if (!WriteAll(result_fd, EncodeResult(i, group, v.outcome))) _exit(1);
     }
   }
   _exit(0);

@@ -95,7 +95,7 @@ TEST(FuzzCase, GeneratedCasesRoundTrip) {
   const SpecSet& specs = EmbeddedSpecSet();
   std::map<std::string, int> encoded;
   for (const CaseRecipe& c : GenerateCases(specs, {.seed = 7, .long_axes = false})) {
-    if (c.group != "valid" || c.level.empty()) continue;
+    if (c.group != CaseGroup::kValid || c.level.empty()) continue;
     const Operation op = Materialize(c);
     const std::optional<std::string> bytes = EncodeOperation(op);
     if (BeyondDecoderLimits(op)) continue;

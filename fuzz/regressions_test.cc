@@ -8,7 +8,7 @@
 
 #include "base/cli_args.h"
 #include "fuzz/embedded_specs.h"
-#include "fuzz/replay.h"
+#include "conformance/case_run.h"
 #include "conformance/vector_check.h"
 
 namespace opcts {
@@ -39,8 +39,9 @@ int ReplayOnBuiltins(const std::vector<TestVector>& vectors) {
     EXPECT_TRUE(load.plugin) << load.error;
     if (!load.plugin) continue;
     for (const TestVector& v : vectors) {
-      const ReplayOutcome r = ReplayVector(*load.plugin, v);
-      EXPECT_TRUE(r.ok) << v.file << " on " << name << ": " << r.status << ": " << r.message;
+      const CaseVerdict r = RunVector(*load.plugin, v);
+      EXPECT_TRUE(r.acceptable) << v.file << " on " << name << ": " << StatusName(r.outcome.status) << ": "
+                                << r.outcome.message;
       ++replays;
     }
   }
@@ -88,14 +89,14 @@ TEST(FuzzRegressions, ReplayCatchesAFaultyBackend) {
 
   PluginLoad good = LoadPlugin("cpu-reference", "");
   ASSERT_TRUE(good.plugin) << good.error;
-  const ReplayOutcome pass = ReplayVector(*good.plugin, *r.vector);
-  EXPECT_TRUE(pass.ok) << pass.status << ": " << pass.message;
+  const CaseVerdict pass = RunVector(*good.plugin, *r.vector);
+  EXPECT_TRUE(pass.acceptable) << StatusName(pass.outcome.status) << ": " << pass.outcome.message;
 
   PluginLoad faulty = LoadPlugin(OPCTS_FAULT_PLUGIN, "");
   ASSERT_TRUE(faulty.plugin) << faulty.error;
-  const ReplayOutcome fail = ReplayVector(*faulty.plugin, *r.vector);
-  EXPECT_FALSE(fail.ok);
-  EXPECT_EQ(fail.status, "Fail") << fail.message;
+  const CaseVerdict fail = RunVector(*faulty.plugin, *r.vector);
+  EXPECT_FALSE(fail.acceptable);
+  EXPECT_EQ(fail.outcome.status, Status::kFail) << fail.outcome.message;
 }
 
 }  // namespace

@@ -98,8 +98,8 @@ size_t WriteDifferentialSeeds(const SpecSet& specs, const OperatorSpec& spec, co
   std::vector<const CaseRecipe*> valid;
   for (const CaseRecipe& c : cases) {
     if (c.spec != &spec) continue;
-    if (c.group == "valid") valid.push_back(&c);
-    if (c.group == "invalid") add(Materialize(c));  // those the decoder can express: must be rejected
+    if (c.group == CaseGroup::kValid) valid.push_back(&c);
+    if (c.group == CaseGroup::kInvalid) add(Materialize(c));  // those the decoder can express: must be rejected
   }
   const size_t stride = std::max<size_t>(1, valid.size() / kGeneratedSeedsPerOperator);
   for (size_t i = 0; i < valid.size(); i += stride) add(Materialize(*valid[i]));
@@ -116,7 +116,7 @@ size_t WriteVectorSeeds(const std::vector<CaseRecipe>& cases, const fs::path& ou
     TestVector v;
     v.name = c.id;
     v.op = Materialize(c);
-    v.expect_reject = c.group == "invalid";
+    v.expect_reject = c.group == CaseGroup::kInvalid;
     corpus.Add(VectorToJson(v).dump(1));  // valid ones without expected values: parse errors to start from
   }
   return corpus.size();

@@ -22,7 +22,7 @@ ScanRun RunScan(const Backend& backend, const ScanChoices& choices, Edit edit) {
   ScanRun r{BuildScanRecipe(choices), {}};
   Operation op = MaterializeValid(r.recipe);
   edit(op);
-  r.run = RunCase(backend, r.recipe, std::move(op));
+  r.run = RunOnBackend(backend, r.recipe, std::move(op));
   return r;
 }
 ScanRun RunScan(const Backend& backend, const ScanChoices& choices) {
@@ -38,10 +38,10 @@ ObservedOutput Observe(const Backend& backend, const ScanRun& r) {
 
 void MatchesReference(const Backend& backend, const OperatorSpec& spec) {
   const CaseRecipe recipe = *CaseGen(spec);
-  const CaseRun run = RunCase(backend, recipe, MaterializeValid(recipe));
-  const std::string& status = run.outcome.status;
-  if (status == "Pass" || status == "QualityWarning" || (status == "NotSupported" && !run.claimed)) return;
-  RC_FAIL(FailureText(backend, recipe, status + ": " + run.outcome.message));
+  const CaseRun run = RunOnBackend(backend, recipe, MaterializeValid(recipe));
+  if (run.verdict.acceptable) return;
+  RC_FAIL(FailureText(backend, recipe,
+                      std::string(StatusName(run.verdict.outcome.status)) + ": " + run.verdict.outcome.message));
 }
 
 void ExclusiveIsShiftedInclusive(const Backend& backend, const OperatorSpec& spec) {
@@ -87,12 +87,12 @@ void ProductOfOnesIsOnes(const Backend& backend, const OperatorSpec& spec) {
 void ScatterIsIdempotent(const Backend& backend, const OperatorSpec& spec) {
   const CaseRecipe recipe = BuildScatterRecipe(*ScatterChoicesGen(spec, {.unique_targets = true, .plain_writes = true}));
   const ScatterForm names = ScatterFormOf(spec);
-  const CaseRun first = RunCase(backend, recipe, MaterializeValid(recipe));
+  const CaseRun first = RunOnBackend(backend, recipe, MaterializeValid(recipe));
   const TensorData& once = ExecutedOutput(backend, recipe, first, names.output);
   // The second scatter starts from the first one's output: its targets already hold the updates.
   Operation again = MaterializeValid(recipe);
   CopyLogical(once, again.tensors.at(names.input));
-  const CaseRun second = RunCase(backend, recipe, std::move(again));
+  const CaseRun second = RunOnBackend(backend, recipe, std::move(again));
   if (const auto why = CheckSameBits(once, ExecutedOutput(backend, recipe, second, names.output)))
     RC_FAIL(FailureText(backend, recipe, "scattering onto its own output changed it: " + *why));
 }

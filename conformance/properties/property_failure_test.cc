@@ -31,19 +31,21 @@ Backend CorruptingBackend(const Plugin& plugin) {
   const Backend good = PluginBackend(plugin);
   Backend bad = good;
   bad.name = "cpu-reference-corrupting-element-0";
-  bad.execute = [good](const Operation& op, CaseGroup group, const ReferenceResult& expected) {
-    CaseOutcome outcome = good.execute(op, group, expected);
-    for (const ExpectedTensor& e : expected.outputs) {
+  bad.run = [good](PreparedCase& prepared, CaseGroup group) {
+    CaseVerdict verdict = good.run(prepared, group);
+    CaseOutcome& outcome = verdict.outcome;
+    for (const ExpectedTensor& e : prepared.expected().outputs) {
       const auto it = outcome.outputs.find(e.name);
       if (it == outcome.outputs.end()) continue;
       uint8_t* first = it->second.Element(0);  // logical element 0 is buffer element 0
       StoreBits(e.desc.dtype, first, Corrupted(e.desc.dtype, LoadBits(e.desc.dtype, first)));
       if (const Judgement j = JudgeTensor(e, it->second); j.verdict == Verdict::kFail) {
-        outcome.status = "Fail";
+        outcome.status = Status::kFail;
         outcome.message = j.message;
+        verdict.acceptable = false;
       }
     }
-    return outcome;
+    return verdict;
   };
   return bad;
 }

@@ -3,15 +3,12 @@
 #include <rapidcheck.h>
 
 #include "conformance/constraints.h"
-#include "conformance/runner.h"
 
 namespace opcts {
 
 Backend PluginBackend(const Plugin& plugin) {
-  return {plugin.info().name,
-          [&plugin](const OperatorSpec& spec, const std::string& level) { return Claims(plugin, spec, level); },
-          [&plugin](const Operation& op, CaseGroup group, const ReferenceResult& expected) {
-            return ExecuteCase(plugin, op, group, &expected, /*keep_outputs=*/true);
+  return {plugin.info().name, ClaimsOf(plugin), [&plugin](PreparedCase& prepared, CaseGroup group) {
+            return RunCase(plugin, prepared, group, {.keep_outputs = true});
           }};
 }
 
@@ -29,22 +26,25 @@ Operation MaterializeValid(const CaseRecipe& recipe) {
   return op;
 }
 
-CaseRun RunCase(const Backend& backend, const CaseRecipe& recipe, Operation op) {
+CaseRun RunOnBackend(const Backend& backend, const CaseRecipe& recipe, Operation op) {
+  PreparedCase prepared(std::move(op));
+  const ReferenceResult& expected = prepared.expected();
+  if (expected.invalid) RC_FAIL("generator bug: the reference calls case " + recipe.id + " invalid: " + *expected.invalid);
   CaseRun run;
-  run.op = std::move(op);
-  run.expected = (*FindReferenceKernel(recipe.spec->reference))(run.op);
-  if (run.expected.invalid) RC_FAIL("generator bug: the reference calls case " + recipe.id + " invalid: " + *run.expected.invalid);
-  run.claimed = backend.claims(*recipe.spec, recipe.level);
-  run.outcome = backend.execute(run.op, run.claimed ? CaseGroup::kValid : CaseGroup::kUnclaimed, run.expected);
+  run.claimed = Claims(backend.claims, *recipe.spec, recipe.level);
+  run.verdict = backend.run(prepared, run.claimed ? CaseGroup::kValid : CaseGroup::kUnclaimed);
+  run.op = prepared.op();
+  run.expected = expected;
   return run;
 }
 
 const TensorData& ExecutedOutput(const Backend& backend, const CaseRecipe& recipe, const CaseRun& run,
                                  const std::string& output) {
-  const auto it = run.outcome.outputs.find(output);
-  if (it != run.outcome.outputs.end()) return it->second;
-  if (!run.claimed && run.outcome.status == "NotSupported") RC_DISCARD("unclaimed and declined: " + recipe.id);
-  RC_FAIL(FailureText(backend, recipe, run.outcome.status + ": " + run.outcome.message));
+  const CaseOutcome& outcome = run.verdict.outcome;
+  const auto it = outcome.outputs.find(output);
+  if (it != outcome.outputs.end()) return it->second;
+  if (!run.claimed && outcome.status == Status::kNotSupported) RC_DISCARD("unclaimed and declined: " + recipe.id);
+  RC_FAIL(FailureText(backend, recipe, std::string(StatusName(outcome.status)) + ": " + outcome.message));
 }
 
 const ExpectedTensor& ExpectedOutput(const CaseRun& run, const std::string& output) {

@@ -1,10 +1,11 @@
 // What every property needs around one case: the backend under test (a loaded plugin, or a
 // deliberately wrong stand-in in the tests of the properties), materializing a generated case
-// and proving it valid, the reference, execution with the outputs kept, and failure messages
-// that carry the opcts case id. Functions here RC_FAIL / RC_DISCARD: call them in a property.
+// and proving it valid, the case pipeline (conformance/case_run.h) with the outputs kept, and
+// failure messages that carry the opcts case id. Functions here RC_FAIL / RC_DISCARD: call them
+// in a property.
 //
 //   const Backend backend = PluginBackend(*plugin);
-//   const CaseRun run = RunCase(backend, recipe, MaterializeValid(recipe));
+//   const CaseRun run = RunOnBackend(backend, recipe, MaterializeValid(recipe));
 //   const TensorData& out = ExecutedOutput(backend, recipe, run, "OutputTensor");
 #pragma once
 
@@ -12,17 +13,16 @@
 #include <string>
 
 #include "conformance/case.h"
-#include "conformance/case_executor.h"
+#include "conformance/case_run.h"
 #include "conformance/spec_set.h"
 
 namespace opcts {
 
 struct Backend {
   std::string name;
-  // Whether the backend's claims cover a case of `spec` at `level` (runner.h's Claims).
-  std::function<bool(const OperatorSpec& spec, const std::string& level)> claims;
-  // ExecuteCase with the outputs kept.
-  std::function<CaseOutcome(const Operation&, CaseGroup, const ReferenceResult&)> execute;
+  BackendClaims claims;
+  // The pipeline's RunCase with the outputs kept (a stand-in may alter what it returns).
+  std::function<CaseVerdict(PreparedCase&, CaseGroup)> run;
 };
 
 // The plugin must outlive the Backend.
@@ -34,7 +34,7 @@ const SpecSet& LoadedSpecs();
 struct CaseRun {
   Operation op;
   ReferenceResult expected;
-  CaseOutcome outcome;
+  CaseVerdict verdict;
   bool claimed = false;
 };
 
@@ -43,7 +43,7 @@ struct CaseRun {
 Operation MaterializeValid(const CaseRecipe& recipe);
 // Asks the reference about `op` (the recipe's case, possibly with edited input data) and runs it
 // on `backend` as a valid case if the backend claims the recipe's level, else as unclaimed.
-CaseRun RunCase(const Backend& backend, const CaseRecipe& recipe, Operation op);
+CaseRun RunOnBackend(const Backend& backend, const CaseRecipe& recipe, Operation op);
 // The named output as the backend left it. RC_DISCARDs an unclaimed case the backend declined;
 // RC_FAILs when there is no output to check (refused within its claim, memory damage, ...).
 const TensorData& ExecutedOutput(const Backend& backend, const CaseRecipe& recipe, const CaseRun& run,

@@ -105,7 +105,7 @@ CaseRecipe BuildScanRecipe(const ScanChoices& c) {
   const ScanBinding binding = ScanBindingOf(spec);
   CaseRecipe r;
   r.spec = &spec;
-  r.group = "valid";
+  r.group = CaseGroup::kValid;
   r.dtype = c.dtype;
   r.shape = c.shape;
   r.layout = LayoutTag(c);

@@ -118,7 +118,7 @@ CaseRecipe BuildScatterRecipe(const ScatterChoices& c) {
 
   CaseRecipe r;
   r.spec = &spec;
-  r.group = "valid";
+  r.group = CaseGroup::kValid;
   r.dtype = c.dtype;
   r.shape = s.input;
   r.layout = c.layout == "broadcast" ? "broadcast" + std::to_string(c.broadcast_dim) : c.layout;

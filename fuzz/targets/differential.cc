@@ -1,6 +1,6 @@
 // libFuzzer target: one operator (OPCTS_FUZZ_OPERATOR, a spec's operator name) run on the
-// reference and on a backend, judged by the conformance run's accuracy model (ExecuteCase:
-// guard bytes, prefilled outputs, input clobbering, the oracle's bounds). A case the spec's
+// reference and on a backend through the conformance run's pipeline (conformance/case_run.h:
+// guard bytes, prefilled outputs, input clobbering, the oracle's bounds, the gate's rule). A case the spec's
 // constraints (or the reference) call invalid must be rejected, as the conformance run's invalid
 // cases must. A mismatch prints the case as an opcts-vector/1 JSON whose `expected` is the
 // reference's answer (or a must-reject vector), then aborts.
@@ -14,12 +14,11 @@
 #include <nlohmann/json.hpp>
 
 #include "conformance/case.h"
+#include "conformance/case_run.h"
 #include "conformance/constraints.h"
-#include "conformance/runner.h"
 #include "fuzz/embedded_specs.h"
 #include "fuzz/finding_vector.h"
 #include "fuzz/fuzz_case.h"
-#include "fuzz/replay.h"
 #include "fuzz/targets/target_support.h"
 
 namespace {
@@ -43,11 +42,12 @@ const opcts::OperatorSpec& TargetSpec() {
 [[noreturn]] void ReportMismatch(const opcts::Operation& op, const opcts::ReferenceResult& expected,
                                  const opcts::CaseOutcome& outcome, const uint8_t* data, size_t size) {
   const opcts::Plugin& backend = opcts::FuzzBackend();
-  const std::string source = std::string(backend.info().name) + ": " + outcome.status + ": " + outcome.message;
+  const std::string source =
+      std::string(backend.info().name) + ": " + std::string(opcts::StatusName(outcome.status)) + ": " + outcome.message;
   const opcts::TestVector v = opcts::FindingVector(
       op, expected, opcts::FindingName(*op.spec, std::string(reinterpret_cast<const char*>(data), size)), source);
   std::fprintf(stderr, "\n==opcts-fuzz== %s on %s: %s\n==opcts-fuzz== the case (expected: the reference):\n%s\n",
-               outcome.status.c_str(), op.spec->name.c_str(), source.c_str(), opcts::VectorToJson(v).dump(1).c_str());
+               std::string(opcts::StatusName(outcome.status)).c_str(), op.spec->name.c_str(), source.c_str(), opcts::VectorToJson(v).dump(1).c_str());
   std::abort();
 }
 
@@ -73,24 +73,18 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (long_case && opcts::StableHash(std::string(reinterpret_cast<const char*>(data), size)) % kLongCaseShare != 0)
     return -1;
   const opcts::Plugin& backend = opcts::FuzzBackend();
-  // The reference runs on valid operations only; an invalid one must be rejected.
-  opcts::ReferenceResult expected;
-  if (const auto violations = opcts::FindViolations(*op, /*with_data=*/true); !violations.empty())
-    expected.invalid = violations.front().constraint + ": " + violations.front().message;
-  else
-    expected = (*opcts::FindReferenceKernel(spec.reference))(*op);
-  if (expected.invalid) {
-    const opcts::CaseOutcome outcome = opcts::ExecuteCase(backend, *op, opcts::CaseGroup::kInvalid, nullptr);
-    if (!opcts::IsAcceptableOutcome(outcome.status, opcts::CaseGroup::kInvalid))
-      ReportMismatch(*op, expected, outcome, data, size);
-    return 0;
+  opcts::PreparedCase prepared(*op);
+  // The reference runs on valid operations only; an invalid one must be rejected. A valid one no
+  // support level admits is nothing a backend can claim: kept out of the corpus.
+  const std::optional<std::string>& invalid = prepared.invalid_reason();
+  if (!invalid && !opcts::LowestSupportingLevel(*op)) return -1;
+  const opcts::CaseGroup group = opcts::GroupOfOperation(prepared, opcts::ClaimsOf(backend));
+  const opcts::CaseVerdict verdict = opcts::RunCase(backend, prepared, group, {.strict = opcts::FuzzStrict()});
+  if (!verdict.acceptable) {
+    opcts::ReferenceResult expected;
+    if (invalid) expected.invalid = invalid;
+    else expected = prepared.expected();
+    ReportMismatch(*op, expected, verdict.outcome, data, size);
   }
-  const auto level = opcts::LowestSupportingLevel(*op);
-  if (!level) return -1;
-  const opcts::CaseGroup group =
-      opcts::Claims(backend, spec, *level) ? opcts::CaseGroup::kValid : opcts::CaseGroup::kUnclaimed;
-  const opcts::CaseOutcome outcome = opcts::ExecuteCase(backend, *op, group, &expected);
-  if (!opcts::IsAcceptableOutcome(outcome.status, group, opcts::FuzzStrict()))
-    ReportMismatch(*op, expected, outcome, data, size);
-  return long_case ? -1 : 0;
+  return long_case && !invalid ? -1 : 0;
 }

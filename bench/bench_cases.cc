@@ -99,10 +99,10 @@ void AddScanCases(const OperatorSpec& spec, std::vector<BenchCase>& out) {
         ScanShape(layout, c.elements, &r.shape, &axis);
         if (!RankAllowed(spec, binding.input, r.shape.size())) continue;
         r.dtype = dtype;
-        r.layout = layout;
         r.in_place = layout == "in-place";
         // "strided": rows padded apart in the input (a view into a larger tensor).
-        r.tensors[binding.input] = {LayoutDesc(dtype, r.shape, layout == "strided" ? "padded" : "packed"),
+        r.layout = r.in_place ? Layout::kInPlace : layout == "strided" ? Layout::kPadded : Layout::kPacked;
+        r.tensors[binding.input] = {LayoutDesc(dtype, r.shape, layout == "strided" ? Layout::kPadded : Layout::kPacked),
                                  values, {}, r.shape[axis], 0};
         r.tensors[binding.output] = {PackedDesc(dtype, r.shape), Values::kNone, {}, 1, 0};
         if (!binding.axis_param.empty())
@@ -146,7 +146,7 @@ class ScatterCaseBuilder {
     CaseRecipe r;
     r.dtype = dtype;
     r.shape = shapes->input;
-    r.layout = layout;
+    r.layout = v.in_place ? Layout::kInPlace : Layout::kPacked;
     r.in_place = v.in_place;
     r.params = shapes->params;
     r.tensors[form_.input] = {PackedDesc(dtype, shapes->input), Values::kRandomBits, {}, 1, 0};

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "conformance/layout.h"
 #include "reports/status.h"
 #include "spec/operation.h"
 
@@ -47,7 +48,7 @@ struct CaseRecipe {
   CaseGroup group = CaseGroup::kValid;  // kValid or kInvalid (unclaimed is per backend)
   std::string level;      // lowest support level admitting it; "" if none (or invalid)
   std::string violates;   // invalid: the constraint id it breaks
-  std::string layout;     // "packed", "padded", "transposed", "broadcast", "in-place", ...
+  Layout layout = Layout::kPacked;
   std::string value_tag;  // "random", "extremes", ...
   DType dtype = DType::kFloat32;  // the data type the case is about
   std::vector<uint32_t> shape;    // the main tensor's sizes

@@ -36,29 +36,6 @@ void FinishRecipe(CaseRecipe& recipe, const std::string& id_without_seed, uint64
   recipe.level = recipe.group == CaseGroup::kValid ? LowestSupportingLevel(*recipe.spec, descs, recipe.params).value_or("") : "";
 }
 
-TensorDesc LayoutDesc(DType dtype, const std::vector<uint32_t>& sizes, const std::string& layout,
-                      unsigned dim) {
-  TensorDesc desc = PackedDesc(dtype, sizes);
-  const size_t rank = sizes.size();
-  if (layout == "padded") {
-    desc.strides.assign(rank, 1);
-    for (size_t d = rank - 1; d-- > 0;) desc.strides[d] = desc.strides[d + 1] * sizes[d + 1] + 1 + d % 3;
-    desc.alignment = 16;
-    desc.total_bytes = ImpliedMinimumBytes(desc) + 16;  // TotalTensorSizeInBytes above the minimum
-  } else if (layout == "transposed") {
-    desc.strides.assign(rank, 1);
-    for (size_t d = 1; d < rank; ++d) desc.strides[d] = desc.strides[d - 1] * sizes[d - 1];
-    desc.total_bytes = ImpliedMinimumBytes(desc);
-  } else if (layout == "broadcast") {
-    std::vector<uint32_t> folded = sizes;
-    folded[dim] = 1;
-    desc.strides = PackedStrides(folded);
-    desc.strides[dim] = 0;
-    desc.total_bytes = ImpliedMinimumBytes(desc);
-  }
-  return desc;
-}
-
 std::vector<CaseRecipe> GenerateCases(const SpecSet& specs, const GenerateOptions& options) {
   std::vector<CaseRecipe> all;
   for (const OperatorSpec& spec : specs.specs) {

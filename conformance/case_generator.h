@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "conformance/case.h"
+#include "conformance/layout.h"
 #include "conformance/spec_set.h"
 
 namespace opcts {
@@ -47,10 +48,5 @@ std::string OperatorKey(const OperatorSpec& spec);  // "dml_cumulative_summation
 void FinishRecipe(CaseRecipe& recipe, const std::string& id_without_seed, uint64_t run_seed);
 // The union of the support tables: for each tensor, every (dtype, rank) any level admits.
 const SupportLevel& TopSupport(const OperatorSpec& spec);
-
-// Tensor layouts: "packed", "padded" (gaps between rows, larger TotalTensorSizeInBytes),
-// "transposed" (column-major strides), "broadcast" (stride 0 along `dim`).
-TensorDesc LayoutDesc(DType dtype, const std::vector<uint32_t>& sizes, const std::string& layout,
-                      unsigned dim = 0);
 
 }  // namespace opcts

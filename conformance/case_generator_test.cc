@@ -95,7 +95,7 @@ TEST_F(CaseGeneratorTest, EveryTableEntryHasCases) {
 TEST_F(CaseGeneratorTest, CoversTheIssueCaseClasses) {
   std::map<std::string, int> seen;
   for (const CaseRecipe& c : *cases_) {
-    ++seen["layout:" + c.layout];
+    ++seen["layout:" + std::string(LayoutName(c.layout))];
     ++seen["values:" + c.value_tag];
     if (c.group == CaseGroup::kValid && !c.level.empty()) {
       uint64_t longest = 0;
@@ -122,6 +122,16 @@ TEST_F(CaseGeneratorTest, MaterializeIsDeterministic) {
     const Operation a = Materialize((*cases_)[i]), b = Materialize(again[i]);
     for (const auto& [name, t] : a.tensors) EXPECT_EQ(t.bytes, b.tensors.at(name).bytes) << (*cases_)[i].id;
   }
+}
+
+TEST(Layout, EveryLayoutHasOneNameThatRoundTrips) {
+  std::set<std::string_view> names;
+  for (Layout l : {Layout::kPacked, Layout::kPadded, Layout::kTransposed, Layout::kBroadcast, Layout::kBroadcastAxis,
+                   Layout::kInPlace}) {
+    EXPECT_TRUE(names.insert(LayoutName(l)).second) << LayoutName(l);
+    EXPECT_EQ(LayoutNamed(LayoutName(l)), l);
+  }
+  EXPECT_EQ(LayoutNamed("diagonal"), std::nullopt);
 }
 
 }  // namespace

@@ -164,7 +164,7 @@ bool TryDerive(const CaseRecipe& base, const std::string& rule, const std::strin
   if (!mutate(r)) return false;
   r.group = CaseGroup::kInvalid;
   r.violates = rule;
-  r.layout = "packed";
+  r.layout = Layout::kPacked;
   r.value_tag = "invalid";
   r.id = OperatorKey(*r.spec) + "." + std::string(DTypeShortName(r.dtype)) + ".rank" +
          std::to_string(r.shape.size()) + ".invalid." + name;
@@ -183,7 +183,7 @@ void GenerateInvalidCases(const OperatorSpec& spec, const std::vector<CaseRecipe
   // Bases: packed, not in place, within the tables, smallest rank first.
   std::vector<const CaseRecipe*> bases;
   for (const CaseRecipe& c : valid)
-    if (c.group == CaseGroup::kValid && !c.level.empty() && c.layout == "packed" && !c.in_place &&
+    if (c.group == CaseGroup::kValid && !c.level.empty() && c.layout == Layout::kPacked && !c.in_place &&
         ElementCount(c.tensors.begin()->second.desc) < 4096)
       bases.push_back(&c);
   std::stable_sort(bases.begin(), bases.end(), [](const CaseRecipe* a, const CaseRecipe* b) {

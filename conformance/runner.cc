@@ -114,7 +114,7 @@ CaseRecord MakeRecord(const CaseRecipe& c, const std::string& backend, const std
   r.dtype = std::string(DTypeName(c.dtype));
   r.level = c.level;
   r.group = std::string(GroupName(group));
-  r.layout = c.layout;
+  r.layout = std::string(LayoutName(c.layout));
   r.values = c.value_tag;
   r.shape = c.shape;
   r.attributes = Attributes(c);

@@ -24,7 +24,7 @@ class ScanCaseBuilder {
       : spec_(spec), options_(options), out_(out), binding_(ScanBindingOf(spec)) {}
 
   void Add(DType dtype, const std::vector<uint32_t>& shape, const Attributes& a,
-           const std::string& layout, Values values) {
+           Layout layout, Values values) {
     CaseRecipe r;
     r.spec = &spec_;
     r.group = CaseGroup::kValid;
@@ -35,22 +35,22 @@ class ScanCaseBuilder {
     const unsigned axis = static_cast<unsigned>(a.axis < 0 ? a.axis + static_cast<int>(rank) : a.axis);
     const uint64_t line = shape[axis];
 
-    TensorRecipe input{LayoutDesc(dtype, shape, "packed"), values, {}, line, 0};
-    TensorRecipe output{LayoutDesc(dtype, shape, "packed"), Values::kNone, {}, 1, 0};
-    if (layout == "padded") {
-      input.desc = LayoutDesc(dtype, shape, "padded");
-      output.desc = LayoutDesc(dtype, shape, "padded");
+    TensorRecipe input{LayoutDesc(dtype, shape, Layout::kPacked), values, {}, line, 0};
+    TensorRecipe output{LayoutDesc(dtype, shape, Layout::kPacked), Values::kNone, {}, 1, 0};
+    if (layout == Layout::kPadded) {
+      input.desc = LayoutDesc(dtype, shape, Layout::kPadded);
+      output.desc = LayoutDesc(dtype, shape, Layout::kPadded);
       output.desc.strides[0] += 1;  // a different padding than the input's
       output.desc.total_bytes = ImpliedMinimumBytes(output.desc) + 8;
-    } else if (layout == "transposed") {
-      input.desc = LayoutDesc(dtype, shape, "transposed");
-    } else if (layout == "broadcast" || layout == "broadcast-axis") {
+    } else if (layout == Layout::kTransposed) {
+      input.desc = LayoutDesc(dtype, shape, Layout::kTransposed);
+    } else if (layout == Layout::kBroadcast || layout == Layout::kBroadcastAxis) {
       unsigned dim = axis;
-      if (layout == "broadcast")
+      if (layout == Layout::kBroadcast)
         for (unsigned d = 0; d < rank; ++d)
           if (d != axis && shape[d] > 1) dim = d;
-      input.desc = LayoutDesc(dtype, shape, "broadcast", dim);
-    } else if (layout == "in-place") {
+      input.desc = LayoutDesc(dtype, shape, Layout::kBroadcast, dim);
+    } else if (layout == Layout::kInPlace) {
       r.in_place = true;
     }
     r.tensors[binding_.input] = input;
@@ -75,7 +75,7 @@ class ScanCaseBuilder {
     r.value_tag = values == Values::kExtremes ? (IsFloat(dtype) ? "specials" : "extremes") : "random";
     const std::string id = OperatorKey(spec_) + "." + std::string(DTypeShortName(dtype)) + ".rank" +
                            std::to_string(rank) + "." + FormatShape(shape) + "." + attrs + "." +
-                           layout + "." + r.value_tag;
+                           std::string(LayoutName(layout)) + "." + r.value_tag;
     if (!seen_.insert(id).second) return;  // e.g. axis first == axis last on rank 1
     FinishRecipe(r, id, options_.seed);
     out_.push_back(std::move(r));
@@ -139,7 +139,7 @@ void GenerateScanCases(const OperatorSpec& spec, const GenerateOptions& options,
         for (bool reverse : {false, true})
           for (bool exclusive : {false, true}) {
             const int signed_axis = b.HasAxisTensor() && (variant % 3 == 1) ? static_cast<int>(axis) - static_cast<int>(rank) : static_cast<int>(axis);
-            b.Add(dtype, Shape(rank, axis, 5), attrs(signed_axis, reverse, exclusive, variant++), "packed", b.Random());
+            b.Add(dtype, Shape(rank, axis, 5), attrs(signed_axis, reverse, exclusive, variant++), Layout::kPacked, b.Random());
           }
       // One shape (no size-1 dimension) scanned along each axis class: a backend that caches
       // plans or kernels per shape must key them on the axis too.
@@ -147,26 +147,26 @@ void GenerateScanCases(const OperatorSpec& spec, const GenerateOptions& options,
         std::vector<uint32_t> same = Shape(rank, rank - 1, 4);
         std::replace(same.begin(), same.end(), 1u, 2u);
         for (unsigned axis : axes)
-          b.Add(dtype, same, attrs(static_cast<int>(axis), false, false, variant++), "packed", b.Random());
+          b.Add(dtype, same, attrs(static_cast<int>(axis), false, false, variant++), Layout::kPacked, b.Random());
       }
       // Layouts, each with a forward inclusive and a reverse exclusive scan.
-      for (const std::string layout : {"padded", "transposed", "broadcast", "broadcast-axis", "in-place"})
+      for (Layout layout : {Layout::kPadded, Layout::kTransposed, Layout::kBroadcast, Layout::kBroadcastAxis, Layout::kInPlace})
         for (bool second : {false, true}) {
-          if (layout == "in-place" && !spec.semantics.in_place) continue;
+          if (layout == Layout::kInPlace && !spec.semantics.in_place) continue;
           const unsigned axis = second ? 0 : rank - 1;
           b.Add(dtype, Shape(rank, axis, 4), attrs(static_cast<int>(axis), second, second, variant++), layout, b.Random());
         }
       // Special values along the last and the first axis.
       for (unsigned axis : {rank - 1, 0u})
         for (bool second : {false, true})
-          b.Add(dtype, Shape(rank, axis, 6), attrs(static_cast<int>(axis), second, second, variant++), "packed", Values::kExtremes);
+          b.Add(dtype, Shape(rank, axis, 6), attrs(static_cast<int>(axis), second, second, variant++), Layout::kPacked, Values::kExtremes);
       // A size-1 axis: exclusive + reverse writes only the identity.
       for (bool exclusive : {true, false})
-        b.Add(dtype, Shape(rank, rank - 1, 1), attrs(static_cast<int>(rank - 1), true, exclusive, variant++), "packed", b.Random());
+        b.Add(dtype, Shape(rank, rank - 1, 1), attrs(static_cast<int>(rank - 1), true, exclusive, variant++), Layout::kPacked, b.Random());
       if (b.AxisMayBeAbsent()) {
         Attributes absent;
         absent.axis_absent = true;
-        b.Add(dtype, Shape(rank, 0, 3), absent, "packed", b.Random());
+        b.Add(dtype, Shape(rank, 0, 3), absent, Layout::kPacked, b.Random());
       }
     }
     if (options.long_axes) {
@@ -178,9 +178,9 @@ void GenerateScanCases(const OperatorSpec& spec, const GenerateOptions& options,
         huge.back() = 70000;
         outer[r2 - 2] = 4500;
         outer.back() = 3;
-        b.Add(dtype, inner, attrs(static_cast<int>(r1 - 1), false, false, 0), "packed", b.Random());
-        b.Add(dtype, huge, attrs(static_cast<int>(r1 - 1), true, true, 1), "packed", b.Random());
-        b.Add(dtype, outer, attrs(static_cast<int>(r2 - 2), false, true, 0), "packed", b.Random());
+        b.Add(dtype, inner, attrs(static_cast<int>(r1 - 1), false, false, 0), Layout::kPacked, b.Random());
+        b.Add(dtype, huge, attrs(static_cast<int>(r1 - 1), true, true, 1), Layout::kPacked, b.Random());
+        b.Add(dtype, outer, attrs(static_cast<int>(r2 - 2), false, true, 0), Layout::kPacked, b.Random());
       }
     }
   }
@@ -189,8 +189,8 @@ void GenerateScanCases(const OperatorSpec& spec, const GenerateOptions& options,
   for (DType dtype : kAllDTypes) {
     if (std::find(data.dtypes.begin(), data.dtypes.end(), dtype) != data.dtypes.end()) continue;
     const unsigned rank = std::clamp(4u, data.min_rank, data.max_rank);
-    b.Add(dtype, Shape(rank, rank - 1, 5), attrs(static_cast<int>(rank - 1), false, false, 0), "packed", b.Random());
-    b.Add(dtype, Shape(rank, 0, 5), attrs(0, true, true, 1), "packed", b.Random());
+    b.Add(dtype, Shape(rank, rank - 1, 5), attrs(static_cast<int>(rank - 1), false, false, 0), Layout::kPacked, b.Random());
+    b.Add(dtype, Shape(rank, 0, 5), attrs(0, true, true, 1), Layout::kPacked, b.Random());
   }
 }
 

@@ -37,7 +37,7 @@ class ScatterCaseBuilder {
 
   // `reduction`: a value of the reduction role's enum, or -1 to leave the parameter at its default.
   void Add(DType dtype, DType index_type, unsigned rank, const ScatterConfig& c, const IndexClass& k,
-           const std::string& layout, int64_t reduction = -1) {
+           Layout layout, int64_t reduction = -1) {
     if (k.values == Values::kIndexNegative && !IsSignedInt(index_type)) return;
     // Meaningful input dims 4, 3, 2, ... (2s from rank 5 on, to stay small); index tuples in a
     // grid of 3 x 2 x ... (2 x 2 x ... from rank 5).
@@ -62,15 +62,15 @@ class ScatterCaseBuilder {
     const std::string reduction_name = reduction >= 0 ? ReductionName(spec_, form_, reduction) : "";
     if (reduction >= 0) r.params[form_.reduction_param] = reduction;
     const Values values = ScatterDataValues(reduction_name);
-    const char* const base = layout == "padded" ? "padded" : "packed";
+    const Layout base = layout == Layout::kPadded ? Layout::kPadded : Layout::kPacked;
     TensorRecipe in{LayoutDesc(dtype, shapes->input, base), values, {}, tuples + 1, 0};
     TensorRecipe idx{LayoutDesc(index_type, shapes->indices, base), k.values, shapes->index_dims, 1, 0};
-    TensorRecipe upd{LayoutDesc(dtype, shapes->updates, "packed"), values, {}, tuples + 1, 0};
-    if (layout == "transposed") in.desc = LayoutDesc(dtype, shapes->input, "transposed");
-    if (layout == "broadcast")
-      upd.desc = LayoutDesc(dtype, shapes->updates, "broadcast", static_cast<unsigned>(shapes->updates.size() - 1));
+    TensorRecipe upd{LayoutDesc(dtype, shapes->updates, Layout::kPacked), values, {}, tuples + 1, 0};
+    if (layout == Layout::kTransposed) in.desc = LayoutDesc(dtype, shapes->input, Layout::kTransposed);
+    if (layout == Layout::kBroadcast)
+      upd.desc = LayoutDesc(dtype, shapes->updates, Layout::kBroadcast, static_cast<unsigned>(shapes->updates.size() - 1));
     const TensorRecipe output{LayoutDesc(dtype, shapes->input, base), Values::kNone, {}, 1, 0};
-    r.in_place = layout == "in-place";
+    r.in_place = layout == Layout::kInPlace;
     r.tensors = {{form_.input, in}, {form_.indices, idx}, {form_.updates, upd}, {form_.output, output}};
     // DirectML ids keep their dimension counts; ONNX ids name the indices' shape instead.
     const std::string config = form_.HasDimensionCounts()
@@ -79,7 +79,7 @@ class ScatterCaseBuilder {
     const std::string id = OperatorKey(spec_) + "." + std::string(DTypeShortName(dtype)) + ".rank" +
                            std::to_string(rank) + "." + FormatShape(shapes->input) + "." + config + "-q" +
                            std::to_string(c.tuple) + "-" + std::string(DTypeShortName(index_type)) + "." +
-                           layout + "." + k.tag + (reduction_name.empty() ? "" : "." + reduction_name);
+                           std::string(LayoutName(layout)) + "." + k.tag + (reduction_name.empty() ? "" : "." + reduction_name);
     if (!seen_.insert(id).second) return;
     FinishRecipe(r, id, options_.seed);
     out_.push_back(std::move(r));
@@ -123,13 +123,13 @@ void GenerateScatterNDCases(const OperatorSpec& spec, const GenerateOptions& opt
       const std::vector<ScatterConfig> configs = Configs(b.form(), rank);
       // The first configuration with every index dtype x every index class.
       for (DType index_type : index.dtypes)
-        for (const IndexClass& k : kIndexClasses) b.Add(dtype, index_type, rank, configs[0], k, "packed");
+        for (const IndexClass& k : kIndexClasses) b.Add(dtype, index_type, rank, configs[0], k, Layout::kPacked);
       // The others with the index dtypes taking turns.
       size_t turn = 0;
       for (size_t c = 1; c < configs.size(); ++c)
         for (const IndexClass& k : kIndexClasses)
-          b.Add(dtype, index.dtypes[turn++ % index.dtypes.size()], rank, configs[c], k, "packed");
-      for (const char* layout : {"padded", "transposed", "broadcast", "in-place"})
+          b.Add(dtype, index.dtypes[turn++ % index.dtypes.size()], rank, configs[c], k, Layout::kPacked);
+      for (Layout layout : {Layout::kPadded, Layout::kTransposed, Layout::kBroadcast, Layout::kInPlace})
         b.Add(dtype, index.dtypes[turn++ % index.dtypes.size()], rank, configs[0], kIndexClasses[0], layout);
       // Each reduction the tables allow but none (the default, above), every index class, on
       // the first two configurations.
@@ -138,17 +138,17 @@ void GenerateScatterNDCases(const OperatorSpec& spec, const GenerateOptions& opt
       for (int64_t value = 1; value < static_cast<int64_t>(reduction.enum_values.size()); ++value)
         for (size_t c = 0; c < std::min<size_t>(2, configs.size()); ++c)
           for (const IndexClass& k : kIndexClasses)
-            b.Add(dtype, index.dtypes[turn++ % index.dtypes.size()], rank, configs[c], k, "packed", value);
+            b.Add(dtype, index.dtypes[turn++ % index.dtypes.size()], rank, configs[c], k, Layout::kPacked, value);
     }
   }
   // Types outside the tables: data BFLOAT16; 8- and 16-bit integer indices.
   const unsigned rank = std::clamp(4u, data.min_rank, data.max_rank);
   for (DType dtype : kAllDTypes)
     if (std::find(data.dtypes.begin(), data.dtypes.end(), dtype) == data.dtypes.end())
-      b.Add(dtype, index.dtypes.front(), rank, Configs(b.form(), rank)[0], kIndexClasses[0], "packed");
+      b.Add(dtype, index.dtypes.front(), rank, Configs(b.form(), rank)[0], kIndexClasses[0], Layout::kPacked);
   for (DType index_type : {DType::kInt16, DType::kInt8, DType::kUInt16, DType::kUInt8})
     if (std::find(index.dtypes.begin(), index.dtypes.end(), index_type) == index.dtypes.end())
-      b.Add(data.dtypes.front(), index_type, rank, Configs(b.form(), rank)[0], kIndexClasses[0], "packed");
+      b.Add(data.dtypes.front(), index_type, rank, Configs(b.form(), rank)[0], kIndexClasses[0], Layout::kPacked);
 }
 
 }  // namespace opcts

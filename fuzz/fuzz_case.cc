@@ -37,19 +37,21 @@ constexpr unsigned kCoordinateSelectors = 64;
 constexpr uint8_t kRawSelector = 255;
 static_assert(kMaxSpecialValues + kSmallCount + kCoordinateSelectors < kRawSelector);
 
-const char* LayoutName(FuzzLayout l) {
-  switch (l) {
-    case FuzzLayout::kPadded: return "padded";
-    case FuzzLayout::kTransposed: return "transposed";
-    case FuzzLayout::kBroadcast: return "broadcast";
-    case FuzzLayout::kPacked: break;
-  }
-  return "packed";
+// The layouts an input byte chooses, by position: the encoding of every corpus and regression
+// input, so append only (whatever the order of the Layout enum). Broadcast last: the choice
+// stops before it where a tensor may not broadcast.
+constexpr std::string_view kFuzzLayouts[] = {"packed", "padded", "transposed", "broadcast"};
+constexpr int64_t kLastNonBroadcastLayout = 2;
+
+Layout FuzzLayoutAt(uint32_t choice) { return *LayoutNamed(kFuzzLayouts[choice]); }
+uint32_t FuzzLayoutChoice(Layout layout) {
+  const auto* it = std::find(std::begin(kFuzzLayouts), std::end(kFuzzLayouts), LayoutName(layout));
+  return static_cast<uint32_t>(it - std::begin(kFuzzLayouts));
 }
 
 TensorDesc Describe(const FuzzTensor& t) {
   if (t.sizes.empty()) return PackedDesc(t.dtype, {});
-  return LayoutDesc(t.dtype, t.sizes, LayoutName(t.layout), t.broadcast_dim);
+  return LayoutDesc(t.dtype, t.sizes, t.layout, t.broadcast_dim);
 }
 
 // Reads choices from fuzzer bytes.
@@ -310,9 +312,10 @@ bool ChooseLayout(IO& io, const TensorSpec& t, FuzzCase& c, const TensorSpec* al
   // Outputs and in-place inputs never broadcast: two elements would share one address.
   const bool aliased_input = c.in_place && aliasing != nullptr && aliasing->may_alias == t.name;
   const bool may_broadcast = t.role == TensorRole::kInput && !aliased_input;
-  if (!io.Choose(x.layout, 0, static_cast<int64_t>(may_broadcast ? FuzzLayout::kBroadcast : FuzzLayout::kTransposed)))
-    return false;
-  if (x.layout != FuzzLayout::kBroadcast) return io.Same(x.broadcast_dim, 0u);
+  uint32_t choice = FuzzLayoutChoice(x.layout);  // written as is, or read
+  if (!io.Choose(choice, 0, may_broadcast ? kLastNonBroadcastLayout + 1 : kLastNonBroadcastLayout)) return false;
+  x.layout = FuzzLayoutAt(choice);
+  if (x.layout != Layout::kBroadcast) return io.Same(x.broadcast_dim, 0u);
   return io.Choose(x.broadcast_dim, 0, static_cast<int64_t>(x.sizes.size()) - 1);
 }
 
@@ -418,13 +421,15 @@ FuzzCase ExtractFuzzCase(const Operation& op) {
     t.dtype = desc.dtype;
     t.sizes = desc.sizes;
     bool found = desc.rank() == 0 && desc == PackedDesc(desc.dtype, {});
-    for (FuzzLayout layout : {FuzzLayout::kPacked, FuzzLayout::kPadded, FuzzLayout::kTransposed, FuzzLayout::kBroadcast})
-      for (unsigned dim = 0; dim < (layout == FuzzLayout::kBroadcast ? desc.rank() : 1) && !found && desc.rank() > 0; ++dim)
-        if (LayoutDesc(desc.dtype, desc.sizes, LayoutName(layout), dim) == desc) {
+    for (std::string_view name : kFuzzLayouts) {
+      const Layout layout = *LayoutNamed(name);
+      for (unsigned dim = 0; dim < (layout == Layout::kBroadcast ? desc.rank() : 1) && !found && desc.rank() > 0; ++dim)
+        if (LayoutDesc(desc.dtype, desc.sizes, layout, dim) == desc) {
           t.layout = layout;
           t.broadcast_dim = dim;
           found = true;
         }
+    }
     if (op.spec->FindTensor(name)->role != TensorRole::kOutput) {
       if (found) {
         for (uint64_t i = 0; i < BufferElementCount(desc); ++i) t.elements.push_back(LoadBits(desc.dtype, data.Element(i)));

@@ -22,19 +22,17 @@
 #include <string>
 #include <vector>
 
+#include "conformance/layout.h"
 #include "spec/operation.h"
 
 class FuzzedDataProvider;
 
 namespace opcts {
 
-// The layouts conformance/case_generator.h's LayoutDesc makes.
-enum class FuzzLayout : uint8_t { kPacked, kPadded, kTransposed, kBroadcast };
-
 struct FuzzTensor {
   DType dtype = DType::kFloat32;
   std::vector<uint32_t> sizes;
-  FuzzLayout layout = FuzzLayout::kPacked;
+  Layout layout = Layout::kPacked;  // one LayoutDesc makes: packed, padded, transposed, broadcast
   unsigned broadcast_dim = 0;
   std::vector<uint64_t> elements;  // inputs: the bits of every buffer element (padding included)
 };

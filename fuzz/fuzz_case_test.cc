@@ -103,7 +103,7 @@ TEST(FuzzCase, GeneratedCasesRoundTrip) {
     const std::optional<Operation> decoded = Decode(*c.spec, *bytes);
     ASSERT_TRUE(decoded) << c.id;
     ASSERT_EQ(Difference(*decoded, BuildOperation(*c.spec, ExtractFuzzCase(op))), "") << c.id;
-    if (c.layout != "padded") {  // a padded scan output is not a LayoutDesc layout
+    if (c.layout != Layout::kPadded) {  // a padded scan output is not a LayoutDesc layout
       ASSERT_EQ(Difference(*decoded, op), "") << c.id;
     }
     ++encoded[c.spec->name];

@@ -52,9 +52,9 @@ struct ScanChoices {
   bool axis_absent = false;   // OpenVINO: the optional axis input left out (axis 0)
   DType axis_dtype = DType::kInt64;
   bool reverse = false, exclusive = false;
-  std::string input_layout = "packed";   // packed, padded, transposed, broadcast, in-place
-  std::string output_layout = "packed";  // packed, padded, transposed; in-place with the input
-  unsigned broadcast_dim = 0;            // input_layout "broadcast": the stride-0 dimension
+  Layout input_layout = Layout::kPacked;   // packed, padded, transposed, broadcast, in-place
+  Layout output_layout = Layout::kPacked;  // packed, padded, transposed; in-place with the input
+  unsigned broadcast_dim = 0;              // input_layout kBroadcast: the stride-0 dimension
   Values values = Values::kRandomSum;
   uint64_t seed = 0;
 
@@ -83,7 +83,7 @@ struct ScatterChoices {
   ScatterShapes shapes;  // input, indices and updates; the dimension counts
   int64_t reduction = 0;  // the reduction role's value (0, none, when the operator has none)
   Values index_values = Values::kIndexUnique;
-  std::string layout = "packed";  // packed, padded, transposed, broadcast (updates), in-place
+  Layout layout = Layout::kPacked;  // packed, padded, transposed, broadcast (updates), in-place
   unsigned broadcast_dim = 0;
   uint64_t seed = 0;
 };

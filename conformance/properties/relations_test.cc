@@ -142,14 +142,14 @@ TEST(SameBits, DistinguishesNaNPayloadsAndSignedZeros) {
 
 TEST(FlipAlongAxis, ReversesLogicalElementsThroughStrides) {
   const DType t = DType::kInt32;
-  const TensorData x = Tensor(t, LayoutDesc(t, {2, 3}, "transposed"), {1, 2, 3, 4, 5, 6});
+  const TensorData x = Tensor(t, LayoutDesc(t, {2, 3}, Layout::kTransposed), {1, 2, 3, 4, 5, 6});
   EXPECT_EQ(CheckSameBits(FlipAlongAxis(x, 1), Tensor(t, {2, 3}, {3, 2, 1, 6, 5, 4})), std::nullopt);
   EXPECT_EQ(CheckSameBits(FlipAlongAxis(x, 0), Tensor(t, {2, 3}, {4, 5, 6, 1, 2, 3})), std::nullopt);
 }
 
 TEST(CopyLogical, MovesElementsBetweenLayouts) {
   const DType t = DType::kUInt32;
-  const TensorData padded = Tensor(t, LayoutDesc(t, {2, 3}, "padded"), {1, 2, 3, 4, 5, 6});
+  const TensorData padded = Tensor(t, LayoutDesc(t, {2, 3}, Layout::kPadded), {1, 2, 3, 4, 5, 6});
   TensorData packed = MakeTensor(PackedDesc(t, {2, 3}));
   CopyLogical(padded, packed);
   EXPECT_EQ(CheckSameBits(packed, Tensor(t, {2, 3}, {1, 2, 3, 4, 5, 6})), std::nullopt);

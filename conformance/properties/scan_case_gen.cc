@@ -32,10 +32,12 @@ std::string AttributeTag(const ScanChoices& c) {
   return tag + (c.reverse ? "-rev" : "-fwd") + (c.exclusive ? "-excl" : "-incl");
 }
 
+// The id's layout part: "broadcast2", "padded+out-transposed".
 std::string LayoutTag(const ScanChoices& c) {
-  std::string tag = c.input_layout;
-  if (c.input_layout == "broadcast") tag += std::to_string(c.broadcast_dim);
-  if (c.output_layout != "packed" && c.output_layout != "in-place") tag += "+out-" + c.output_layout;
+  std::string tag(LayoutName(c.input_layout));
+  if (c.input_layout == Layout::kBroadcast) tag += std::to_string(c.broadcast_dim);
+  if (c.output_layout != Layout::kPacked && c.output_layout != Layout::kInPlace)
+    tag += "+out-" + std::string(LayoutName(c.output_layout));
   return tag;
 }
 
@@ -83,13 +85,13 @@ rc::Gen<ScanChoices> ScanChoicesGen(const OperatorSpec& spec, ScanGenOptions opt
     c.shape.insert(c.shape.begin() + DimensionOf(c.axis, c.axis_absent, rank), length);
     c.reverse = *rc::gen::arbitrary<bool>();
     c.exclusive = *rc::gen::arbitrary<bool>();
-    std::vector<std::string> layouts = {"packed", "padded", "transposed", "broadcast"};
-    if (spec.semantics.in_place) layouts.push_back("in-place");
+    std::vector<Layout> layouts = {Layout::kPacked, Layout::kPadded, Layout::kTransposed, Layout::kBroadcast};
+    if (spec.semantics.in_place) layouts.push_back(Layout::kInPlace);
     c.input_layout = *ChoiceOf(layouts);
-    if (c.input_layout == "broadcast") c.broadcast_dim = *UniformInRange(0u, rank);
-    c.output_layout = c.input_layout == "in-place"
-                          ? "in-place"
-                          : *ChoiceOf<std::string>({"packed", "padded", "transposed"});
+    if (c.input_layout == Layout::kBroadcast) c.broadcast_dim = *UniformInRange(0u, rank);
+    c.output_layout = c.input_layout == Layout::kInPlace
+                          ? Layout::kInPlace
+                          : *ChoiceOf<Layout>({Layout::kPacked, Layout::kPadded, Layout::kTransposed});
     const Values random = binding.product ? Values::kRandomProduct : Values::kRandomSum;
     if (options.values)
       c.values = *options.values;
@@ -108,16 +110,16 @@ CaseRecipe BuildScanRecipe(const ScanChoices& c) {
   r.group = CaseGroup::kValid;
   r.dtype = c.dtype;
   r.shape = c.shape;
-  r.layout = LayoutTag(c);
+  r.layout = c.input_layout;
   r.value_tag = ValueTag(c);
   r.seed = c.seed;  // the data depends on the seed alone: variants of one draw share their input
-  r.in_place = c.input_layout == "in-place";
+  r.in_place = c.input_layout == Layout::kInPlace;
 
-  const std::string in_layout = r.in_place ? "packed" : c.input_layout;
+  const Layout in_layout = r.in_place ? Layout::kPacked : c.input_layout;
   TensorRecipe& input = r.tensors[binding.input];
   input = FilledWith(LayoutDesc(c.dtype, c.shape, in_layout, c.broadcast_dim), c.values);
   input.line_length = c.shape[c.Axis()];  // keeps signed random sums in range
-  r.tensors[binding.output] = FilledWith(LayoutDesc(c.dtype, c.shape, r.in_place ? "packed" : c.output_layout));
+  r.tensors[binding.output] = FilledWith(LayoutDesc(c.dtype, c.shape, r.in_place ? Layout::kPacked : c.output_layout));
   if (!binding.axis_param.empty()) {
     r.params[binding.axis_param] = c.axis;
   } else if (!c.axis_absent) {
@@ -130,7 +132,7 @@ CaseRecipe BuildScanRecipe(const ScanChoices& c) {
 
   r.id = OperatorKey(spec) + ".prop." + std::string(DTypeShortName(c.dtype)) + ".rank" +
          std::to_string(c.shape.size()) + "." + FormatShape(c.shape) + "." + AttributeTag(c) + "." +
-         r.layout + "." + r.value_tag + ".s" + std::to_string(c.seed);
+         LayoutTag(c) + "." + r.value_tag + ".s" + std::to_string(c.seed);
   std::map<std::string, TensorDesc> descs;
   for (const auto& [name, t] : r.tensors) descs[name] = t.desc;
   r.level = LowestSupportingLevel(spec, descs, r.params).value_or("");

@@ -100,10 +100,10 @@ rc::Gen<ScatterChoices> ScatterChoicesGen(const OperatorSpec& spec, ScatterGenOp
                              FormatShape(grid) + ", tuple " + std::to_string(tuple));
     c.shapes = *shapes;
 
-    std::vector<std::string> layouts = {"packed", "padded", "transposed", "broadcast"};
-    if (spec.semantics.in_place) layouts.push_back("in-place");
+    std::vector<Layout> layouts = {Layout::kPacked, Layout::kPadded, Layout::kTransposed, Layout::kBroadcast};
+    if (spec.semantics.in_place) layouts.push_back(Layout::kInPlace);
     c.layout = *ChoiceOf(layouts);
-    if (c.layout == "broadcast")
+    if (c.layout == Layout::kBroadcast)
       c.broadcast_dim = *UniformInRange(0u, static_cast<unsigned>(c.shapes.updates.size()));
     c.seed = *rc::gen::arbitrary<uint32_t>();
     return c;
@@ -114,33 +114,37 @@ CaseRecipe BuildScatterRecipe(const ScatterChoices& c) {
   const OperatorSpec& spec = *c.spec;
   const ScatterForm f = ScatterFormOf(spec);
   const ScatterShapes& s = c.shapes;
-  const bool padded = c.layout == "padded";
+  const bool padded = c.layout == Layout::kPadded;
 
   CaseRecipe r;
   r.spec = &spec;
   r.group = CaseGroup::kValid;
   r.dtype = c.dtype;
   r.shape = s.input;
-  r.layout = c.layout == "broadcast" ? "broadcast" + std::to_string(c.broadcast_dim) : c.layout;
+  r.layout = c.layout;
+  // The id's layout part: "broadcast1" names the stride-0 dimension.
+  const std::string layout_tag =
+      std::string(LayoutName(c.layout)) + (c.layout == Layout::kBroadcast ? std::to_string(c.broadcast_dim) : "");
   r.value_tag = IndexTag(c.index_values);
   r.seed = c.seed;
-  r.in_place = c.layout == "in-place";
+  r.in_place = c.layout == Layout::kInPlace;
   r.params = s.params;
   const std::string reduction = ReductionName(spec, f, c.reduction);
   const Values values = ScatterDataValues(reduction);
   if (!reduction.empty()) r.params[f.reduction_param] = c.reduction;
   const std::string reduction_tag = reduction.empty() ? "" : "." + reduction;
   const uint64_t terms = ElementCount(PackedDesc(c.index_dtype, s.indices)) / s.indices.back() + 1;
-  const std::string input_layout = padded || c.layout == "transposed" ? c.layout : "packed";
+  const Layout input_layout = padded || c.layout == Layout::kTransposed ? c.layout : Layout::kPacked;
   r.tensors[f.input] = FilledWith(LayoutDesc(c.dtype, s.input, input_layout), values);
   r.tensors[f.input].line_length = terms;
-  r.tensors[f.indices] = FilledWith(LayoutDesc(c.index_dtype, s.indices, padded ? "padded" : "packed"),
+  r.tensors[f.indices] = FilledWith(LayoutDesc(c.index_dtype, s.indices, padded ? Layout::kPadded : Layout::kPacked),
                                     c.index_values);
   r.tensors[f.indices].index_dims = s.index_dims;
   r.tensors[f.updates] = FilledWith(
-      LayoutDesc(c.dtype, s.updates, c.layout == "broadcast" ? "broadcast" : "packed", c.broadcast_dim), values);
+      LayoutDesc(c.dtype, s.updates, c.layout == Layout::kBroadcast ? Layout::kBroadcast : Layout::kPacked,
+                 c.broadcast_dim), values);
   r.tensors[f.updates].line_length = terms;
-  r.tensors[f.output] = FilledWith(LayoutDesc(c.dtype, s.input, padded ? "padded" : "packed"));
+  r.tensors[f.output] = FilledWith(LayoutDesc(c.dtype, s.input, padded ? Layout::kPadded : Layout::kPacked));
 
   std::string config = "-idx" + FormatShape(s.indices);
   if (f.HasDimensionCounts())
@@ -148,7 +152,7 @@ CaseRecipe BuildScatterRecipe(const ScatterChoices& c) {
              std::to_string(s.params.at(f.indices_dims_param)) + "-" + FormatShape(s.indices);
   r.id = OperatorKey(spec) + ".prop." + std::string(DTypeShortName(c.dtype)) + ".rank" +
          std::to_string(s.input.size()) + "." + FormatShape(s.input) + config + "-" +
-         std::string(DTypeShortName(c.index_dtype)) + "." + r.layout + "." + r.value_tag + reduction_tag +
+         std::string(DTypeShortName(c.index_dtype)) + "." + layout_tag + "." + r.value_tag + reduction_tag +
          ".s" + std::to_string(c.seed);
   std::map<std::string, TensorDesc> descs;
   for (const auto& [name, t] : r.tensors) descs[name] = t.desc;

@@ -64,7 +64,8 @@ void Finish(BenchCase& c, const OperatorSpec& spec, CaseRecipe recipe) {
   recipe.spec = &spec;
   recipe.group = CaseGroup::kValid;
   recipe.value_tag = "random";
-  FinishRecipe(recipe, "bench." + c.Name("any"), 1);
+  FinishRecipe(recipe, {OperatorKey(spec), false, recipe.dtype, static_cast<unsigned>(recipe.shape.size()),
+                        {"bench", c.layout, c.size}, /*seed=*/1});
   c.recipe = std::move(recipe);
 }
 

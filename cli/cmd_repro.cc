@@ -4,6 +4,7 @@
 
 #include "base/cli_args.h"
 #include "cli/commands.h"
+#include "conformance/case_id.h"
 #include "conformance/case_run.h"
 #include "conformance/runner.h"
 #include "reports/status.h"
@@ -16,8 +17,9 @@ namespace {
 
 constexpr const char* kUsage =
     "usage: opcts repro [--backend NAME|PATH]... [--backend-options S] [--seed N] CASE_ID\n"
-    "Re-runs one case (an id opcts run printed) and shows its inputs, the expected and the actual\n"
-    "outputs and the first mismatching elements. Exit 0 passed, 1 failed the gate, 2 bad input.\n";
+    "Re-runs one case (an id opcts run printed; its .s<N> is the run's seed, --seed for a glob) and\n"
+    "shows its inputs, the expected and the actual outputs and the first mismatching elements.\n"
+    "Exit 0 passed, 1 failed the gate, 2 bad input.\n";
 
 constexpr uint64_t kShown = 48;  // elements printed per tensor
 
@@ -40,16 +42,28 @@ int ReproCommand(const Args& raw) {
   if (args.help()) return PrintUsage(kUsage);
   if (!args.error().empty()) return PrintUsage(kUsage, "opcts repro: " + args.error());
   if (args.positionals().size() != 1) return PrintUsage(kUsage, "opcts repro: give exactly one CASE_ID");
-  const uint64_t seed = args.GetNumber("--seed").value_or(1);
+  const std::string& wanted = args.positionals()[0];
+  // An exact id carries its run's seed; a glob takes --seed (default 1).
+  std::optional<uint64_t> seed = args.GetNumber("--seed");
   if (!args.error().empty()) return PrintUsage(kUsage, "opcts repro: " + args.error());
+  if (wanted.find_first_of("*?[") == std::string::npos) {
+    const Result<CaseId> id = CaseId::Parse(wanted);
+    if (!id) return PrintUsage(kUsage, "opcts repro: " + id.error().message);
+    if (id->property) {
+      std::cerr << "opcts repro: " << wanted << " is a case a property test drew (rapidcheck); rerun that test "
+                << "alone (--gtest_filter) with the RC_PARAMS=\"reproduce=...\" it printed\n";
+      return 2;
+    }
+    if (!seed) seed = id->seed;
+  }
   CaseFilter filter;
-  filter.ids = {args.positionals()[0]};
+  filter.ids = {wanted};
   const SpecSet specs = LoadSpecSet(DefaultSpecDir());
   for (const std::string& e : specs.errors) std::cerr << e << "\n";
   if (!specs.errors.empty()) return 2;
-  const std::vector<CaseRecipe> cases = SelectCases(specs, seed, filter);
+  const std::vector<CaseRecipe> cases = SelectCases(specs, seed.value_or(1), filter);
   if (cases.size() != 1) {
-    std::cerr << "opcts repro: " << cases.size() << " cases match '" << filter.ids[0] << "' (seed " << seed
+    std::cerr << "opcts repro: " << cases.size() << " cases match '" << filter.ids[0] << "' (seed " << seed.value_or(1)
               << "); give one exact id (see opcts list --cases)\n";
     return 2;
   }

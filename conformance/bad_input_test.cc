@@ -63,7 +63,11 @@ const BadInput kInputs[] = {
     {"cli_bad_shard", {}, "run --shard 3/2", 2, "--shard: a shard is I/N with 0 <= I < N, not '3/2'"},
     {"cli_bad_seed", {}, "run --seed -4", 2, "--seed needs a non-negative integer, not '-4'"},
     {"cli_missing_value", {}, "run --journal", 2, "--journal needs a value"},
-    {"cli_repro_unknown_id", {}, "repro no.such.case", 2, "0 cases match 'no.such.case'"},
+    {"cli_repro_malformed_id", {}, "repro no.such.case", 2, "case id 'no.such.case': too few parts"},
+    {"cli_repro_unknown_id", {}, "repro dml_cumulative_summation.f32.rank1.99.axis0.packed.random.s1", 2,
+     "0 cases match 'dml_cumulative_summation.f32.rank1.99.axis0.packed.random.s1' (seed 1)"},
+    {"cli_repro_property_id", {}, "repro dml_cumulative_summation.prop.f32.rank1.3.axis0-fwd-incl.packed.random.s5", 2,
+     "is a case a property test drew"},
     {"cli_spec_without_check", {}, "spec", 2, "usage: opcts spec check"},
 };
 

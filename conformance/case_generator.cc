@@ -28,9 +28,9 @@ std::string OperatorKey(const OperatorSpec& spec) {
 
 const SupportLevel& TopSupport(const OperatorSpec& spec) { return spec.support.back(); }
 
-void FinishRecipe(CaseRecipe& recipe, const std::string& id_without_seed, uint64_t run_seed) {
-  recipe.id = id_without_seed + ".s" + std::to_string(run_seed);
-  recipe.seed = StableHash(id_without_seed) ^ (run_seed * 0x9e3779b97f4a7c15ull);
+void FinishRecipe(CaseRecipe& recipe, const CaseId& id) {
+  recipe.id = id.ToString();
+  recipe.seed = StableHash(id.Stem()) ^ (id.seed * 0x9e3779b97f4a7c15ull);
   std::map<std::string, TensorDesc> descs;
   for (const auto& [name, t] : recipe.tensors) descs[name] = t.desc;
   recipe.level = recipe.group == CaseGroup::kValid ? LowestSupportingLevel(*recipe.spec, descs, recipe.params).value_or("") : "";
@@ -43,7 +43,6 @@ std::vector<CaseRecipe> GenerateCases(const SpecSet& specs, const GenerateOption
     Generators().For(spec)(spec, options, valid);
     std::vector<CaseRecipe> invalid;
     GenerateInvalidCases(spec, valid, invalid);
-    for (CaseRecipe& c : invalid) FinishRecipe(c, c.id, options.seed);
     all.insert(all.end(), std::make_move_iterator(valid.begin()), std::make_move_iterator(valid.end()));
     all.insert(all.end(), std::make_move_iterator(invalid.begin()), std::make_move_iterator(invalid.end()));
   }

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "conformance/case.h"
+#include "conformance/case_id.h"
 #include "conformance/layout.h"
 #include "conformance/spec_set.h"
 
@@ -44,8 +45,9 @@ ScanBinding ScanBindingOf(const OperatorSpec& spec);
 
 // Shared by the hooks.
 std::string OperatorKey(const OperatorSpec& spec);  // "dml_cumulative_summation"
-// Fills id (prefix + ".s" + seed), seed and level of a recipe whose other fields are set.
-void FinishRecipe(CaseRecipe& recipe, const std::string& id_without_seed, uint64_t run_seed);
+// Fills id, data seed (from the id's stem and the run's seed, id.seed) and level of a recipe
+// whose other fields are set.
+void FinishRecipe(CaseRecipe& recipe, const CaseId& id);
 // The union of the support tables: for each tensor, every (dtype, rank) any level admits.
 const SupportLevel& TopSupport(const OperatorSpec& spec);
 

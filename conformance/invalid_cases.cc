@@ -166,12 +166,13 @@ bool TryDerive(const CaseRecipe& base, const std::string& rule, const std::strin
   r.violates = rule;
   r.layout = Layout::kPacked;
   r.value_tag = "invalid";
-  r.id = OperatorKey(*r.spec) + "." + std::string(DTypeShortName(r.dtype)) + ".rank" +
-         std::to_string(r.shape.size()) + ".invalid." + name;
   const std::vector<Violation> found = FindViolations(Skeleton(r), /*with_data=*/true);
   if (std::none_of(found.begin(), found.end(),
                    [&](const Violation& v) { return v.constraint == violation; }))
     return false;
+  // The base's run seed; the rank may have changed.
+  const uint64_t run_seed = CaseId::Parse(base.id)->seed;
+  FinishRecipe(r, {OperatorKey(*r.spec), false, r.dtype, static_cast<unsigned>(r.shape.size()), {"invalid", name}, run_seed});
   out.push_back(std::move(r));
   return true;
 }

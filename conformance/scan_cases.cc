@@ -73,11 +73,10 @@ class ScanCaseBuilder {
     attrs += std::string(a.reverse ? "-rev" : "-fwd") + (a.exclusive ? "-excl" : "-incl");
 
     r.value_tag = values == Values::kExtremes ? (IsFloat(dtype) ? "specials" : "extremes") : "random";
-    const std::string id = OperatorKey(spec_) + "." + std::string(DTypeShortName(dtype)) + ".rank" +
-                           std::to_string(rank) + "." + FormatShape(shape) + "." + attrs + "." +
-                           std::string(LayoutName(layout)) + "." + r.value_tag;
-    if (!seen_.insert(id).second) return;  // e.g. axis first == axis last on rank 1
-    FinishRecipe(r, id, options_.seed);
+    const CaseId id{OperatorKey(spec_), false, dtype, rank,
+                    {FormatShape(shape), attrs, std::string(LayoutName(layout)), r.value_tag}, options_.seed};
+    if (!seen_.insert(id.Stem()).second) return;  // e.g. axis first == axis last on rank 1
+    FinishRecipe(r, id);
     out_.push_back(std::move(r));
   }
 

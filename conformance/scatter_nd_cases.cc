@@ -76,12 +76,14 @@ class ScatterCaseBuilder {
     const std::string config = form_.HasDimensionCounts()
                                    ? "in" + std::to_string(c.input_dims) + "-idx" + std::to_string(c.indices_dims)
                                    : "idx" + FormatShape(shapes->indices);
-    const std::string id = OperatorKey(spec_) + "." + std::string(DTypeShortName(dtype)) + ".rank" +
-                           std::to_string(rank) + "." + FormatShape(shapes->input) + "." + config + "-q" +
-                           std::to_string(c.tuple) + "-" + std::string(DTypeShortName(index_type)) + "." +
-                           std::string(LayoutName(layout)) + "." + k.tag + (reduction_name.empty() ? "" : "." + reduction_name);
-    if (!seen_.insert(id).second) return;
-    FinishRecipe(r, id, options_.seed);
+    CaseId id{OperatorKey(spec_), false, dtype, rank,
+              {FormatShape(shapes->input),
+               config + "-q" + std::to_string(c.tuple) + "-" + std::string(DTypeShortName(index_type)),
+               std::string(LayoutName(layout)), k.tag},
+              options_.seed};
+    if (!reduction_name.empty()) id.variant.push_back(reduction_name);
+    if (!seen_.insert(id.Stem()).second) return;
+    FinishRecipe(r, id);
     out_.push_back(std::move(r));
   }
 

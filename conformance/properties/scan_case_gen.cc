@@ -130,9 +130,9 @@ CaseRecipe BuildScanRecipe(const ScanChoices& c) {
   r.params[binding.reverse_param] = c.reverse;
   r.params[binding.exclusive_param] = c.exclusive;
 
-  r.id = OperatorKey(spec) + ".prop." + std::string(DTypeShortName(c.dtype)) + ".rank" +
-         std::to_string(c.shape.size()) + "." + FormatShape(c.shape) + "." + AttributeTag(c) + "." +
-         LayoutTag(c) + "." + r.value_tag + ".s" + std::to_string(c.seed);
+  r.id = CaseId{OperatorKey(spec), /*property=*/true, c.dtype, static_cast<unsigned>(c.shape.size()),
+               {FormatShape(c.shape), AttributeTag(c), LayoutTag(c), r.value_tag}, c.seed}
+             .ToString();
   std::map<std::string, TensorDesc> descs;
   for (const auto& [name, t] : r.tensors) descs[name] = t.desc;
   r.level = LowestSupportingLevel(spec, descs, r.params).value_or("");

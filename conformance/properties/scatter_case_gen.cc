@@ -132,7 +132,6 @@ CaseRecipe BuildScatterRecipe(const ScatterChoices& c) {
   const std::string reduction = ReductionName(spec, f, c.reduction);
   const Values values = ScatterDataValues(reduction);
   if (!reduction.empty()) r.params[f.reduction_param] = c.reduction;
-  const std::string reduction_tag = reduction.empty() ? "" : "." + reduction;
   const uint64_t terms = ElementCount(PackedDesc(c.index_dtype, s.indices)) / s.indices.back() + 1;
   const Layout input_layout = padded || c.layout == Layout::kTransposed ? c.layout : Layout::kPacked;
   r.tensors[f.input] = FilledWith(LayoutDesc(c.dtype, s.input, input_layout), values);
@@ -146,14 +145,17 @@ CaseRecipe BuildScatterRecipe(const ScatterChoices& c) {
   r.tensors[f.updates].line_length = terms;
   r.tensors[f.output] = FilledWith(LayoutDesc(c.dtype, s.input, padded ? Layout::kPadded : Layout::kPacked));
 
-  std::string config = "-idx" + FormatShape(s.indices);
-  if (f.HasDimensionCounts())
-    config = ".in" + std::to_string(s.params.at(f.input_dims_param)) + "-idx" +
-             std::to_string(s.params.at(f.indices_dims_param)) + "-" + FormatShape(s.indices);
-  r.id = OperatorKey(spec) + ".prop." + std::string(DTypeShortName(c.dtype)) + ".rank" +
-         std::to_string(s.input.size()) + "." + FormatShape(s.input) + config + "-" +
-         std::string(DTypeShortName(c.index_dtype)) + "." + layout_tag + "." + r.value_tag + reduction_tag +
-         ".s" + std::to_string(c.seed);
+  CaseId id{OperatorKey(spec), /*property=*/true, c.dtype, static_cast<unsigned>(s.input.size()), {}, c.seed};
+  if (f.HasDimensionCounts()) {
+    id.variant = {FormatShape(s.input), "in" + std::to_string(s.params.at(f.input_dims_param)) + "-idx" +
+                                            std::to_string(s.params.at(f.indices_dims_param)) + "-" +
+                                            FormatShape(s.indices) + "-" + std::string(DTypeShortName(c.index_dtype))};
+  } else {
+    id.variant = {FormatShape(s.input) + "-idx" + FormatShape(s.indices) + "-" + std::string(DTypeShortName(c.index_dtype))};
+  }
+  id.variant.insert(id.variant.end(), {layout_tag, r.value_tag});
+  if (!reduction.empty()) id.variant.push_back(reduction);
+  r.id = id.ToString();
   std::map<std::string, TensorDesc> descs;
   for (const auto& [name, t] : r.tensors) descs[name] = t.desc;
   r.level = LowestSupportingLevel(spec, descs, r.params).value_or("");

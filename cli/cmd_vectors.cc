@@ -45,13 +45,13 @@ int VectorsCommand(const Args& raw) {
   const std::vector<std::string> files = ExpandPaths(args.positionals(), ".json");
   int passed = 0, failed = 0, unreadable = 0;
   for (const std::string& file : files) {
-    const VectorLoadResult loaded = LoadVectorFile(file, specs);
-    if (!loaded.vector) {
-      std::cerr << "error: " << loaded.error << "\n";
+    const Result<TestVector> loaded = LoadVectorFile(file, specs);
+    if (!loaded) {
+      std::cerr << "error: " << loaded.error().message << "\n";
       ++unreadable;
       continue;
     }
-    const TestVector& v = *loaded.vector;
+    const TestVector& v = *loaded;
     const VectorCheck check = CheckVectorAgainstReference(v);
     bool ok = check.ok;
     std::string message = "reference: " + check.message;

@@ -14,7 +14,7 @@ namespace {
 
 using nlohmann::json;
 
-// Thrown inside this file only; ParseVector turns it into VectorLoadResult::error.
+// Thrown inside this file only; ParseVector turns it into an Error.
 struct VectorError {
   std::string field, message;
 };
@@ -220,25 +220,25 @@ TestVector Parse(const json& j, const std::string& file, const SpecSet& specs) {
 
 }  // namespace
 
-VectorLoadResult ParseVector(const std::string& text, const std::string& file, const SpecSet& specs) {
+Result<TestVector> ParseVector(const std::string& text, const std::string& file, const SpecSet& specs) {
   json j;
   try {
     j = json::parse(text);
   } catch (const json::exception& e) {  // parse_error, and out_of_range for numbers like 1e400
-    return {std::nullopt, file + ": not valid JSON: " + e.what()};
+    return InvalidInput(file + ": not valid JSON: " + e.what());
   }
   try {
-    return {Parse(j, file, specs), ""};
+    return Parse(j, file, specs);
   } catch (const VectorError& e) {
-    return {std::nullopt, file + ": " + (e.field.empty() ? "" : e.field + ": ") + e.message};
+    return InvalidInput(file + ": " + (e.field.empty() ? "" : e.field + ": ") + e.message);
   } catch (const json::exception& e) {
-    return {std::nullopt, file + ": " + e.what()};
+    return InvalidInput(file + ": " + e.what());
   }
 }
 
-VectorLoadResult LoadVectorFile(const std::string& path, const SpecSet& specs) {
+Result<TestVector> LoadVectorFile(const std::string& path, const SpecSet& specs) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) return {std::nullopt, path + ": cannot open"};
+  if (!in) return IoError(path + ": cannot open");
   std::stringstream buffer;
   buffer << in.rdbuf();
   return ParseVector(buffer.str(), path, specs);

@@ -1,7 +1,7 @@
 // External test vectors (format opcts-vector/1, documented in conformance/VECTORS.md): one
 // operation with its data and either the expected outputs or the expectation that it is rejected.
 //
-//   VectorLoadResult r = LoadVectorFile("conformance/vectors/x.json", specs);
+//   Result<TestVector> r = LoadVectorFile("conformance/vectors/x.json", specs);
 //   if (!r.vector) std::cerr << r.error;   // "x.json: tensors.InputTensor.data[3]: ..."
 #pragma once
 
@@ -12,6 +12,7 @@
 
 #include <nlohmann/json_fwd.hpp>
 
+#include "base/result.h"
 #include "conformance/spec_set.h"
 #include "spec/operation.h"
 
@@ -33,13 +34,9 @@ struct TestVector {
   std::optional<Tolerance> tolerance;
 };
 
-struct VectorLoadResult {
-  std::optional<TestVector> vector;
-  std::string error;
-};
-
-VectorLoadResult LoadVectorFile(const std::string& path, const SpecSet& specs);
-VectorLoadResult ParseVector(const std::string& text, const std::string& file, const SpecSet& specs);
+// Errors name the file and the field ("x.json: tensors.InputTensor.data[3]: ...").
+Result<TestVector> LoadVectorFile(const std::string& path, const SpecSet& specs);
+Result<TestVector> ParseVector(const std::string& text, const std::string& file, const SpecSet& specs);
 
 // The vector as opcts-vector/1 JSON (used to write fuzz findings and repro cases).
 nlohmann::json VectorToJson(const TestVector& vector);

@@ -59,10 +59,10 @@ TEST(FuzzCase, GoldenAndEdgeVectorsRoundTripExactly) {
   const SpecSet& specs = EmbeddedSpecSet();
   int encoded = 0;
   for (const std::string& file : ExpandPaths({std::string(OPCTS_SOURCE_DIR) + "/conformance/vectors"}, ".json")) {
-    const VectorLoadResult r = LoadVectorFile(file, specs);
-    ASSERT_TRUE(r.vector) << r.error;
-    if (r.vector->expect_reject) continue;
-    const Operation& op = r.vector->op;
+    const Result<TestVector> r = LoadVectorFile(file, specs);
+    ASSERT_TRUE(r) << r.error().message;
+    if (r->expect_reject) continue;
+    const Operation& op = r->op;
     const std::optional<std::string> bytes = EncodeOperation(op);
     // Outside the decoder's reach only: a dtype beyond the top support table or a larger tensor.
     if (!bytes) {
@@ -81,14 +81,14 @@ TEST(FuzzCase, GoldenAndEdgeVectorsRoundTripExactly) {
 
 TEST(FuzzCase, PackedGoldenVectorComesBackBitForBit) {
   const SpecSet& specs = EmbeddedSpecSet();
-  const VectorLoadResult r = LoadVectorFile(
+  const Result<TestVector> r = LoadVectorFile(
       std::string(OPCTS_SOURCE_DIR) + "/conformance/vectors/edge/scatter.f32.bit_exact_specials.json", specs);
-  ASSERT_TRUE(r.vector) << r.error;
-  const std::optional<std::string> bytes = EncodeOperation(r.vector->op);
+  ASSERT_TRUE(r) << r.error().message;
+  const std::optional<std::string> bytes = EncodeOperation(r->op);
   ASSERT_TRUE(bytes);
-  const std::optional<Operation> decoded = Decode(*r.vector->op.spec, *bytes);
+  const std::optional<Operation> decoded = Decode(*r->op.spec, *bytes);
   ASSERT_TRUE(decoded);
-  EXPECT_EQ(Difference(*decoded, r.vector->op), "");
+  EXPECT_EQ(Difference(*decoded, r->op), "");
 }
 
 TEST(FuzzCase, GeneratedCasesRoundTrip) {

@@ -20,9 +20,9 @@ const std::string kGolden = std::string(OPCTS_SOURCE_DIR) + "/conformance/vector
 std::vector<TestVector> LoadAll(const std::string& dir) {
   std::vector<TestVector> vectors;
   for (const std::string& file : ExpandPaths({dir}, ".json")) {
-    VectorLoadResult r = LoadVectorFile(file, EmbeddedSpecSet());
-    EXPECT_TRUE(r.vector) << r.error;
-    if (r.vector) vectors.push_back(std::move(*r.vector));
+    Result<TestVector> r = LoadVectorFile(file, EmbeddedSpecSet());
+    EXPECT_TRUE(r) << r.error().message;
+    if (r) vectors.push_back(std::move(r).value());
   }
   return vectors;
 }
@@ -84,17 +84,17 @@ TEST(FuzzRegressions, ReplayCatchesAFaultyBackend) {
       "UpdatesTensor": {"dtype": "FLOAT16", "sizes": [1, 2], "data": ["0x3c00", "0xc000"]},
       "OutputTensor": {"dtype": "FLOAT16", "sizes": [1, 4]}},
     "expected": {"OutputTensor": ["0xc000", "0x3400", "0x3c00", "0x8000"]}})";
-  const VectorLoadResult r = ParseVector(json, "self-test.json", EmbeddedSpecSet());
-  ASSERT_TRUE(r.vector) << r.error;
+  const Result<TestVector> r = ParseVector(json, "self-test.json", EmbeddedSpecSet());
+  ASSERT_TRUE(r) << r.error().message;
 
   PluginLoad good = LoadPlugin("cpu-reference", "");
   ASSERT_TRUE(good.plugin) << good.error;
-  const CaseVerdict pass = RunVector(*good.plugin, *r.vector);
+  const CaseVerdict pass = RunVector(*good.plugin, *r);
   EXPECT_TRUE(pass.acceptable) << StatusName(pass.outcome.status) << ": " << pass.outcome.message;
 
   PluginLoad faulty = LoadPlugin(OPCTS_FAULT_PLUGIN, "");
   ASSERT_TRUE(faulty.plugin) << faulty.error;
-  const CaseVerdict fail = RunVector(*faulty.plugin, *r.vector);
+  const CaseVerdict fail = RunVector(*faulty.plugin, *r);
   EXPECT_FALSE(fail.acceptable);
   EXPECT_EQ(fail.outcome.status, Status::kFail) << fail.outcome.message;
 }

@@ -92,8 +92,8 @@ size_t WriteDifferentialSeeds(const SpecSet& specs, const OperatorSpec& spec, co
     if (auto bytes = EncodeOperation(op); bytes && bytes->size() <= kMaxSeedBytes) corpus.Add(*bytes);
   };
   for (const fs::path& file : FilesUnder(kSource / "conformance/vectors", ".json")) {
-    const VectorLoadResult r = LoadVectorFile(file.string(), specs);
-    if (r.vector && r.vector->op.spec == &spec) add(r.vector->op);
+    const Result<TestVector> r = LoadVectorFile(file.string(), specs);
+    if (r && r->op.spec == &spec) add(r->op);
   }
   std::vector<const CaseRecipe*> valid;
   for (const CaseRecipe& c : cases) {

@@ -36,20 +36,20 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string text(reinterpret_cast<const char*>(data), size);
   if (AsksForHugeBuffers(text)) return -1;
   const opcts::SpecSet& specs = opcts::EmbeddedSpecSet();
-  const opcts::VectorLoadResult r = opcts::ParseVector(text, "fuzz.json", specs);
-  if (!r.vector) {
-    if (r.error.empty()) std::abort();
+  const opcts::Result<opcts::TestVector> r = opcts::ParseVector(text, "fuzz.json", specs);
+  if (!r) {
+    if (r.error().message.empty()) std::abort();
     return 0;
   }
   bool small = true;
-  for (const auto& [name, t] : r.vector->op.tensors) small = small && opcts::ElementCount(t.desc) <= kMaxCheckedElements;
-  if (small) opcts::CheckVectorAgainstReference(*r.vector);
+  for (const auto& [name, t] : r->op.tensors) small = small && opcts::ElementCount(t.desc) <= kMaxCheckedElements;
+  if (small) opcts::CheckVectorAgainstReference(*r);
 
-  const std::string written = opcts::VectorToJson(*r.vector).dump();
-  const opcts::VectorLoadResult again = opcts::ParseVector(written, "fuzz.json", specs);
-  if (!again.vector || opcts::VectorToJson(*again.vector).dump() != written) {
+  const std::string written = opcts::VectorToJson(*r).dump();
+  const opcts::Result<opcts::TestVector> again = opcts::ParseVector(written, "fuzz.json", specs);
+  if (!again || opcts::VectorToJson(*again).dump() != written) {
     std::fprintf(stderr, "vector does not survive VectorToJson + ParseVector:\n%s\n%s\n", written.c_str(),
-                 again.vector ? opcts::VectorToJson(*again.vector).dump().c_str() : again.error.c_str());
+                 again ? opcts::VectorToJson(*again).dump().c_str() : again.error().message.c_str());
     std::abort();
   }
   return 0;

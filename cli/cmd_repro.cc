@@ -6,6 +6,7 @@
 #include "cli/commands.h"
 #include "conformance/case_id.h"
 #include "conformance/case_run.h"
+#include "conformance/property_case.h"
 #include "conformance/runner.h"
 #include "reports/status.h"
 #include "reports/text_escape.h"
@@ -17,8 +18,9 @@ namespace {
 
 constexpr const char* kUsage =
     "usage: opcts repro [--backend NAME|PATH]... [--backend-options S] [--seed N] CASE_ID\n"
-    "Re-runs one case (an id opcts run printed; its .s<N> is the run's seed, --seed for a glob) and\n"
-    "shows its inputs, the expected and the actual outputs and the first mismatching elements.\n"
+    "Re-runs one case (an id opcts run or a property test printed; a run's id ends in its seed,\n"
+    "--seed serves a glob) and shows its inputs, the expected and the actual outputs and the\n"
+    "first mismatching elements.\n"
     "Exit 0 passed, 1 failed the gate, 2 bad input.\n";
 
 constexpr uint64_t kShown = 48;  // elements printed per tensor
@@ -46,22 +48,26 @@ int ReproCommand(const Args& raw) {
   // An exact id carries its run's seed; a glob takes --seed (default 1).
   std::optional<uint64_t> seed = args.GetNumber("--seed");
   if (!args.error().empty()) return PrintUsage(kUsage, "opcts repro: " + args.error());
+  std::optional<CaseId> id;
   if (wanted.find_first_of("*?[") == std::string::npos) {
-    const Result<CaseId> id = CaseId::Parse(wanted);
-    if (!id) return PrintUsage(kUsage, "opcts repro: " + id.error().message);
-    if (id->property) {
-      std::cerr << "opcts repro: " << wanted << " is a case a property test drew (rapidcheck); rerun that test "
-                << "alone (--gtest_filter) with the RC_PARAMS=\"reproduce=...\" it printed\n";
-      return 2;
-    }
+    Result<CaseId> parsed = CaseId::Parse(wanted);
+    if (!parsed) return PrintUsage(kUsage, "opcts repro: " + parsed.error().message);
+    id = std::move(parsed).value();
     if (!seed) seed = id->seed;
   }
-  CaseFilter filter;
-  filter.ids = {wanted};
   const SpecSet specs = LoadSpecSet(DefaultSpecDir());
   for (const std::string& e : specs.errors) std::cerr << e << "\n";
   if (!specs.errors.empty()) return 2;
-  const std::vector<CaseRecipe> cases = SelectCases(specs, seed.value_or(1), filter);
+  CaseFilter filter;
+  filter.ids = {wanted};
+  std::vector<CaseRecipe> cases;
+  if (id && id->property) {  // a property test's case: its id alone rebuilds it
+    Result<CaseRecipe> recipe = PropertyCaseRecipe(specs, *id);
+    if (!recipe) return PrintUsage(kUsage, "opcts repro: " + recipe.error().message);
+    cases.push_back(std::move(recipe).value());
+  } else {
+    cases = SelectCases(specs, seed.value_or(1), filter);
+  }
   if (cases.size() != 1) {
     std::cerr << "opcts repro: " << cases.size() << " cases match '" << filter.ids[0] << "' (seed " << seed.value_or(1)
               << "); give one exact id (see opcts list --cases)\n";

@@ -66,8 +66,8 @@ const BadInput kInputs[] = {
     {"cli_repro_malformed_id", {}, "repro no.such.case", 2, "case id 'no.such.case': too few parts"},
     {"cli_repro_unknown_id", {}, "repro dml_cumulative_summation.f32.rank1.99.axis0.packed.random.s1", 2,
      "0 cases match 'dml_cumulative_summation.f32.rank1.99.axis0.packed.random.s1' (seed 1)"},
-    {"cli_repro_property_id", {}, "repro dml_cumulative_summation.prop.f32.rank1.3.axis0-fwd-incl.packed.random.s5", 2,
-     "is a case a property test drew"},
+    {"cli_repro_undrawable_property_id", {}, "repro dml_cumulative_summation.prop.f32.rank1.3.axis0-incl-fwd.packed.random.s5",
+     2, "no property test draws it"},
     {"cli_spec_without_check", {}, "spec", 2, "usage: opcts spec check"},
 };
 

@@ -8,12 +8,6 @@
 
 namespace opcts {
 
-TensorRecipe FilledWith(const TensorDesc& desc, Values values) {
-  TensorRecipe t;
-  t.desc = desc;
-  t.values = values;
-  return t;
-}
 
 rc::Gen<std::vector<uint32_t>> SmallShapeGen(unsigned rank, uint32_t max_dim, uint64_t budget) {
   return rc::gen::exec([=] {

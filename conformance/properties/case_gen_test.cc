@@ -9,6 +9,8 @@
 #include <rapidcheck/gtest.h>
 
 #include "conformance/case_generator.h"
+#include "conformance/case_id.h"
+#include "conformance/property_case.h"
 #include "conformance/constraints.h"
 #include "conformance/properties/case_gen.h"
 #include "conformance/properties/property_support.h"
@@ -45,6 +47,38 @@ RC_GTEST_PROP(CaseGen, DrawsValidCompleteCases, ()) {
     RC_ASSERT(ValidateTensorDesc(t.desc, spec.FindTensor(name)->role == TensorRole::kScalarInput) == std::nullopt);
   const Operation again = Materialize(recipe);  // the same bytes every time
   for (const auto& [name, t] : op.tensors) RC_ASSERT(again.tensors.at(name).bytes == t.bytes);
+}
+
+// `opcts repro` resolves every id a property test prints: the id alone rebuilds the same case.
+RC_GTEST_PROP(CaseGen, EveryDrawnIdLeadsBackToItsCase, ()) {
+  const OperatorSpec& spec = **rc::gen::elementOf(GeneratedSpecs());
+  const CaseRecipe recipe = *CaseGen(spec);
+  const Result<CaseId> id = CaseId::Parse(recipe.id);
+  if (!id) RC_FAIL(id.error().message);
+  RC_ASSERT(id->property);
+  const Result<CaseRecipe> again = PropertyCaseRecipe(LoadedSpecs(), *id);
+  if (!again) RC_FAIL(again.error().message);
+  RC_ASSERT(again->id == recipe.id);
+  RC_ASSERT(again->level == recipe.level);
+  const Operation op = Materialize(recipe), rebuilt = Materialize(*again);
+  RC_ASSERT(rebuilt.params == op.params);
+  for (const auto& [name, t] : op.tensors) {
+    RC_ASSERT(rebuilt.tensors.at(name).desc == t.desc);
+    RC_ASSERT(rebuilt.tensors.at(name).bytes == t.bytes);
+  }
+}
+
+TEST(CaseGen, AnIdNoDrawMakesIsAnError) {
+  // Exclusive and reverse swapped in the attributes' order: it reads, but no draw writes it so.
+  const Result<CaseId> id = CaseId::Parse("dml_cumulative_summation.prop.f32.rank1.3.axis0-incl-fwd.packed.random.s5");
+  ASSERT_TRUE(id);
+  const Result<CaseRecipe> r = PropertyCaseRecipe(LoadedSpecs(), *id);
+  ASSERT_FALSE(r);
+  EXPECT_NE(r.error().message.find("no property test draws it"), std::string::npos) << r.error().message;
+  const Result<CaseRecipe> shape = PropertyCaseRecipe(
+      LoadedSpecs(), *CaseId::Parse("dml_cumulative_summation.prop.f32.rank1.3y.axis0-fwd-incl.packed.random.s5"));
+  ASSERT_FALSE(shape);
+  EXPECT_NE(shape.error().message.find("'3y' is not a shape"), std::string::npos) << shape.error().message;
 }
 
 RC_GTEST_PROP(CaseGen, ScanVariantsShareTheirInput, ()) {

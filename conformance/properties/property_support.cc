@@ -55,8 +55,8 @@ const ExpectedTensor& ExpectedOutput(const CaseRun& run, const std::string& outp
 
 std::string FailureText(const Backend& backend, const CaseRecipe& recipe, const std::string& what) {
   return "case " + recipe.id + " (level " + recipe.level + ") on " + backend.name + ": " + what +
-         "\n  (rapidcheck reports the case it shrank to; to rerun exactly it, run this test alone"
-         " (--gtest_filter) with the RC_PARAMS=\"reproduce=...\" that rapidcheck prints at exit)";
+         "\n  (rerun one case with `opcts repro --backend " + backend.name + " <id>`, for the case rapidcheck"
+         " shrank to too; the whole property with the RC_PARAMS=\"reproduce=...\" it prints at exit)";
 }
 
 }  // namespace opcts

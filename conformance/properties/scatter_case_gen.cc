@@ -32,14 +32,6 @@ bool NegativeIndicesAllowed(const OperatorSpec& spec, const ScatterForm& f, DTyp
   return level && LevelIndex(spec.scheme, *level) >= LevelIndex(spec.scheme, from);
 }
 
-std::string IndexTag(Values v) {
-  switch (v) {
-    case Values::kIndexBoundary: return "boundary";
-    case Values::kIndexNegative: return "negative";
-    case Values::kIndexDuplicates: return "duplicates";
-    default: return "unique";
-  }
-}
 
 }  // namespace
 
@@ -110,57 +102,6 @@ rc::Gen<ScatterChoices> ScatterChoicesGen(const OperatorSpec& spec, ScatterGenOp
   });
 }
 
-CaseRecipe BuildScatterRecipe(const ScatterChoices& c) {
-  const OperatorSpec& spec = *c.spec;
-  const ScatterForm f = ScatterFormOf(spec);
-  const ScatterShapes& s = c.shapes;
-  const bool padded = c.layout == Layout::kPadded;
-
-  CaseRecipe r;
-  r.spec = &spec;
-  r.group = CaseGroup::kValid;
-  r.dtype = c.dtype;
-  r.shape = s.input;
-  r.layout = c.layout;
-  // The id's layout part: "broadcast1" names the stride-0 dimension.
-  const std::string layout_tag =
-      std::string(LayoutName(c.layout)) + (c.layout == Layout::kBroadcast ? std::to_string(c.broadcast_dim) : "");
-  r.value_tag = IndexTag(c.index_values);
-  r.seed = c.seed;
-  r.in_place = c.layout == Layout::kInPlace;
-  r.params = s.params;
-  const std::string reduction = ReductionName(spec, f, c.reduction);
-  const Values values = ScatterDataValues(reduction);
-  if (!reduction.empty()) r.params[f.reduction_param] = c.reduction;
-  const uint64_t terms = ElementCount(PackedDesc(c.index_dtype, s.indices)) / s.indices.back() + 1;
-  const Layout input_layout = padded || c.layout == Layout::kTransposed ? c.layout : Layout::kPacked;
-  r.tensors[f.input] = FilledWith(LayoutDesc(c.dtype, s.input, input_layout), values);
-  r.tensors[f.input].line_length = terms;
-  r.tensors[f.indices] = FilledWith(LayoutDesc(c.index_dtype, s.indices, padded ? Layout::kPadded : Layout::kPacked),
-                                    c.index_values);
-  r.tensors[f.indices].index_dims = s.index_dims;
-  r.tensors[f.updates] = FilledWith(
-      LayoutDesc(c.dtype, s.updates, c.layout == Layout::kBroadcast ? Layout::kBroadcast : Layout::kPacked,
-                 c.broadcast_dim), values);
-  r.tensors[f.updates].line_length = terms;
-  r.tensors[f.output] = FilledWith(LayoutDesc(c.dtype, s.input, padded ? Layout::kPadded : Layout::kPacked));
-
-  CaseId id{OperatorKey(spec), /*property=*/true, c.dtype, static_cast<unsigned>(s.input.size()), {}, c.seed};
-  if (f.HasDimensionCounts()) {
-    id.variant = {FormatShape(s.input), "in" + std::to_string(s.params.at(f.input_dims_param)) + "-idx" +
-                                            std::to_string(s.params.at(f.indices_dims_param)) + "-" +
-                                            FormatShape(s.indices) + "-" + std::string(DTypeShortName(c.index_dtype))};
-  } else {
-    id.variant = {FormatShape(s.input) + "-idx" + FormatShape(s.indices) + "-" + std::string(DTypeShortName(c.index_dtype))};
-  }
-  id.variant.insert(id.variant.end(), {layout_tag, r.value_tag});
-  if (!reduction.empty()) id.variant.push_back(reduction);
-  r.id = id.ToString();
-  std::map<std::string, TensorDesc> descs;
-  for (const auto& [name, t] : r.tensors) descs[name] = t.desc;
-  r.level = LowestSupportingLevel(spec, descs, r.params).value_or("");
-  return r;
-}
 
 void showValue(const ScatterChoices& choices, std::ostream& os) { showValue(BuildScatterRecipe(choices), os); }
 

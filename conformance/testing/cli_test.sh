@@ -25,6 +25,12 @@ echo "--version: $version"
 [ "$(grep -c "unknown --dtype 'float17'" "$dir/err")" -eq 1 ] || fail "the error was not printed once: $(cat "$dir/err")"
 echo "errors: once, on stderr, exit 2"
 
+# repro resolves a property test's id (its case is rebuilt from the id alone) as well as a run's.
+"$opcts" repro --backend cpu-reference dml_scatter_nd.prop.f16.rank3.1x2x3.in2-idx2-1x1x1-u32.padded.unique.s42 \
+  >"$dir/out" 2>&1 || fail "repro of a property case exited $?: $(cat "$dir/out")"
+grep -q '^backend cpu-reference: Pass' "$dir/out" || fail "repro of a property case did not pass: $(cat "$dir/out")"
+echo "repro: resolves a property test's case id"
+
 "$opcts" run --backend "$plugins/opcts-fault-hostile-strings.so" --op dml_cumulative_summation --dtype f32 \
   --max-cases 40 --no-progress --journal "$dir/hostile.jsonl" >"$dir/out" 2>&1
 grep -q $'\x1b' "$dir/out" && fail "a plugin's escape sequence reached the terminal"

@@ -81,21 +81,21 @@ int Main(int argc, char** argv) {
     const std::string name = spec.substr(0, at);
     const std::string options = at == std::string::npos ? "" : spec.substr(at + 1);
     PluginLoad load = LoadPlugin(name, options);
-    if (load.unavailable) {  // e.g. no Vulkan device: say so, benchmark the others
-      std::cerr << "opcts_bench: backend " << spec << " unavailable here: " << load.error << "\n";
-      benchmark::AddCustomContext("backend " + spec, "unavailable: " + load.error);
+    if (IsUnavailable(load)) {  // e.g. no Vulkan device: say so, benchmark the others
+      std::cerr << "opcts_bench: backend " << spec << " unavailable here: " << load.error().message << "\n";
+      benchmark::AddCustomContext("backend " + spec, "unavailable: " + load.error().message);
       continue;
     }
-    if (!load.plugin) {
-      std::cerr << "opcts_bench: " << load.error << "\n";
+    if (!load) {
+      std::cerr << "opcts_bench: " << load.error().message << "\n";
       return 2;
     }
-    const opcts_backend_info& info = load.plugin->info();
+    const opcts_backend_info& info = (*load)->info();
     const std::string label = Label(name) + (options.empty() ? "" : "@" + options);
     const std::string details = info.details;
     benchmark::AddCustomContext("backend " + label,
                                 info.device + (details.empty() ? "" : "; " + details));
-    backends.push_back({label, std::move(load.plugin)});
+    backends.push_back({label, std::move(load).value()});
   }
 
   const SpecSet spec_set = LoadSpecSet(DefaultSpecDir());

@@ -33,13 +33,13 @@ int ListCommand(const Args& raw) {
   std::cout << "built-in backends (" << BuiltinPluginDir() << "):\n";
   for (const std::string& name : BuiltinBackendNames()) {
     PluginLoad load = LoadPlugin(name, "");
-    if (!load.plugin) {
-      std::cout << "  " << name << ": " << (load.unavailable ? "UNAVAILABLE: " : "ERROR: ") << load.error << "\n";
+    if (!load) {
+      std::cout << "  " << name << ": " << (IsUnavailable(load) ? "UNAVAILABLE: " : "ERROR: ") << load.error().message << "\n";
       continue;
     }
-    const opcts_backend_info& info = load.plugin->info();
+    const opcts_backend_info& info = (*load)->info();
     std::cout << "  " << info.name << " " << info.version << "  device: " << info.device
-              << "  feature level " << load.plugin->FeatureLevel()
+              << "  feature level " << (*load)->FeatureLevel()
               << (info.extra_support && *info.extra_support ? std::string(" + ") + info.extra_support : "") << "\n";
     if (info.details && *info.details) std::cout << "    " << info.details << "\n";
   }

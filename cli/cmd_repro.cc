@@ -98,12 +98,12 @@ int ReproCommand(const Args& raw) {
   int exit_code = 0;
   for (const std::string& name : backends) {
     PluginLoad load = LoadPlugin(name, args.Get("--backend-options").value_or(""));
-    if (!load.plugin) {
-      std::cerr << "backend " << name << ": " << TerminalSafe(load.error) << "\n";
+    if (!load) {
+      std::cerr << "backend " << name << ": " << TerminalSafe(load.error().message) << "\n";
       exit_code = 2;
       continue;
     }
-    const Plugin& plugin = *load.plugin;
+    const Plugin& plugin = **load;
     const CaseVerdict verdict = RunCase(plugin, prepared, GroupFor(c, ClaimsOf(plugin)), {.keep_outputs = true});
     const CaseOutcome& o = verdict.outcome;
     std::cout << "\nbackend " << TerminalSafe(plugin.info().name) << ": " << StatusName(o.status)

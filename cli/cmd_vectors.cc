@@ -36,11 +36,11 @@ int VectorsCommand(const Args& raw) {
   std::vector<std::unique_ptr<Plugin>> plugins;
   for (const std::string& name : args.GetAll("--backend")) {
     PluginLoad load = LoadPlugin(name, args.Get("--backend-options").value_or(""));
-    if (!load.plugin) {
-      std::cerr << "backend " << name << ": " << TerminalSafe(load.error) << "\n";
-      return load.unavailable ? 1 : 2;
+    if (!load) {
+      std::cerr << "backend " << name << ": " << TerminalSafe(load.error().message) << "\n";
+      return IsUnavailable(load) ? 1 : 2;
     }
-    plugins.push_back(std::move(load.plugin));
+    plugins.push_back(std::move(load).value());
   }
   const std::vector<std::string> files = ExpandPaths(args.positionals(), ".json");
   int passed = 0, failed = 0, unreadable = 0;

@@ -115,7 +115,7 @@ TEST_F(GateTest, ExecuteErrorAfterQueryOkFailsClaimedOrNot) {
 
   // Beyond the claim too: a refusal belongs at query, not after it.
   PluginLoad load = LoadPlugin(FaultPlugin("execute-error-f16"), "");
-  ASSERT_TRUE(load.plugin) << load.error;
+  ASSERT_TRUE(load.ok()) << load.error().message;
   CaseFilter filter;
   filter.ops = {"dml_cumulative_product"};
   filter.dtypes = {"f16"};
@@ -123,7 +123,7 @@ TEST_F(GateTest, ExecuteErrorAfterQueryOkFailsClaimedOrNot) {
   const std::vector<CaseRecipe> cases = SelectCases(*specs_, 1, filter);
   ASSERT_EQ(cases.size(), 1u);
   PreparedCase prepared(Materialize(cases[0]));
-  const CaseVerdict unclaimed = RunCase(*load.plugin, prepared, CaseGroup::kUnclaimed);
+  const CaseVerdict unclaimed = RunCase(**load, prepared, CaseGroup::kUnclaimed);
   EXPECT_EQ(unclaimed.outcome.status, Status::kFail) << unclaimed.outcome.message;
   EXPECT_FALSE(unclaimed.acceptable);
 }
@@ -226,15 +226,15 @@ TEST(BuiltinBackends, RefuseAnOperatorTheyDoNotKnow) {
   ASSERT_FALSE(names.empty()) << "no built-in backend in " << BuiltinPluginDir();
   for (const std::string& name : names) {
     PluginLoad load = LoadPlugin(name, "");
-    if (!load.plugin && load.unavailable) {
-      std::cout << "SKIPPED " << name << ": unavailable here (" << load.error << ")\n";
+    if (!load && IsUnavailable(load)) {
+      std::cout << "SKIPPED " << name << ": unavailable here (" << load.error().message << ")\n";
       continue;
     }
-    ASSERT_TRUE(load.plugin) << name << ": " << load.error;
+    ASSERT_TRUE(load.ok()) << name << ": " << load.error().message;
     const opcts_dml_cumulative_desc desc{};  // what a future operator's struct holds is unknown
     const opcts_op_desc unknown{0xFFFFu, &desc};
     char message[256] = "";
-    EXPECT_EQ(load.plugin->api().query(load.plugin->instance(), &unknown, message, sizeof message),
+    EXPECT_EQ((*load)->api().query((*load)->instance(), &unknown, message, sizeof message),
               OPCTS_STATUS_NOT_SUPPORTED) << name;
     EXPECT_NE(std::string(message).find("65535"), std::string::npos) << name << ": " << message;
   }

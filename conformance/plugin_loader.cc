@@ -82,16 +82,14 @@ std::vector<std::string> BuiltinBackendNames() {
   return names;
 }
 
+bool IsUnavailable(const PluginLoad& load) { return !load && load.error().code == ErrorCode::kUnavailable; }
+
 PluginLoad LoadPlugin(const std::string& name_or_path, const std::string& options) {
-  PluginLoad result;
   const bool is_path = name_or_path.find('/') != std::string::npos ||
                        (name_or_path.size() > 3 && name_or_path.ends_with(".so"));
   const std::string path =
       is_path ? name_or_path : BuiltinPluginDir() + "/opcts-" + name_or_path + ".so";
-  auto fail = [&](const std::string& why) {
-    result.error = path + ": " + why;
-    return std::move(result);
-  };
+  auto fail = [&](const std::string& why) { return InvalidInput(path + ": " + why); };
   std::error_code ec;
   if (!std::filesystem::exists(path, ec)) {
     if (is_path) return fail("no such file");
@@ -130,16 +128,15 @@ PluginLoad LoadPlugin(const std::string& name_or_path, const std::string& option
   message[sizeof message - 1] = '\0';
   if (status != OPCTS_STATUS_OK) {
     plugin->instance_ = nullptr;
-    result.unavailable = status == OPCTS_STATUS_NOT_SUPPORTED;
-    return fail(std::string(result.unavailable ? "backend unavailable: " : "create failed: ") +
-                (*message ? message : "(no message)"));
+    const std::string why = *message ? message : "(no message)";
+    if (status == OPCTS_STATUS_NOT_SUPPORTED) return Unavailable(path + ": backend unavailable: " + why);
+    return fail("create failed: " + why);
   }
   if (plugin->instance_ == nullptr) return fail("create() succeeded but returned no instance");
   if (api->get_info(plugin->instance_, &plugin->info_) != OPCTS_STATUS_OK)
     return fail("get_info() failed");
   if (std::string wrong = CheckInfo(plugin->info_); !wrong.empty()) return fail(wrong);
-  result.plugin = std::move(plugin);
-  return result;
+  return plugin;
 }
 
 }  // namespace opcts

@@ -2,14 +2,15 @@
 // (resolved to <plugin dir>/opcts-<name>.so). Every failure is a sentence naming the file.
 //
 //   PluginLoad r = LoadPlugin("cpu-simd", "");
-//   if (!r.plugin) std::cerr << r.error;
-//   r.plugin->info().device
+//   if (!r) std::cerr << r.error().message;
+//   (*r)->info().device
 #pragma once
 
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "base/result.h"
 #include "opcts/backend.h"
 
 namespace opcts {
@@ -31,7 +32,7 @@ class Plugin {
   std::vector<std::string> ExtraSupport() const;
 
  private:
-  friend struct PluginLoad LoadPlugin(const std::string&, const std::string&);
+  friend Result<std::unique_ptr<Plugin>> LoadPlugin(const std::string&, const std::string&);
   Plugin() = default;
   void* library_ = nullptr;
   const opcts_backend_api* api_ = nullptr;
@@ -40,12 +41,10 @@ class Plugin {
   std::string path_;
 };
 
-struct PluginLoad {
-  std::unique_ptr<Plugin> plugin;
-  std::string error;
-  // create() answered NOT_SUPPORTED: the backend exists but cannot run here (no device).
-  bool unavailable = false;
-};
+// A loaded plugin, or why not: ErrorCode::kUnavailable when create() answered NOT_SUPPORTED (the
+// backend exists but cannot run here: no device), kInvalidInput for anything else.
+using PluginLoad = Result<std::unique_ptr<Plugin>>;
+bool IsUnavailable(const PluginLoad& load);
 
 // `name_or_path`: contains a '/' or ends in ".so" -> a path; otherwise a built-in name.
 PluginLoad LoadPlugin(const std::string& name_or_path, const std::string& options);

@@ -37,9 +37,9 @@ TEST_P(BadPluginTest, GivesItsOwnError) {
   const BadPlugin& bad = GetParam();
   const std::string path = TestPlugin(bad.name);
   const PluginLoad load = LoadPlugin(path, "");
-  EXPECT_EQ(load.plugin, nullptr);
-  EXPECT_EQ(load.error, path + ": " + bad.error);
-  EXPECT_EQ(load.unavailable, bad.unavailable);
+  ASSERT_FALSE(load.ok());
+  EXPECT_EQ(load.error().message, path + ": " + bad.error);
+  EXPECT_EQ(IsUnavailable(load), bad.unavailable);
 }
 
 INSTANTIATE_TEST_SUITE_P(Plugins, BadPluginTest, ::testing::ValuesIn(kBadPlugins), [](const auto& info) {
@@ -49,17 +49,17 @@ INSTANTIATE_TEST_SUITE_P(Plugins, BadPluginTest, ::testing::ValuesIn(kBadPlugins
 });
 
 TEST(PluginLoaderTest, MissingFileAndUnknownBuiltin) {
-  EXPECT_EQ(LoadPlugin("/nonexistent/x.so", "").error, "/nonexistent/x.so: no such file");
+  EXPECT_EQ(LoadPlugin("/nonexistent/x.so", "").error().message, "/nonexistent/x.so: no such file");
   const PluginLoad unknown = LoadPlugin("no-such-backend", "");
-  EXPECT_NE(unknown.error.find("no built-in backend 'no-such-backend' (built-ins:"), std::string::npos)
-      << unknown.error;
+  EXPECT_NE(unknown.error().message.find("no built-in backend 'no-such-backend' (built-ins:"), std::string::npos)
+      << unknown.error().message;
 }
 
 TEST(PluginLoaderTest, NotASharedObject) {
   const std::string path = ::testing::TempDir() + "/not-a-plugin.so";
   std::ofstream(path) << "this is text, not ELF\n";
   const PluginLoad load = LoadPlugin(path, "");
-  EXPECT_EQ(load.error.rfind(path + ": not a loadable plugin: ", 0), 0u) << load.error;
+  EXPECT_EQ(load.error().message.rfind(path + ": not a loadable plugin: ", 0), 0u) << load.error().message;
 }
 
 }  // namespace

@@ -367,15 +367,16 @@ int StartBackends(const std::vector<std::string>& names, const std::vector<CaseR
       unavailable = start_error.unavailable;
     } else {
       PluginLoad load = LoadPlugin(name, options.backend_options);
-      if (load.plugin) {
-        const opcts_backend_info& i = load.plugin->info();
-        b.info = {i.name, i.version, i.device, load.plugin->FeatureLevel(), load.plugin->ExtraSupport(),
+      if (load.ok()) {
+        const opcts_backend_info& i = (*load)->info();
+        b.info = {i.name, i.version, i.device, (*load)->FeatureLevel(), (*load)->ExtraSupport(),
                   i.details ? i.details : ""};
-        b.path = load.plugin->path();
-        b.plugin = std::move(load.plugin);
+        b.path = (*load)->path();
+        b.plugin = std::move(load).value();
+      } else {
+        error = load.error().message;
+        unavailable = IsUnavailable(load);
       }
-      error = load.error;
-      unavailable = load.unavailable;
     }
     if (b.info.name.empty()) {
       err << "backend " << name << ": " << (unavailable ? "UNAVAILABLE: " : "ERROR: ") << TerminalSafe(error) << "\n";

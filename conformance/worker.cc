@@ -102,11 +102,11 @@ bool DecodeResult(std::string line, size_t* index, CaseGroup* group, CaseOutcome
 [[noreturn]] void WorkerMain(const std::vector<CaseRecipe>& cases, const std::string& backend,
                              const std::string& options, int command_fd, int result_fd) {
   PluginLoad load = LoadPlugin(backend, options);
-  if (!load.plugin) {
-    WriteAll(result_fd, std::string("E ") + (load.unavailable ? "1 " : "0 ") + load.error + "\n");
+  if (!load) {
+    WriteAll(result_fd, std::string("E ") + (IsUnavailable(load) ? "1 " : "0 ") + load.error().message + "\n");
     _exit(0);
   }
-  const Plugin& plugin = *load.plugin;
+  const Plugin& plugin = **load;
   const opcts_backend_info& info = plugin.info();
   const nlohmann::json hello = {{"name", info.name}, {"version", info.version}, {"device", info.device},
                                 {"feature_level", plugin.FeatureLevel()}, {"extra_support", plugin.ExtraSupport()},

@@ -32,14 +32,14 @@ int ReplayOnBuiltins(const std::vector<TestVector>& vectors) {
   int replays = 0;
   for (const std::string& name : BuiltinBackendNames()) {
     PluginLoad load = LoadPlugin(name, "");
-    if (load.unavailable) {
-      std::cout << "[ note ] backend " << name << " cannot run here: " << load.error << "\n";
+    if (IsUnavailable(load)) {
+      std::cout << "[ note ] backend " << name << " cannot run here: " << load.error().message << "\n";
       continue;
     }
-    EXPECT_TRUE(load.plugin) << load.error;
-    if (!load.plugin) continue;
+    EXPECT_TRUE(load.ok()) << load.error().message;
+    if (!load) continue;
     for (const TestVector& v : vectors) {
-      const CaseVerdict r = RunVector(*load.plugin, v);
+      const CaseVerdict r = RunVector(**load, v);
       EXPECT_TRUE(r.acceptable) << v.file << " on " << name << ": " << StatusName(r.outcome.status) << ": "
                                 << r.outcome.message;
       ++replays;
@@ -88,13 +88,13 @@ TEST(FuzzRegressions, ReplayCatchesAFaultyBackend) {
   ASSERT_TRUE(r) << r.error().message;
 
   PluginLoad good = LoadPlugin("cpu-reference", "");
-  ASSERT_TRUE(good.plugin) << good.error;
-  const CaseVerdict pass = RunVector(*good.plugin, *r);
+  ASSERT_TRUE(good.ok()) << good.error().message;
+  const CaseVerdict pass = RunVector(**good, *r);
   EXPECT_TRUE(pass.acceptable) << StatusName(pass.outcome.status) << ": " << pass.outcome.message;
 
   PluginLoad faulty = LoadPlugin(OPCTS_FAULT_PLUGIN, "");
-  ASSERT_TRUE(faulty.plugin) << faulty.error;
-  const CaseVerdict fail = RunVector(*faulty.plugin, *r);
+  ASSERT_TRUE(faulty.ok()) << faulty.error().message;
+  const CaseVerdict fail = RunVector(**faulty, *r);
   EXPECT_FALSE(fail.acceptable);
   EXPECT_EQ(fail.outcome.status, Status::kFail) << fail.outcome.message;
 }

@@ -35,12 +35,12 @@ class BackendProperty : public testing::TestWithParam<std::string> {
   void SetUp() override {
     ASSERT_TRUE(LoadedSpecs().errors.empty()) << LoadedSpecs().errors.front();
     const PluginLoad& load = Load(GetParam());
-    if (!load.plugin) {
+    if (!load) {
       // A backend that cannot be loaded is skipped, never silently.
-      std::cerr << "*** SKIPPING backend " << GetParam() << ": " << load.error << "\n";
-      GTEST_SKIP() << "backend " << GetParam() << " could not be loaded: " << load.error;
+      std::cerr << "*** SKIPPING backend " << GetParam() << ": " << load.error().message << "\n";
+      GTEST_SKIP() << "backend " << GetParam() << " could not be loaded: " << load.error().message;
     }
-    backend_ = PluginBackend(*load.plugin);
+    backend_ = PluginBackend(**load);
   }
 
   // One rapidcheck property per operator the property applies to, with the id

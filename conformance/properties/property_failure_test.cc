@@ -85,19 +85,20 @@ class PropertyCanFail : public testing::Test {
  protected:
   void SetUp() override {
     ASSERT_TRUE(LoadedSpecs().errors.empty()) << LoadedSpecs().errors.front();
-    load_ = LoadPlugin("cpu-reference", "");
-    if (!load_.plugin) {
-      std::cerr << "*** SKIPPING: cpu-reference could not be loaded: " << load_.error << "\n";
-      GTEST_SKIP() << "cpu-reference could not be loaded: " << load_.error;
+    PluginLoad load = LoadPlugin("cpu-reference", "");
+    if (!load) {
+      std::cerr << "*** SKIPPING: cpu-reference could not be loaded: " << load.error().message << "\n";
+      GTEST_SKIP() << "cpu-reference could not be loaded: " << load.error().message;
     }
-    backend_ = CorruptingBackend(*load_.plugin);
+    plugin_ = std::move(load).value();
+    backend_ = CorruptingBackend(*plugin_);
   }
 
   std::string FailureOf(Property property, const std::string& operator_name) {
     return opcts::FailureOf(property, backend_, operator_name);
   }
 
-  PluginLoad load_;
+  std::unique_ptr<Plugin> plugin_;
   Backend backend_;
 };
 
@@ -151,8 +152,8 @@ TEST_F(PropertyCanFail, ScatterIsIdempotentFails) {
 TEST(PropertyCanFailOnFaultyPlugin, MatchesReferenceCatchesAFlippedFloat16Bit) {
   ASSERT_TRUE(LoadedSpecs().errors.empty()) << LoadedSpecs().errors.front();
   const PluginLoad load = LoadPlugin(OPCTS_FAULT_FLIP_BIT_F16, "");
-  ASSERT_NE(load.plugin, nullptr) << load.error;
-  EXPECT_THAT(FailureOf(MatchesReference, PluginBackend(*load.plugin), "DML_SCATTER_ND"),
+  ASSERT_TRUE(load.ok()) << load.error().message;
+  EXPECT_THAT(FailureOf(MatchesReference, PluginBackend(**load), "DML_SCATTER_ND"),
               ContainsRegex("case dml_scatter_nd\\.prop\\.f16\\.rank[14]\\.(1|1x1x1x1)\\.in1-idx1-(1|1x1x1x1)-[iu](32|64)"
                             "\\.packed\\.unique\\.s0 \\(level [0-9_]+\\) on fault-flip-bit-f16: Fail"));
 }

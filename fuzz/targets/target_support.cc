@@ -41,14 +41,14 @@ const Plugin& FuzzBackend() {
   // Never unloaded: a leak report at exit must still symbolize the plugin's frames.
   static const Plugin* const plugin = [] {
     PluginLoad load = LoadPlugin(BackendChoice(), "");
-    if (!load.plugin) {
+    if (!load) {
       // Not a finding: the target cannot start. Exit (not abort) so no crash file is written.
-      std::fprintf(stderr, "opcts fuzz: backend %s: %s\n", BackendChoice().c_str(), load.error.c_str());
+      std::fprintf(stderr, "opcts fuzz: backend %s: %s\n", BackendChoice().c_str(), load.error().message.c_str());
       std::exit(2);
     }
-    std::fprintf(stderr, "opcts fuzz: backend %s (%s), feature level %s\n", load.plugin->info().name,
-                 load.plugin->path().c_str(), load.plugin->FeatureLevel().c_str());
-    return load.plugin.release();
+    std::fprintf(stderr, "opcts fuzz: backend %s (%s), feature level %s\n", (*load)->info().name,
+                 (*load)->path().c_str(), (*load)->FeatureLevel().c_str());
+    return std::move(load).value().release();
   }();
   return *plugin;
 }

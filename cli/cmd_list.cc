@@ -28,8 +28,8 @@ int ListCommand(const Args& raw) {
   if (!specs.errors.empty()) return 2;
   CaseFilter filter;
   uint64_t seed = 1;
-  if (std::string error = ReadCaseFilter(args, specs, ProcessEnvironment, filter, seed); !error.empty())
-    return PrintUsage(kUsage, "opcts list: " + error);
+  if (Result<void> read = ReadCaseFilter(args, specs, ProcessEnvironment, filter, seed); !read)
+    return PrintUsage(kUsage, "opcts list: " + read.error().message);
   std::cout << "built-in backends (" << BuiltinPluginDir() << "):\n";
   for (const std::string& name : BuiltinBackendNames()) {
     PluginLoad load = LoadPlugin(name, "");

@@ -76,8 +76,8 @@ int RunCommand(const Args& raw) {
     return 2;
   }
   RunOptions options;
-  std::string error = ReadCaseFilter(args, specs, ProcessEnvironment, options.filter, options.seed);
-  if (error.empty()) error = ReadRequirements(args, specs, options.required);
+  const Result<void> filter = ReadCaseFilter(args, specs, ProcessEnvironment, options.filter, options.seed);
+  std::string error = filter ? ReadRequirements(args, specs, options.required) : filter.error().message;
   options.timeout_ms = args.GetNumber("--timeout-ms").value_or(0);
   options.memory_limit_mib = args.GetNumber("--memory-limit").value_or(0);
   if (error.empty() && !args.error().empty()) error = args.error();

@@ -34,15 +34,15 @@ std::string Join(const std::vector<std::string>& items, const char* separator) {
 }
 
 // Each value must name (or, as a glob, match) at least one of `valid`.
-std::string Validate(const char* option, const std::vector<std::string>& values,
-                     const std::vector<std::string>& valid, const std::string& valid_text) {
+Result<void> Validate(const char* option, const std::vector<std::string>& values,
+                      const std::vector<std::string>& valid, const std::string& valid_text) {
   for (const std::string& v : values)
     if (!AnyMatches({v}, valid, /*casefold=*/true))
-      return std::string("unknown ") + option + " '" + v + "'; valid values: " + valid_text;
-  return "";
+      return InvalidInput(std::string("unknown ") + option + " '" + v + "'; valid values: " + valid_text);
+  return {};
 }
 
-std::string ValidateFilter(const SpecSet& specs, const CaseFilter& f) {
+Result<void> ValidateFilter(const SpecSet& specs, const CaseFilter& f) {
   std::vector<std::string> dtypes, ops, levels;
   std::string dtype_text;
   for (DType t : kAllDTypes) {
@@ -57,16 +57,16 @@ std::string ValidateFilter(const SpecSet& specs, const CaseFilter& f) {
     for (const SupportLevel& l : s.support) level_set.insert(l.level);
   }
   levels.assign(level_set.begin(), level_set.end());
-  std::string error = Validate("--dtype", f.dtypes, dtypes, dtype_text + " (any case)");
-  if (error.empty()) error = Validate("--op", f.ops, ops, Join(ops, ", "));
-  if (error.empty()) error = Validate("--level", f.levels, levels, Join(levels, ", "));
-  return error;
+  OPCTS_TRY(Validate("--dtype", f.dtypes, dtypes, dtype_text + " (any case)"));
+  OPCTS_TRY(Validate("--op", f.ops, ops, Join(ops, ", ")));
+  return Validate("--level", f.levels, levels, Join(levels, ", "));
 }
 
 // Lines of a case list: an id or glob each; blank lines and `#` comments skipped.
-std::string ReadCaseList(const std::string& path, std::vector<std::string>& entries) {
+Result<std::vector<std::string>> ReadCaseList(const std::string& path) {
+  std::vector<std::string> entries;
   std::ifstream file(path);
-  if (!file) return "--case-list: cannot read " + path;
+  if (!file) return IoError("--case-list: cannot read " + path);
   std::string line;
   for (size_t number = 1; std::getline(file, line); ++number) {
     if (const size_t hash = line.find('#'); hash != std::string::npos) line.erase(hash);
@@ -75,12 +75,12 @@ std::string ReadCaseList(const std::string& path, std::vector<std::string>& entr
     const size_t last = line.find_last_not_of(" \t\r");
     const std::string entry = line.substr(first, last - first + 1);
     if (entry.find_first_of(" \t") != std::string::npos)
-      return path + ":" + std::to_string(number) + ": one case id or glob per line, not '" + entry + "'";
+      return InvalidInput(path + ":" + std::to_string(number) + ": one case id or glob per line, not '" + entry + "'");
     entries.push_back(entry);
   }
-  if (file.bad()) return "--case-list: cannot read " + path;
-  if (entries.empty()) return "--case-list: " + path + " lists no case";
-  return "";
+  if (file.bad()) return IoError("--case-list: cannot read " + path);
+  if (entries.empty()) return InvalidInput("--case-list: " + path + " lists no case");
+  return entries;
 }
 
 std::optional<uint64_t> ParseNumber(const std::string& text) {
@@ -91,26 +91,25 @@ std::optional<uint64_t> ParseNumber(const std::string& text) {
   return value;
 }
 
-// The shard from the test runners' variables when --shard is absent; "" or the error.
-std::string ReadEnvShard(const EnvLookup& env, CaseFilter& filter) {
+// The shard from the test runners' variables when --shard is absent.
+Result<void> ReadEnvShard(const EnvLookup& env, CaseFilter& filter) {
   for (const auto& [total_name, index_name] :
        {std::pair{"GTEST_TOTAL_SHARDS", "GTEST_SHARD_INDEX"}, {"TEST_TOTAL_SHARDS", "TEST_SHARD_INDEX"}}) {
     const char* total = env(total_name);
     const char* index = env(index_name);
     if (!total && !index) continue;
     if (!total || !index)
-      return std::string(total ? index_name : total_name) + " is not set, but " +
-             (total ? total_name : index_name) + " is";
-    const std::string error = ParseShard(std::string(index) + "/" + total, filter.shard_index,
-                                         filter.shard_count);
-    if (!error.empty()) return std::string(index_name) + "/" + total_name + ": " + error;
+      return InvalidInput(std::string(total ? index_name : total_name) + " is not set, but " +
+                          (total ? total_name : index_name) + " is");
+    const Result<void> shard = ParseShard(std::string(index) + "/" + total, filter.shard_index, filter.shard_count);
+    if (!shard) return InvalidInput(std::string(index_name) + "/" + total_name + ": " + shard.error().message);
     break;
   }
   if (const char* status_file = env("TEST_SHARD_STATUS_FILE"); status_file && *status_file) {
     std::ofstream touch(status_file, std::ios::app);
-    if (!touch) return std::string("cannot touch TEST_SHARD_STATUS_FILE ") + status_file;
+    if (!touch) return IoError(std::string("cannot touch TEST_SHARD_STATUS_FILE ") + status_file);
   }
-  return "";
+  return {};
 }
 
 }  // namespace
@@ -158,22 +157,22 @@ std::string FilterText(const CaseFilter& f) {
   return text.empty() ? "(no filter)" : text;
 }
 
-std::string ParseShard(const std::string& text, uint32_t& index, uint32_t& count) {
-  const std::string usage = "a shard is I/N with 0 <= I < N, not '" + text + "'";
+Result<void> ParseShard(const std::string& text, uint32_t& index, uint32_t& count) {
+  const Error usage = InvalidInput("a shard is I/N with 0 <= I < N, not '" + text + "'");
   const size_t slash = text.find('/');
   if (slash == std::string::npos) return usage;
   const auto i = ParseNumber(text.substr(0, slash)), n = ParseNumber(text.substr(slash + 1));
   if (!i || !n || *n == 0 || *i >= *n) return usage;
   if (*n > std::numeric_limits<uint32_t>::max())
-    return "a shard count above " + std::to_string(std::numeric_limits<uint32_t>::max()) +
-           " is not supported, not '" + text + "'";
+    return InvalidInput("a shard count above " + std::to_string(std::numeric_limits<uint32_t>::max()) +
+                        " is not supported, not '" + text + "'");
   index = static_cast<uint32_t>(*i);
   count = static_cast<uint32_t>(*n);
-  return "";
+  return {};
 }
 
-std::string ReadCaseFilter(CliArgs& args, const SpecSet& specs, const EnvLookup& env,
-                           CaseFilter& filter, uint64_t& seed) {
+Result<void> ReadCaseFilter(CliArgs& args, const SpecSet& specs, const EnvLookup& env, CaseFilter& filter,
+                            uint64_t& seed) {
   filter.ops = args.GetAll("--op");
   filter.dtypes = args.GetAll("--dtype");
   filter.levels = args.GetAll("--level");
@@ -181,20 +180,20 @@ std::string ReadCaseFilter(CliArgs& args, const SpecSet& specs, const EnvLookup&
   filter.excludes = args.GetAll("--exclude");
   seed = args.GetNumber("--seed").value_or(1);
   filter.max_cases = args.GetNumber("--max-cases").value_or(0);
-  if (!args.error().empty()) return args.error();
+  if (!args.error().empty()) return InvalidInput(args.error());
   if (args.Get("--max-cases") && filter.max_cases == 0)
-    return "--max-cases 0 would run nothing; give at least 1, or leave it out for no limit";
-  if (std::string error = ValidateFilter(specs, filter); !error.empty()) return error;
+    return InvalidInput("--max-cases 0 would run nothing; give at least 1, or leave it out for no limit");
+  OPCTS_TRY(ValidateFilter(specs, filter));
   if (const auto list = args.Get("--case-list")) {
-    if (args.GetAll("--case-list").size() > 1) return "give --case-list once";
+    if (args.GetAll("--case-list").size() > 1) return InvalidInput("give --case-list once");
     filter.case_list_file = *list;
-    if (std::string error = ReadCaseList(*list, filter.case_list); !error.empty()) return error;
+    OPCTS_ASSIGN_OR_RETURN(filter.case_list, ReadCaseList(*list));
   }
   if (const auto shard = args.Get("--shard")) {
-    if (args.GetAll("--shard").size() > 1) return "give --shard once";
-    if (std::string error = ParseShard(*shard, filter.shard_index, filter.shard_count); !error.empty())
-      return "--shard: " + error;
-    return "";
+    if (args.GetAll("--shard").size() > 1) return InvalidInput("give --shard once");
+    if (Result<void> parsed = ParseShard(*shard, filter.shard_index, filter.shard_count); !parsed)
+      return InvalidInput("--shard: " + parsed.error().message);
+    return {};
   }
   return ReadEnvShard(env, filter);
 }

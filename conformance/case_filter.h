@@ -6,7 +6,7 @@
 // the specs: an unknown dtype, operator or level is a usage error that lists the valid ones.
 //
 //   CaseFilter f;
-//   if (std::string error = ReadCaseFilter(args, specs, env, f, seed); !error.empty()) ...
+//   if (Result<void> read = ReadCaseFilter(args, specs, env, f, seed); !read) ... read.error().message
 //   for (const CaseRecipe& c : SelectCases(specs, seed, f)) ...
 #pragma once
 
@@ -18,6 +18,7 @@
 
 #include "conformance/case.h"
 #include "base/cli_args.h"
+#include "base/result.h"
 #include "conformance/spec_set.h"
 
 namespace opcts {
@@ -46,12 +47,12 @@ const char* ProcessEnvironment(const char* name);  // std::getenv
 // `seed`) from `args`, validating each against `specs`. Without --shard, the test runners'
 // sharding variables select the shard: GTEST_TOTAL_SHARDS/GTEST_SHARD_INDEX, then Bazel's
 // TEST_TOTAL_SHARDS/TEST_SHARD_INDEX; TEST_SHARD_STATUS_FILE, when set, is touched to say
-// sharding is supported. Returns "" or the usage error.
-std::string ReadCaseFilter(CliArgs& args, const SpecSet& specs, const EnvLookup& env,
-                           CaseFilter& filter, uint64_t& seed);
+// sharding is supported. An error is a usage error (kIo for an unreadable --case-list).
+Result<void> ReadCaseFilter(CliArgs& args, const SpecSet& specs, const EnvLookup& env, CaseFilter& filter,
+                            uint64_t& seed);
 
-// "I/N" with 0 <= I < N < 2^32, or the error.
-std::string ParseShard(const std::string& text, uint32_t& index, uint32_t& count);
+// "I/N" with 0 <= I < N < 2^32.
+Result<void> ParseShard(const std::string& text, uint32_t& index, uint32_t& count);
 
 // The cases a run with these options would execute, in order (filters and shard applied).
 std::vector<CaseRecipe> SelectCases(const SpecSet& specs, uint64_t seed, const CaseFilter& filter);

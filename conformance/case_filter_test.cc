@@ -27,7 +27,8 @@ class CaseFilterTest : public ::testing::Test {
       const auto it = env.find(name);
       return it == env.end() ? nullptr : it->second.c_str();
     };
-    return ReadCaseFilter(cli, *specs_, lookup, filter_, seed_);
+    const Result<void> read = ReadCaseFilter(cli, *specs_, lookup, filter_, seed_);
+    return read ? "" : read.error().message;
   }
   std::vector<CaseRecipe> Selected() { return SelectCases(*specs_, seed_, filter_); }
 

@@ -22,11 +22,11 @@ using testing::XmlDocument;
 
 Report Build(bool with_waivers, const std::string& interrupted = "") {
   std::vector<Waiver> waivers;
-  if (with_waivers) waivers = *LoadWaivers(Testdata("waivers.yaml")).value;
+  if (with_waivers) waivers = LoadWaivers(Testdata("waivers.yaml")).value();
   auto report = BuildReport(LoadJournals({"cpu_simd.jsonl", "vulkan.jsonl"}), waivers,
                             {false, "2026-01-01", {}, interrupted});
-  EXPECT_TRUE(report.value) << report.error;
-  return std::move(*report.value);
+  EXPECT_TRUE(report.ok()) << report.error().message;
+  return std::move(report).value();
 }
 
 // The <property> values of the JUnit suite `suite`, by name.
@@ -119,7 +119,8 @@ TEST(Junit, SuitesCarryCoverageProperties) {
   const auto product = SuiteProperties(document, "cpu-simd.DML_CUMULATIVE_PRODUCT");
   EXPECT_EQ(product.at("opcts.highest_passing_level"), "none");
   EXPECT_EQ(product.at("opcts.pass_rate"), "0.000000");
-  EXPECT_EQ(SuiteProperties(document, "vulkan.OPENVINO_CUMSUM_3").at("opcts.claimed_level"), "4_0");
+  EXPECT_EQ(SuiteProperties(document, "vulkan.OPENVINO_CUMSUM_3").at("opcts.claimed_level"),
+            "4_0");
 }
 
 TEST(Junit, WellFormedWithExpectedCounts) {
@@ -218,8 +219,8 @@ TEST(Markdown, CoverageTableRightAfterTheVerdict) {
 
 TEST(Markdown, PassingReport) {
   auto report = BuildReport(LoadJournals({"shard0of3.jsonl"}), {}, {});
-  ASSERT_TRUE(report.value);
-  const std::string markdown = RenderMarkdown(*report.value);
+  ASSERT_TRUE(report.ok());
+  const std::string markdown = RenderMarkdown(*report);
   EXPECT_EQ(markdown.rfind("## opcts conformance: ✅ passed\n", 0), 0u) << markdown;
   EXPECT_EQ(markdown.find("Failures by cause"), std::string::npos);
 }
@@ -236,17 +237,17 @@ TEST(Html, EscapesBackendNamesEverywhere) {
                            testing::CaseLine("<b>bold</b>", "x.<i>.s1", "Fail", "<img src=x>") +
                            "\n";
   auto journal = ParseJournal(text, "inline.jsonl");
-  ASSERT_TRUE(journal.value) << journal.error;
-  const auto report = BuildReport({{"inline.jsonl", *journal.value}}, {}, {});
-  ASSERT_TRUE(report.value) << report.error;
-  const std::string html = RenderHtml(*report.value);
+  ASSERT_TRUE(journal.ok()) << journal.error().message;
+  const auto report = BuildReport({{"inline.jsonl", *journal}}, {}, {});
+  ASSERT_TRUE(report.ok()) << report.error().message;
+  const std::string html = RenderHtml(*report);
   EXPECT_EQ(html.find("<b>"), std::string::npos);
   EXPECT_EQ(html.find("<i>"), std::string::npos);
   EXPECT_EQ(html.find("<img"), std::string::npos);
   EXPECT_NE(html.find("&lt;b&gt;bold&lt;/b&gt;"), std::string::npos);
-  const std::string junit = RenderJunit(*report.value);
+  const std::string junit = RenderJunit(*report);
   EXPECT_EQ(ParseXml(junit).error, "") << junit;
-  EXPECT_EQ(RenderMarkdown(*report.value).find("<b>"), std::string::npos);
+  EXPECT_EQ(RenderMarkdown(*report).find("<b>"), std::string::npos);
 }
 
 TEST(Html, CoverageTableNearTheTop) {
@@ -345,16 +346,16 @@ TEST(ReportWriters, RecordedBehavioursAreCountedPerBackend) {
       CaseLineWith("gpu", "b", "Pass", {{"group", "valid"}, {"behaviour", "out-of-range indices skipped"}}) +
       "\n" + CaseLineWith("gpu", "c", "Pass", {{"group", "valid"}}) + "\n";
   auto journal = ParseJournal(text, "behaviours.jsonl");
-  ASSERT_TRUE(journal.value) << journal.error;
-  EXPECT_EQ(journal.value->cases[0].behaviour, "out-of-range indices skipped");
-  EXPECT_EQ(ToJsonLine(journal.value->cases[2]).find("behaviour"), std::string::npos);
-  const auto report = BuildReport({{"behaviours.jsonl", *journal.value}}, {}, {});
-  ASSERT_TRUE(report.value) << report.error;
-  const auto json = nlohmann::json::parse(RenderJsonSummary(*report.value));
+  ASSERT_TRUE(journal.ok()) << journal.error().message;
+  EXPECT_EQ(journal->cases[0].behaviour, "out-of-range indices skipped");
+  EXPECT_EQ(ToJsonLine(journal->cases[2]).find("behaviour"), std::string::npos);
+  const auto report = BuildReport({{"behaviours.jsonl", *journal}}, {}, {});
+  ASSERT_TRUE(report.ok()) << report.error().message;
+  const auto json = nlohmann::json::parse(RenderJsonSummary(*report));
   EXPECT_EQ(json["backends"][0]["behaviours"]["out-of-range indices skipped"], 2);
-  EXPECT_NE(RenderMarkdown(*report.value).find("gpu: out-of-range indices skipped (2 case(s))"),
+  EXPECT_NE(RenderMarkdown(*report).find("gpu: out-of-range indices skipped (2 case(s))"),
             std::string::npos);
-  EXPECT_NE(RenderHtml(*report.value).find("out-of-range indices skipped: 2"), std::string::npos);
+  EXPECT_NE(RenderHtml(*report).find("out-of-range indices skipped: 2"), std::string::npos);
 }
 
 }  // namespace

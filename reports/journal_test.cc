@@ -378,32 +378,5 @@ TEST(Journal, HeaderBackendStringsAreCapped) {
   EXPECT_EQ(backend.feature_level, "5_0");
 }
 
-TEST(Status, PassingStatuses) {
-  for (const char* status : {"Pass", "InvalidRejected"}) {
-    EXPECT_TRUE(IsPassing(status, false)) << status;
-    EXPECT_TRUE(IsPassing(status, true)) << status;
-  }
-  EXPECT_TRUE(IsPassing("QualityWarning", false));
-  EXPECT_FALSE(IsPassing("QualityWarning", true));
-  for (const char* status : {"NotSupported", "Waived", "Fail", "InvalidAccepted", "ClaimViolation",
-                             "Crash", "Timeout", "InternalError"}) {
-    EXPECT_FALSE(IsPassing(status, false)) << status;
-  }
-}
-
-TEST(Status, GateFailuresFollowJournalMd) {
-  for (const char* status :
-       {"Fail", "InvalidAccepted", "ClaimViolation", "Crash", "Timeout", "InternalError"}) {
-    EXPECT_TRUE(IsGateFailure(status, false)) << status;
-    EXPECT_TRUE(IsGateFailure(status, true)) << status;
-  }
-  for (const char* status : {"Pass", "NotSupported", "InvalidRejected", "Waived"}) {
-    EXPECT_FALSE(IsGateFailure(status, false)) << status;
-    EXPECT_FALSE(IsGateFailure(status, true)) << status;
-  }
-  EXPECT_FALSE(IsGateFailure("QualityWarning", false));
-  EXPECT_TRUE(IsGateFailure("QualityWarning", true));
-}
-
 }  // namespace
 }  // namespace opcts

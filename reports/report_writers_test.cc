@@ -106,48 +106,48 @@ TEST(JsonSummary, CoverageArray) {
 
 TEST(Junit, SuitesCarryCoverageProperties) {
   const std::string xml = RenderJunit(Build(false));
-  const XmlDocument document = ParseXml(xml);
-  ASSERT_EQ(document.error, "") << xml;
-  EXPECT_EQ(document.Count("properties"), 6u);
-  EXPECT_EQ(document.Count("property"), 30u);
-  EXPECT_EQ(SuiteProperties(document, "cpu-simd.DML_SCATTER_ND"),
+  const Result<XmlDocument> document = ParseXml(xml);
+  ASSERT_TRUE(document.ok()) << document.error().message << "\n" << xml;
+  EXPECT_EQ(document->Count("properties"), 6u);
+  EXPECT_EQ(document->Count("property"), 30u);
+  EXPECT_EQ(SuiteProperties(*document, "cpu-simd.DML_SCATTER_ND"),
             (std::map<std::string, std::string>{{"opcts.highest_passing_level", "3_0"},
                                                 {"opcts.pass_rate", "0.666666"},
                                                 {"opcts.cases", "3"},
                                                 {"opcts.passing", "2"},
                                                 {"opcts.claimed_level", "5_0"}}));
-  const auto product = SuiteProperties(document, "cpu-simd.DML_CUMULATIVE_PRODUCT");
+  const auto product = SuiteProperties(*document, "cpu-simd.DML_CUMULATIVE_PRODUCT");
   EXPECT_EQ(product.at("opcts.highest_passing_level"), "none");
   EXPECT_EQ(product.at("opcts.pass_rate"), "0.000000");
-  EXPECT_EQ(SuiteProperties(document, "vulkan.OPENVINO_CUMSUM_3").at("opcts.claimed_level"),
+  EXPECT_EQ(SuiteProperties(*document, "vulkan.OPENVINO_CUMSUM_3").at("opcts.claimed_level"),
             "4_0");
 }
 
 TEST(Junit, WellFormedWithExpectedCounts) {
   const std::string xml = RenderJunit(Build(false));
-  const XmlDocument document = ParseXml(xml);
-  ASSERT_EQ(document.error, "") << xml;
-  const auto& root = document.elements[0];
+  const Result<XmlDocument> document = ParseXml(xml);
+  ASSERT_TRUE(document.ok()) << document.error().message << "\n" << xml;
+  const auto& root = document->elements[0];
   EXPECT_EQ(root.name, "testsuites");
   EXPECT_EQ(root.attributes.at("tests"), "12");
   EXPECT_EQ(root.attributes.at("failures"), "4");  // Fail x2, InvalidAccepted, ClaimViolation
   EXPECT_EQ(root.attributes.at("errors"), "1");    // Crash
   EXPECT_EQ(root.attributes.at("skipped"), "1");   // NotSupported
   EXPECT_EQ(root.attributes.at("time"), "0.001194");
-  EXPECT_EQ(document.Count("testsuite"), 6u);
-  EXPECT_EQ(document.Count("testcase"), 12u);
-  EXPECT_EQ(document.Count("failure"), 4u);
-  EXPECT_EQ(document.Count("error"), 1u);
-  EXPECT_EQ(document.Count("skipped"), 1u);
-  EXPECT_EQ(document.Count("system-out"), 1u);  // the QualityWarning note
+  EXPECT_EQ(document->Count("testsuite"), 6u);
+  EXPECT_EQ(document->Count("testcase"), 12u);
+  EXPECT_EQ(document->Count("failure"), 4u);
+  EXPECT_EQ(document->Count("error"), 1u);
+  EXPECT_EQ(document->Count("skipped"), 1u);
+  EXPECT_EQ(document->Count("system-out"), 1u);  // the QualityWarning note
 }
 
 TEST(Junit, FailureCarriesMessageAndRepro) {
-  const XmlDocument document = ParseXml(RenderJunit(Build(false)));
-  ASSERT_EQ(document.error, "");
+  const Result<XmlDocument> document = ParseXml(RenderJunit(Build(false)));
+  ASSERT_TRUE(document.ok()) << document.error().message;
   const testing::XmlElement* failure = nullptr;
   const testing::XmlElement* skipped = nullptr;
-  for (const auto& element : document.elements) {
+  for (const auto& element : document->elements) {
     if (element.name == "failure" && !failure) failure = &element;
     if (element.name == "skipped") skipped = &element;
   }
@@ -165,9 +165,9 @@ TEST(Junit, FailureCarriesMessageAndRepro) {
 
 TEST(Junit, WaivedAreSkippedAndExpiredWaiverFails) {
   const std::string xml = RenderJunit(Build(true));
-  const XmlDocument document = ParseXml(xml);
-  ASSERT_EQ(document.error, "") << xml;
-  const auto& root = document.elements[0];
+  const Result<XmlDocument> document = ParseXml(xml);
+  ASSERT_TRUE(document.ok()) << document.error().message << "\n" << xml;
+  const auto& root = document->elements[0];
   EXPECT_EQ(root.attributes.at("tests"), "13");    // 12 cases + the expired waiver
   EXPECT_EQ(root.attributes.at("failures"), "3");  // InvalidAccepted, ClaimViolation, waiver
   EXPECT_EQ(root.attributes.at("errors"), "1");
@@ -246,7 +246,8 @@ TEST(Html, EscapesBackendNamesEverywhere) {
   EXPECT_EQ(html.find("<img"), std::string::npos);
   EXPECT_NE(html.find("&lt;b&gt;bold&lt;/b&gt;"), std::string::npos);
   const std::string junit = RenderJunit(*report);
-  EXPECT_EQ(ParseXml(junit).error, "") << junit;
+  const Result<XmlDocument> document = ParseXml(junit);
+  EXPECT_TRUE(document.ok()) << document.error().message << "\n" << junit;
   EXPECT_EQ(RenderMarkdown(*report).find("<b>"), std::string::npos);
 }
 
@@ -272,10 +273,10 @@ TEST(ReportWriters, InterruptedRunShowsInEveryFormat) {
   EXPECT_EQ(json["gate"]["reasons"].back(), reason);
   EXPECT_NE(RenderMarkdown(report).find("- ❌ " + reason + "\n"), std::string::npos);
   EXPECT_NE(RenderHtml(report).find("<li>" + reason + "</li>"), std::string::npos);
-  const XmlDocument junit = ParseXml(RenderJunit(report));
-  ASSERT_EQ(junit.error, "");
+  const Result<XmlDocument> junit = ParseXml(RenderJunit(report));
+  ASSERT_TRUE(junit.ok()) << junit.error().message;
   bool found = false;
-  for (const auto& element : junit.elements) {
+  for (const auto& element : junit->elements) {
     found |= element.name == "failure" && element.attributes.at("message") == reason;
   }
   EXPECT_TRUE(found);

@@ -8,6 +8,7 @@
 #include <set>
 #include <utility>
 
+#include "base/result.h"
 #include "reports/atomic_file.h"
 #include "reports/html_report.h"
 #include "reports/journal_diff.h"
@@ -56,7 +57,6 @@ struct Arguments {
   std::map<std::string, std::vector<std::string>> values;
   std::set<std::string> flags;
   std::vector<std::string> positional;
-  std::string error;
 
   // The value of a single-valued option; nullptr when not given.
   const std::string* Value(const std::string& name) const {
@@ -78,10 +78,11 @@ bool WantsHelp(const std::vector<std::string>& args) {
 }
 
 // Accepts "--name value", "--name=value", flags, and "--" before positionals that start with '-'.
-Arguments Parse(const std::vector<std::string>& args, size_t begin, const OptionSet& options) {
+Result<Arguments> Parse(const std::vector<std::string>& args, size_t begin,
+                        const OptionSet& options) {
   Arguments parsed;
   bool options_done = false;
-  for (size_t i = begin; i < args.size() && parsed.error.empty(); ++i) {
+  for (size_t i = begin; i < args.size(); ++i) {
     const std::string& arg = args[i];
     if (options_done || arg == "-" || arg.empty() || arg[0] != '-') {
       parsed.positional.push_back(arg);
@@ -96,11 +97,11 @@ Arguments Parse(const std::vector<std::string>& args, size_t begin, const Option
     if (options.flags.count(name) && equals == std::string::npos) {
       parsed.flags.insert(name);
     } else if (!options.single.count(name) && !options.repeated.count(name)) {
-      parsed.error = "unknown option " + arg;
+      return InvalidInput("unknown option " + arg);
     } else if (equals == std::string::npos && i + 1 == args.size()) {
-      parsed.error = "option " + name + " needs a value";
+      return InvalidInput("option " + name + " needs a value");
     } else if (options.single.count(name) && parsed.values.count(name)) {
-      parsed.error = "option " + name + " given twice";
+      return InvalidInput("option " + name + " given twice");
     } else {
       parsed.values[name].push_back(equals == std::string::npos ? args[++i]
                                                                 : arg.substr(equals + 1));
@@ -114,26 +115,48 @@ int BadInput(std::ostream& err, const std::string& message) {
   return kReportExitBadInput;
 }
 
+// A failed Result of the reports API: an unreadable file is bad input as much as a bad line.
+int BadInput(std::ostream& err, const Error& error) { return BadInput(err, error.message); }
+
 int Usage(std::ostream& err, const std::string& message) {
   err << "opcts report: " << message << "\n" << kUsage;
   return kReportExitBadInput;
 }
 
-// Reads every journal, printing warnings; false (message printed) on the first error.
-bool ReadAll(const std::vector<std::string>& paths, std::vector<SourcedJournal>& journals,
-             std::ostream& err) {
+// Reads every journal, printing their warnings to `err`.
+Result<std::vector<SourcedJournal>> ReadAll(const std::vector<std::string>& paths,
+                                            std::ostream& err) {
+  std::vector<SourcedJournal> journals;
   for (const auto& path : paths) {
-    auto journal = ReadJournal(path);
-    if (!journal.value) {
-      err << "opcts report: " << journal.error << "\n";
-      return false;
-    }
-    for (const auto& warning : journal.value->warnings) {
+    OPCTS_ASSIGN_OR_RETURN(Journal journal, ReadJournal(path));
+    for (const auto& warning : journal.warnings) {
       err << "warning: " << TerminalSafe(warning) << "\n";
     }
-    journals.push_back({path, std::move(*journal.value)});
+    journals.push_back({path, std::move(journal)});
   }
-  return true;
+  return journals;
+}
+
+// --require-level LEVEL and --require OP=LEVEL; an error is a usage error.
+Result<std::vector<LevelRequirement>> ReadRequirements(const Arguments& parsed) {
+  std::vector<LevelRequirement> required;
+  for (const std::string option : {"--require-level", "--require"}) {
+    const bool per_operator = option == "--require";
+    for (const auto& text : parsed.All(option)) {
+      Result<LevelRequirement> requirement = ParseLevelRequirement(text);
+      if (!requirement) return InvalidInput(option + " " + requirement.error().message);
+      if (per_operator && requirement->op.empty()) {
+        return InvalidInput("--require takes OP=LEVEL (e.g. dml_scatter_nd=4_1), not \"" + text +
+                            "\"");
+      }
+      if (!per_operator && !requirement->op.empty()) {
+        return InvalidInput(
+            "--require-level takes a LEVEL; use --require OP=LEVEL for one operator");
+      }
+      required.push_back(std::move(requirement).value());
+    }
+  }
+  return required;
 }
 
 struct GateInputs {
@@ -141,51 +164,31 @@ struct GateInputs {
   ReportOptions options;
 };
 
-// --require-level LEVEL and --require OP=LEVEL; "" or the usage error.
-std::string ReadRequirements(const Arguments& parsed, std::vector<LevelRequirement>& required) {
-  for (const std::string option : {"--require-level", "--require"}) {
-    const bool per_operator = option == "--require";
-    for (const auto& text : parsed.All(option)) {
-      auto requirement = ParseLevelRequirement(text);
-      if (!requirement.value) return option + " " + requirement.error;
-      if (per_operator && requirement.value->op.empty()) {
-        return "--require takes OP=LEVEL (e.g. dml_scatter_nd=4_1), not \"" + text + "\"";
-      }
-      if (!per_operator && !requirement.value->op.empty()) {
-        return "--require-level takes a LEVEL; use --require OP=LEVEL for one operator";
-      }
-      required.push_back(std::move(*requirement.value));
-    }
-  }
-  return "";
-}
-
-// --waivers, --strict and --today, shared by rendering and diff; "" or an error message.
-std::string ReadGateInputs(const Arguments& parsed, GateInputs& inputs) {
+// --waivers, --strict and --today, shared by rendering and diff; an error is bad input.
+Result<GateInputs> ReadGateInputs(const Arguments& parsed) {
+  GateInputs inputs;
   inputs.options.strict = parsed.flags.count("--strict") > 0;
   inputs.options.today = TodayUtc();
   if (const std::string* today = parsed.Value("--today")) {
-    if (!IsIsoDate(*today)) return "--today: \"" + *today + "\" is not a date YYYY-MM-DD";
+    if (!IsIsoDate(*today)) {
+      return InvalidInput("--today: \"" + *today + "\" is not a date YYYY-MM-DD");
+    }
     inputs.options.today = *today;
   }
   for (const auto& path : parsed.All("--waivers")) {
-    auto waivers = LoadWaivers(path);
-    if (!waivers.value) return waivers.error;
-    inputs.waivers.insert(inputs.waivers.end(), waivers.value->begin(), waivers.value->end());
+    OPCTS_ASSIGN_OR_RETURN(std::vector<Waiver> waivers, LoadWaivers(path));
+    inputs.waivers.insert(inputs.waivers.end(), waivers.begin(), waivers.end());
   }
-  return "";
+  return inputs;
 }
 
-// Writes `text` to `path` ("-": stdout) atomically; false (message printed) when that fails.
-bool WriteOutput(const std::string& path, const std::string& text, std::ostream& out,
-                 std::ostream& err) {
+// Writes `text` to `path` ("-": stdout) atomically.
+Result<void> WriteOutput(const std::string& path, const std::string& text, std::ostream& out) {
   if (path == "-") {
     out << text;
-    return true;
+    return {};
   }
-  const std::string error = WriteFileAtomically(path, text);
-  if (!error.empty()) err << "opcts report: " << path << ": cannot write: " << error << "\n";
-  return error.empty();
+  return WriteFileAtomically(path, text);
 }
 
 // The coverage table, then the verdict and its reasons last, where a reader looks.
@@ -193,7 +196,7 @@ void PrintVerdict(const Report& report, std::ostream& out, std::ostream& err) {
   out << RenderCoverageTable(report);
   out << "opcts report: " << report.cases.size() << " cases (";
   bool first = true;
-  for (const auto& [status, count] : report.by_status) {
+  for (const auto& [status, count] : CountsByName(report.by_status)) {
     out << (first ? "" : ", ") << status << " " << count;
     first = false;
   }
@@ -207,21 +210,21 @@ int GateExit(const Report& report) {
 }
 
 int Render(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
-  const Arguments parsed = Parse(args, 0,
-                                 {{"--json", "--junit", "--markdown", "--html", "--today"},
-                                  {"--waivers", "--require-level", "--require"},
-                                  {"--strict"}});
-  if (!parsed.error.empty()) return Usage(err, parsed.error);
-  if (parsed.positional.empty()) return Usage(err, "no journal given");
-  GateInputs inputs;
-  if (std::string error = ReadRequirements(parsed, inputs.options.required); !error.empty())
-    return Usage(err, error);
-  if (std::string error = ReadGateInputs(parsed, inputs); !error.empty())
-    return BadInput(err, error);
-  std::vector<SourcedJournal> journals;
-  if (!ReadAll(parsed.positional, journals, err)) return kReportExitBadInput;
-  const auto report = BuildReport(journals, inputs.waivers, inputs.options);
-  if (!report.value) return BadInput(err, report.error);
+  const Result<Arguments> parsed = Parse(args, 0,
+                                         {{"--json", "--junit", "--markdown", "--html", "--today"},
+                                          {"--waivers", "--require-level", "--require"},
+                                          {"--strict"}});
+  if (!parsed) return Usage(err, parsed.error().message);
+  if (parsed->positional.empty()) return Usage(err, "no journal given");
+  Result<std::vector<LevelRequirement>> required = ReadRequirements(*parsed);
+  if (!required) return Usage(err, required.error().message);
+  Result<GateInputs> inputs = ReadGateInputs(*parsed);
+  if (!inputs) return BadInput(err, inputs.error());
+  inputs->options.required = std::move(required).value();
+  const Result<std::vector<SourcedJournal>> journals = ReadAll(parsed->positional, err);
+  if (!journals) return BadInput(err, journals.error());
+  const Result<Report> report = BuildReport(*journals, inputs->waivers, inputs->options);
+  if (!report) return BadInput(err, report.error());
 
   const std::pair<const char*, Renderer> outputs[] = {{"--json", RenderJsonSummary},
                                                       {"--junit", RenderJunit},
@@ -229,42 +232,45 @@ int Render(const std::vector<std::string>& args, std::ostream& out, std::ostream
                                                       {"--html", RenderHtml}};
   bool to_stdout = false;
   for (const auto& [option, render] : outputs) {
-    const std::string* path = parsed.Value(option);
+    const std::string* path = parsed->Value(option);
     if (!path) continue;
     to_stdout |= *path == "-";
-    if (!WriteOutput(*path, render(*report.value), out, err)) return kReportExitBadInput;
+    if (Result<void> written = WriteOutput(*path, render(*report), out); !written) {
+      return BadInput(err, written.error());
+    }
   }
   // Keep stdout clean for a report written there.
-  PrintVerdict(*report.value, to_stdout ? err : out, err);
-  return GateExit(*report.value);
+  PrintVerdict(*report, to_stdout ? err : out, err);
+  return GateExit(*report);
 }
 
 int Diff(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
-  const Arguments parsed = Parse(args, 1,
-                                 {{"--today"},
-                                  {"--waivers", "--require-level", "--require"},
-                                  {"--strict", "--allow-missing", "--allow-coverage-loss"}});
-  if (!parsed.error.empty()) return Usage(err, parsed.error);
-  if (parsed.positional.size() != 2) return Usage(err, "diff needs exactly BASE and NEW");
-  GateInputs inputs;
-  if (std::string error = ReadRequirements(parsed, inputs.options.required); !error.empty())
-    return Usage(err, error);
-  if (std::string error = ReadGateInputs(parsed, inputs); !error.empty())
-    return BadInput(err, error);
-  std::vector<SourcedJournal> journals;
-  if (!ReadAll(parsed.positional, journals, err)) return kReportExitBadInput;
-  const auto base = BuildReport({journals[0]}, inputs.waivers, inputs.options);
-  if (!base.value) return BadInput(err, base.error);
-  const auto next = BuildReport({journals[1]}, inputs.waivers, inputs.options);
-  if (!next.value) return BadInput(err, next.error);
-  if (next.value->cases.empty()) {
-    out << "diff: NEW " << journals[1].source
+  const Result<Arguments> parsed =
+      Parse(args, 1,
+            {{"--today"},
+             {"--waivers", "--require-level", "--require"},
+             {"--strict", "--allow-missing", "--allow-coverage-loss"}});
+  if (!parsed) return Usage(err, parsed.error().message);
+  if (parsed->positional.size() != 2) return Usage(err, "diff needs exactly BASE and NEW");
+  Result<std::vector<LevelRequirement>> required = ReadRequirements(*parsed);
+  if (!required) return Usage(err, required.error().message);
+  Result<GateInputs> inputs = ReadGateInputs(*parsed);
+  if (!inputs) return BadInput(err, inputs.error());
+  inputs->options.required = std::move(required).value();
+  const Result<std::vector<SourcedJournal>> journals = ReadAll(parsed->positional, err);
+  if (!journals) return BadInput(err, journals.error());
+  const Result<Report> base = BuildReport({(*journals)[0]}, inputs->waivers, inputs->options);
+  if (!base) return BadInput(err, base.error());
+  const Result<Report> next = BuildReport({(*journals)[1]}, inputs->waivers, inputs->options);
+  if (!next) return BadInput(err, next.error());
+  if (next->cases.empty()) {
+    out << "diff: NEW " << (*journals)[1].source
         << " holds no case: nothing was compared, nothing was proven: REGRESSED\n";
     return kReportExitGateFailed;
   }
-  const DiffAllowances allow{parsed.flags.count("--allow-missing") > 0,
-                             parsed.flags.count("--allow-coverage-loss") > 0};
-  const JournalDiff diff = DiffReports(*base.value, *next.value);
+  const DiffAllowances allow{parsed->flags.count("--allow-missing") > 0,
+                             parsed->flags.count("--allow-coverage-loss") > 0};
+  const JournalDiff diff = DiffReports(*base, *next);
   out << RenderDiff(diff, allow);
   return diff.Regressed(allow) ? kReportExitGateFailed : kReportExitPass;
 }
@@ -276,23 +282,24 @@ std::string JournalText(const Journal& journal) {
 }
 
 int Merge(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
-  const Arguments parsed = Parse(args, 1, {{"-o", "--output"}, {}, {}});
-  if (!parsed.error.empty()) return Usage(err, parsed.error);
-  const std::string* output = parsed.Value("-o") ? parsed.Value("-o") : parsed.Value("--output");
+  const Result<Arguments> parsed = Parse(args, 1, {{"-o", "--output"}, {}, {}});
+  if (!parsed) return Usage(err, parsed.error().message);
+  const std::string* output = parsed->Value("-o") ? parsed->Value("-o") : parsed->Value("--output");
   if (!output || output->empty()) return Usage(err, "merge needs -o OUT");
-  if (parsed.positional.empty()) return Usage(err, "merge needs shard journals");
-  std::vector<SourcedJournal> shards;
-  if (!ReadAll(parsed.positional, shards, err)) return kReportExitBadInput;
-  const auto merged = MergeShards(shards);
-  if (!merged.value) return BadInput(err, merged.error);
-  if (merged.value->cases.empty()) {
+  if (parsed->positional.empty()) return Usage(err, "merge needs shard journals");
+  const Result<std::vector<SourcedJournal>> shards = ReadAll(parsed->positional, err);
+  if (!shards) return BadInput(err, shards.error());
+  const Result<Journal> merged = MergeShards(*shards);
+  if (!merged) return BadInput(err, merged.error());
+  if (merged->cases.empty()) {
     err << "opcts report merge: the shards hold no case (nothing to merge)\n";
     return kReportExitBadInput;
   }
   // A merged journal is written whole or not at all, like the reports (never to stdout).
-  if (std::string error = WriteFileAtomically(*output, JournalText(*merged.value)); !error.empty())
-    return BadInput(err, *output + ": cannot write: " + error);
-  out << "opcts report merge: " << shards.size() << " shard(s), " << merged.value->cases.size()
+  if (Result<void> written = WriteFileAtomically(*output, JournalText(*merged)); !written) {
+    return BadInput(err, written.error());
+  }
+  out << "opcts report merge: " << shards->size() << " shard(s), " << merged->cases.size()
       << " cases -> " << *output << "\n";
   return kReportExitPass;
 }
@@ -314,16 +321,18 @@ int ReportCommand(const Args& args) { return ReportMain(args, std::cout, std::ce
 
 int WriteReportSet(const std::vector<std::string>& journal_paths, const ReportOptions& options,
                    const std::string& dir, std::ostream& out, std::ostream& err) {
-  std::vector<SourcedJournal> journals;
-  if (!ReadAll(journal_paths, journals, err)) return kReportExitBadInput;
-  const auto report = BuildReport(journals, {}, options);
-  if (!report.value) return BadInput(err, report.error);
+  const Result<std::vector<SourcedJournal>> journals = ReadAll(journal_paths, err);
+  if (!journals) return BadInput(err, journals.error());
+  const Result<Report> report = BuildReport(*journals, {}, options);
+  if (!report) return BadInput(err, report.error());
   for (const auto& [name, render] : kReportFiles) {
     const std::string path = (std::filesystem::path(dir) / name).string();
-    if (!WriteOutput(path, render(*report.value), out, err)) return kReportExitBadInput;
+    if (Result<void> written = WriteFileAtomically(path, render(*report)); !written) {
+      return BadInput(err, written.error());
+    }
   }
-  PrintVerdict(*report.value, out, err);
-  return GateExit(*report.value);
+  PrintVerdict(*report, out, err);
+  return GateExit(*report);
 }
 
 }  // namespace opcts

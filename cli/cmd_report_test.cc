@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <filesystem>
 #include <sstream>
 #include <tuple>
@@ -344,9 +345,9 @@ TEST(ReportCli, MergeWritesJournalAndRejectsBadShardSets) {
   EXPECT_EQ(run.code, kReportExitPass) << run.err;
   EXPECT_TRUE(Contains(run.out, "3 shard(s), 6 cases")) << run.out;
   const auto merged = ReadJournal(dir / "all.jsonl");
-  ASSERT_TRUE(merged.value) << merged.error;
-  EXPECT_EQ(merged.value->cases.size(), 6u);
-  EXPECT_EQ(merged.value->header.shard_count, 1u);
+  ASSERT_TRUE(merged.ok()) << merged.error().message;
+  EXPECT_EQ(merged->cases.size(), 6u);
+  EXPECT_EQ(merged->header.shard_count, 1u);
   // The merged journal renders and passes (all 6 planned cases present).
   EXPECT_EQ(Report({dir / "all.jsonl"}).code, kReportExitPass);
 
@@ -415,14 +416,18 @@ TEST(ReportCli, WriteReportSetThatCannotWriteClaimsNothing) {
 TEST(ReportFiles, AtomicWriteReplacesWholeOrLeavesTheTargetAlone) {
   ScratchDir dir;
   WriteFile(dir / "r.json", "old");
-  EXPECT_EQ(WriteFileAtomically(dir / "r.json", "new text"), "");
+  EXPECT_TRUE(WriteFileAtomically(dir / "r.json", "new text").ok());
   EXPECT_EQ(ReadFile(dir / "r.json"), "new text");
   std::filesystem::create_directory(dir / "d");
   WriteFile(dir / "d" + "/inside", "kept");
-  EXPECT_EQ(WriteFileAtomically(dir / "d", "text"), "Is a directory");
+  const Result<void> directory = WriteFileAtomically(dir / "d", "text");
+  EXPECT_EQ(directory.error().message, dir / "d" + ": cannot write: Is a directory");
+  EXPECT_EQ(directory.error().code, ErrorCode::kIo);
+  EXPECT_EQ(directory.error().native_code, EISDIR);
   EXPECT_EQ(ReadFile(dir / "d" + "/inside"), "kept");
   EXPECT_EQ(Listing(dir / ""), (std::vector<std::string>{"d", "r.json"}));  // no temporary left
-  EXPECT_EQ(WriteFileAtomically(dir / "none/r.json", "x"), "No such file or directory");
+  EXPECT_EQ(WriteFileAtomically(dir / "none/r.json", "x").error().message,
+            dir / "none/r.json" + ": cannot write: No such file or directory");
 }
 
 }  // namespace

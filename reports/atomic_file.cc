@@ -20,14 +20,20 @@ bool WriteAndClose(std::FILE* file, const std::string& text) {
   return written && closed;
 }
 
+// ErrorCode::kIo for `path`, from errno.
+Error CannotWrite(const std::string& path) {
+  const int code = errno;
+  return {ErrorCode::kIo, path + ": cannot write: " + std::strerror(code), code};
+}
+
 }  // namespace
 
-std::string WriteFileAtomically(const std::string& path, const std::string& text) {
+Result<void> WriteFileAtomically(const std::string& path, const std::string& text) {
   const std::string temporary = path + ".tmp." + std::to_string(::getpid());
   std::FILE* file = std::fopen(temporary.c_str(), "wb");
-  if (!file) return std::strerror(errno);
-  if (WriteAndClose(file, text) && std::rename(temporary.c_str(), path.c_str()) == 0) return "";
-  const std::string error = std::strerror(errno);
+  if (!file) return CannotWrite(path);
+  if (WriteAndClose(file, text) && std::rename(temporary.c_str(), path.c_str()) == 0) return {};
+  const Error error = CannotWrite(path);
   std::remove(temporary.c_str());
   return error;
 }

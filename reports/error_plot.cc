@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <sstream>
 
+#include "reports/html_report.h"
 #include "reports/text_escape.h"
 
 namespace opcts {
@@ -96,14 +97,15 @@ std::string RenderErrorPlot(const Report& report) {
       << ") rotate(-90)\" text-anchor=\"middle\" font-size=\"12\">max |error|</text>\n";
   for (const auto& point : points) {
     const CaseRecord& record = point.item->record;
-    svg << "<circle class=\"s-" << EscapeXml(point.item->status) << "\" cx=\""
+    const std::string status(StatusName(point.item->status));
+    svg << "<circle class=\"" << StatusClass(point.item->status) << "\" cx=\""
         << Fixed(x_of(point.log_bound)) << "\" cy=\""
         << Fixed(std::isfinite(point.log_error) ? y_of(point.log_error)
                                                 : y_of(point.log_error > 0 ? high : low))
         << "\" r=\"3\"><title>"
         << EscapeXml(record.backend + " " + record.id + ": error " +
                      FormatNumber(record.max_error) + ", bound " + FormatNumber(record.bound) +
-                     " (" + point.item->status + ")")
+                     " (" + status + ")")
         << "</title></circle>\n";
   }
   svg << "</svg>\n";

@@ -53,9 +53,9 @@ class HtmlInChromium : public ::testing::Test {
            "or set OPCTS_CHROMIUM";
     auto report = BuildReport(testing::LoadJournals({"cpu_simd.jsonl", "vulkan.jsonl"}), {},
                               {false, "2026-01-01", {}, ""});
-    ASSERT_TRUE(report.value) << report.error;
+    ASSERT_TRUE(report.ok()) << report.error().message;
     html_path_ = dir_ / "report.html";
-    testing::WriteFile(html_path_, RenderHtml(*report.value));
+    testing::WriteFile(html_path_, RenderHtml(*report));
   }
 
   ScratchDir dir_;

@@ -42,8 +42,8 @@ std::string Td(const std::string& text, const std::string& css_class = "") {
 
 std::string CountsTitle(const StatusCounts& counts) {
   std::string title;
-  for (const auto& [status, count] : counts) {
-    title += (title.empty() ? "" : ", ") + status + " " + std::to_string(count);
+  for (const auto& [name, count] : CountsByName(counts)) {
+    title += (title.empty() ? "" : ", ") + std::string(name) + " " + std::to_string(count);
   }
   return title;
 }
@@ -68,9 +68,9 @@ void WriteCoverage(const Report& report, std::ostringstream& out) {
          "<th>highest fully passing level</th><th>pass rate</th><th>levels</th></tr>\n";
   for (const auto& entry : report.coverage) {
     const bool all_levels = !entry.levels.empty() && entry.highest_passing == entry.levels.back();
-    const char* css = entry.highest_passing.empty() ? "s-Fail"
-                      : all_levels                  ? "s-Pass"
-                                                    : "s-QualityWarning";
+    const std::string css = StatusClass(entry.highest_passing.empty() ? Status::kFail
+                                        : all_levels                  ? Status::kPass
+                                                                      : Status::kQualityWarning);
     out << "<tr data-backend=\"" << EscapeXml(entry.backend) << "\" data-op=\""
         << EscapeXml(entry.op) << "\">" << Td(entry.backend) << Td(entry.op)
         << Td(entry.highest_passing.empty() ? "none" : entry.highest_passing, css)
@@ -109,13 +109,14 @@ void WriteBackends(const Report& report, std::ostringstream& out) {
     const BackendRecord& info = backend.info;
     std::string extra;
     for (const auto& item : info.extra_support) extra += (extra.empty() ? "" : ", ") + item;
+    const std::string violation(StatusName(Status::kClaimViolation));
     const auto violations =
-        backend.by_status.count("ClaimViolation") ? backend.by_status.at("ClaimViolation") : 0;
+        backend.ClaimHolds() ? 0 : backend.by_status.at(Status::kClaimViolation);
     out << "<tr data-backend=\"" << EscapeXml(info.name) << "\">" << Td(info.name)
         << Td(info.version) << Td(info.device) << Td(info.feature_level) << Td(extra)
-        << (backend.ClaimHolds() ? Td("yes", "claim s-Pass")
-                                 : Td("no: " + std::to_string(violations) + " ClaimViolation",
-                                      "claim s-ClaimViolation"))
+        << (backend.ClaimHolds() ? Td("yes", "claim " + StatusClass(Status::kPass))
+                                 : Td("no: " + std::to_string(violations) + " " + violation,
+                                      "claim " + StatusClass(Status::kClaimViolation)))
         << Td(std::to_string(backend.cases), "num") << Td(CountsTitle(backend.by_status))
         << Td(Behaviours(backend)) << "</tr>\n";
   }
@@ -124,8 +125,8 @@ void WriteBackends(const Report& report, std::ostringstream& out) {
 
 void WriteLegend(std::ostringstream& out) {
   out << "<p class=\"legend\">";
-  for (const auto status : KnownStatuses()) {
-    out << "<span class=\"s-" << status << "\">" << status << "</span>";
+  for (const Status status : AllStatuses()) {
+    out << "<span class=\"" << StatusClass(status) << "\">" << StatusName(status) << "</span>";
   }
   out << "</p>\n";
 }
@@ -170,11 +171,11 @@ void WriteMatrix(const Report& report, std::ostringstream& out) {
             continue;
           }
           const MatrixCell* found = it->second;
-          out << "<td class=\"s-" << EscapeXml(found->worst) << "\" data-backend=\""
+          const std::string_view worst = StatusName(found->worst);
+          out << "<td class=\"" << StatusClass(found->worst) << "\" data-backend=\""
               << EscapeXml(backend) << "\" data-op=\"" << EscapeXml(op) << "\" data-dtype=\""
-              << EscapeXml(dtype) << "\" data-rank=\"" << rank_class << "\" data-status=\""
-              << EscapeXml(found->worst) << "\" title=\""
-              << EscapeXml(CountsTitle(found->by_status)) << "\">" << EscapeXml(found->worst) << " "
+              << EscapeXml(dtype) << "\" data-rank=\"" << rank_class << "\" data-status=\"" << worst
+              << "\" title=\"" << EscapeXml(CountsTitle(found->by_status)) << "\">" << worst << " "
               << found->AsExpected() << "/" << found->cases << "</td>";
         }
       }
@@ -208,8 +209,8 @@ void WriteFailures(const Report& report, std::ostringstream& out) {
   out << "<h2>Failures by cause</h2>\n";
   if (report.failure_groups.empty()) out << "<p>None.</p>\n";
   for (const auto& group : report.failure_groups) {
-    out << "<details class=\"failure-group\" open><summary><span class=\"s-"
-        << EscapeXml(group.status) << "\">" << EscapeXml(group.status) << "</span> "
+    out << "<details class=\"failure-group\" open><summary><span class=\""
+        << StatusClass(group.status) << "\">" << StatusName(group.status) << "</span> "
         << EscapeXml(group.op) << " &middot; " << group.cases.size() << " case(s) &middot; <code>"
         << EscapeXml(group.cause) << "</code></summary>\n";
     WriteCaseTable(report, group.cases, kMaxCasesPerGroup, out);
@@ -220,10 +221,10 @@ void WriteFailures(const Report& report, std::ostringstream& out) {
 void WriteWaivedAndWarnings(const Report& report, std::ostringstream& out) {
   std::vector<size_t> waived;
   for (size_t i = 0; i < report.cases.size(); ++i) {
-    if (report.cases[i].status == "Waived") waived.push_back(i);
+    if (report.cases[i].status == Status::kWaived) waived.push_back(i);
   }
   if (!waived.empty()) {
-    out << "<h2>Waived</h2>\n";
+    out << "<h2>" << StatusName(Status::kWaived) << "</h2>\n";
     WriteCaseTable(report, waived, kMaxCasesPerGroup, out);
   }
   if (!report.warnings.empty()) {
@@ -234,6 +235,8 @@ void WriteWaivedAndWarnings(const Report& report, std::ostringstream& out) {
 }
 
 }  // namespace
+
+std::string StatusClass(Status status) { return "s-" + std::string(StatusName(status)); }
 
 std::string RenderHtml(const Report& report) {
   std::ostringstream out;

@@ -16,4 +16,8 @@ inline constexpr char kHtmlTitle[] = "opcts conformance report";
 
 std::string RenderHtml(const Report& report);
 
+// The CSS class that colours `status` in the page and its plot: "s-Pass" (the page's stylesheet
+// defines one per status).
+std::string StatusClass(Status status);
+
 }  // namespace opcts

@@ -53,12 +53,29 @@ class FieldReader {
   FieldReader(const json& object, std::string what) : object_(object), what_(std::move(what)) {}
 
   const std::string& error() const { return error_; }
+  // The first error as a Result, once every field is read.
+  Result<void> Done() const {
+    if (!error_.empty()) return InvalidInput(error_);
+    return {};
+  }
 
   void String(const char* key, std::string& out, bool required = false) {
     const json* value = Find(key, required);
     if (!value) return;
     if (!value->is_string()) return WrongType(key, "a string", *value);
     out = value->get<std::string>();
+  }
+
+  // A string field holding one of the names of `named` (StatusNamed, GroupNamed); another
+  // string is an error "unknown <what> \"name\"". An optional field may also be "".
+  template <typename Enum>
+  void Named(const char* key, Enum& out, std::optional<Enum> (*named)(std::string_view),
+             const char* what, bool required = false) {
+    std::string name;
+    String(key, name, required);
+    if (!error_.empty() || (name.empty() && !required)) return;
+    if (const std::optional<Enum> value = named(name)) return void(out = *value);
+    Fail(key, std::string("unknown ") + what + " \"" + name + "\"");
   }
 
   void Unsigned(const char* key, uint64_t& out, bool required = false,
@@ -145,17 +162,32 @@ class FieldReader {
   std::string error_;
 };
 
-// Reads the optional header object of strings `key` ("filters", "options"); "" or the error.
-std::string ReadStringMap(FieldReader& fields, const char* key,
-                          std::map<std::string, std::string>& out) {
+// Reads the optional header object of strings `key` ("filters", "options").
+Result<void> ReadStringMap(FieldReader& fields, const char* key,
+                           std::map<std::string, std::string>& out) {
   const json* map = fields.Object(key);
-  if (!map) return "";
+  if (!map) return {};
   FieldReader entries(*map, std::string("header.") + key);
   for (const auto& [name, value] : map->items()) entries.String(name.c_str(), out[name], true);
-  return entries.error();
+  return entries.Done();
 }
 
-std::string ParseHeader(const json& object, JournalHeader& header) {
+Result<BackendRecord> ParseBackend(const json& object, const std::string& what) {
+  if (!object.is_object()) return InvalidInput(what + ": expected an object");
+  FieldReader fields(object, what);
+  BackendRecord backend;
+  fields.String("name", backend.name, true);
+  fields.String("version", backend.version);
+  fields.String("device", backend.device);
+  fields.String("feature_level", backend.feature_level);
+  fields.StringList("extra_support", backend.extra_support);
+  fields.String("details", backend.details);
+  OPCTS_TRY(fields.Done());
+  return backend;
+}
+
+Result<JournalHeader> ParseHeader(const json& object) {
+  JournalHeader header;
   FieldReader fields(object, "header");
   fields.String("format", header.format, true);
   if (fields.error().empty() && header.format != kJournalFormat) {
@@ -175,14 +207,12 @@ std::string ParseHeader(const json& object, JournalHeader& header) {
       shard_fields.Fail("index", "shard " + std::to_string(index) + " of " + std::to_string(count) +
                                      " is out of range");
     }
-    if (!shard_fields.error().empty()) return shard_fields.error();
+    OPCTS_TRY(shard_fields.Done());
     header.shard_index = static_cast<uint32_t>(index);
     header.shard_count = static_cast<uint32_t>(count);
   }
-  for (const auto& [key, map] :
-       {std::pair("filters", &header.filters), std::pair("options", &header.options)}) {
-    if (std::string error = ReadStringMap(fields, key, *map); !error.empty()) return error;
-  }
+  OPCTS_TRY(ReadStringMap(fields, "filters", header.filters));
+  OPCTS_TRY(ReadStringMap(fields, "options", header.options));
   if (fields.error().empty() && object.contains("backends")) {
     const json& backends = object["backends"];
     if (!backends.is_array()) {
@@ -190,35 +220,26 @@ std::string ParseHeader(const json& object, JournalHeader& header) {
     } else {
       for (size_t i = 0; i < backends.size(); ++i) {
         const std::string what = "header.backends[" + std::to_string(i) + "]";
-        if (!backends[i].is_object()) return what + ": expected an object";
-        FieldReader backend_fields(backends[i], what);
-        BackendRecord backend;
-        backend_fields.String("name", backend.name, true);
-        backend_fields.String("version", backend.version);
-        backend_fields.String("device", backend.device);
-        backend_fields.String("feature_level", backend.feature_level);
-        backend_fields.StringList("extra_support", backend.extra_support);
-        backend_fields.String("details", backend.details);
-        if (!backend_fields.error().empty()) return backend_fields.error();
+        OPCTS_ASSIGN_OR_RETURN(BackendRecord backend, ParseBackend(backends[i], what));
         header.backends.push_back(std::move(backend));
       }
     }
   }
-  return fields.error();
+  OPCTS_TRY(fields.Done());
+  return header;
 }
 
-std::string ParseCase(const json& object, CaseRecord& record) {
+Result<CaseRecord> ParseCase(const json& object) {
+  CaseRecord record;
   FieldReader fields(object, "case");
   fields.String("id", record.id, true);
   fields.String("backend", record.backend, true);
-  fields.String("status", record.status, true);
-  if (fields.error().empty() && !IsKnownStatus(record.status)) {
-    fields.Fail("status", "unknown status \"" + record.status + "\"");
-  }
+  fields.Named("status", record.status, StatusNamed, "status", /*required=*/true);
   fields.String("op", record.op);
   fields.String("dtype", record.dtype);
   fields.String("level", record.level);
-  fields.String("group", record.group);
+  // "" as well as absent: journals of earlier opcts versions wrote records without a group so.
+  fields.Named("group", record.group, GroupNamed, "group");
   fields.String("layout", record.layout);
   fields.String("values", record.values);
   fields.Shape("shape", record.shape);
@@ -230,7 +251,8 @@ std::string ParseCase(const json& object, CaseRecord& record) {
   fields.Number("bound", record.bound);
   fields.Number("ulp", record.ulp);
   fields.Unsigned("duration_us", record.duration_us);
-  return fields.error();
+  OPCTS_TRY(fields.Done());
+  return record;
 }
 
 bool IsBlank(std::string_view line) {
@@ -277,13 +299,13 @@ std::string ToJsonLine(const CaseRecord& record) {
   line["op"] = record.op;
   line["dtype"] = record.dtype;
   line["level"] = record.level;
-  line["group"] = record.group;
+  line["group"] = GroupName(record.group);
   line["shape"] = record.shape;
   line["attributes"] =
       record.attributes.is_null() ? ordered_json::object() : ordered_json(record.attributes);
   line["layout"] = record.layout;
   line["values"] = record.values;
-  line["status"] = record.status;
+  line["status"] = StatusName(record.status);
   line["max_error"] = JsonNumber(record.max_error);
   line["bound"] = JsonNumber(record.bound);
   line["ulp"] = JsonNumber(record.ulp);
@@ -294,8 +316,7 @@ std::string ToJsonLine(const CaseRecord& record) {
   return Dump(line);
 }
 
-JournalResult<Journal> ParseJournal(std::string_view text, const std::string& source) {
-  JournalResult<Journal> result;
+Result<Journal> ParseJournal(std::string_view text, const std::string& source) {
   Journal journal;
   bool have_header = false;
   size_t line_number = 0;
@@ -317,53 +338,40 @@ JournalResult<Journal> ParseJournal(std::string_view text, const std::string& so
                                    "dropped an incomplete last line (run killed mid-write?)");
         break;
       }
-      result.error = where + (object.is_discarded() ? "not valid JSON" : "not a JSON object");
-      return result;
+      return InvalidInput(where + (object.is_discarded() ? "not valid JSON" : "not a JSON object"));
     }
     const auto type = object.find("type");
     if (type == object.end() || !type->is_string()) {
-      result.error = where + "field \"type\": missing or not a string";
-      return result;
+      return InvalidInput(where + "field \"type\": missing or not a string");
     }
     const auto& type_name = type->get_ref<const std::string&>();
     if (!have_header && type_name != "header") {
-      result.error = where + "expected the header line first, got type \"" + type_name + "\"";
-      return result;
+      return InvalidInput(where + "expected the header line first, got type \"" + type_name + "\"");
     }
-    std::string error;
     if (type_name == "header") {
-      if (have_header) {
-        result.error = where + "a second header line";
-        return result;
-      }
-      error = ParseHeader(object, journal.header);
+      if (have_header) return InvalidInput(where + "a second header line");
+      Result<JournalHeader> header = ParseHeader(object);
+      if (!header) return InvalidInput(where + header.error().message);
+      journal.header = std::move(header).value();
       have_header = true;
     } else if (type_name == "case") {
-      CaseRecord record;
-      error = ParseCase(object, record);
-      journal.cases.push_back(std::move(record));
+      Result<CaseRecord> record = ParseCase(object);
+      if (!record) return InvalidInput(where + record.error().message);
+      journal.cases.push_back(std::move(record).value());
     } else {
       journal.warnings.push_back(where + "ignored a line of unknown type \"" + type_name + "\"");
     }
-    if (!error.empty()) {
-      result.error = where + error;
-      return result;
-    }
   }
-  if (!have_header) {
-    result.error = source + ": no header line (an empty or torn journal)";
-    return result;
-  }
-  result.value = std::move(journal);
-  return result;
+  if (!have_header) return InvalidInput(source + ": no header line (an empty or torn journal)");
+  return journal;
 }
 
-JournalResult<Journal> ReadJournal(const std::string& path) {
+Result<Journal> ReadJournal(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) return {std::nullopt, path + ": cannot open for reading"};
+  if (!in) return IoError(path + ": cannot open for reading");
   std::ostringstream text;
   text << in.rdbuf();
-  if (in.bad()) return {std::nullopt, path + ": read error"};
+  if (in.bad()) return IoError(path + ": read error");
   return ParseJournal(text.str(), path);
 }
 

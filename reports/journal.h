@@ -1,11 +1,11 @@
 // Reads and writes opcts-journal/1 files (reports/JOURNAL.md): one JSON object per line, a
 // header first, then one line per case. The runner appends; reports, resume, merge and diff read.
 //
-//   auto writer = opcts::JournalWriter::Open("run.jsonl", header, /*append=*/false);
-//   if (!writer.value) return Fail(writer.error);
-//   writer.value->Append(record);                 // one line, handed to the OS at once
-//   auto journal = opcts::ReadJournal("run.jsonl");
-//   if (!journal.value) return Fail(journal.error);  // "run.jsonl:7: case field \"status\": ..."
+//   OPCTS_ASSIGN_OR_RETURN(opcts::JournalWriter writer,
+//                          opcts::JournalWriter::Open("run.jsonl", header, /*append=*/false));
+//   OPCTS_TRY(writer.Append(record));             // one line, handed to the OS at once
+//   opcts::Result<opcts::Journal> journal = opcts::ReadJournal("run.jsonl");
+//   if (!journal) return Fail(journal.error().message);  // "run.jsonl:7: case field ..."
 #pragma once
 
 #include <cstdint>
@@ -16,8 +16,10 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
+#include "base/result.h"
 #include "reports/status.h"
 
 namespace opcts {
@@ -28,13 +30,6 @@ inline constexpr std::string_view kJournalFormat = "opcts-journal/1";
 // cut when written, at a UTF-8 boundary, and end in " [truncated: N bytes]" (N: the full
 // length), this many bytes in all: a backend must not bloat every journal line and report.
 inline constexpr size_t kMaxPluginStringBytes = 4096;
-
-// A value or the reason there is none; the journal API never throws.
-template <typename T>
-struct JournalResult {
-  std::optional<T> value;
-  std::string error;  // set exactly when value is empty
-};
 
 struct BackendRecord {
   std::string name, version, device, feature_level;
@@ -53,10 +48,14 @@ struct JournalHeader {
 };
 
 struct CaseRecord {
-  std::string id, backend, op, dtype, level, group, layout, values;
+  std::string id, backend, op, dtype, level;
+  CaseGroup group = CaseGroup::kValid;  // what a journal without the field means
+  std::string layout, values;
   std::vector<uint32_t> shape;
   nlohmann::json attributes = nlohmann::json::object();
-  std::string status, message, repro;
+  // Until judged: a record that nobody gave a verdict must not pass.
+  Status status = Status::kInternalError;
+  std::string message, repro;
   // What the backend did with data the spec lets it refuse ("out-of-range indices skipped");
   // "" for other cases. Reports count each per backend.
   std::string behaviour;
@@ -91,8 +90,10 @@ std::string ToJsonLine(const CaseRecord& record);
 // A last line without its newline that does not parse (a run killed mid-write) is dropped with a
 // warning; any other line that does not parse or has a field of the wrong type is an error.
 // Blank lines are skipped; unknown fields and unknown line types are ignored (the latter warned).
-JournalResult<Journal> ParseJournal(std::string_view text, const std::string& source);
-JournalResult<Journal> ReadJournal(const std::string& path);
+// Errors are ErrorCode::kInvalidInput and name "source:line: ...".
+Result<Journal> ParseJournal(std::string_view text, const std::string& source);
+// ParseJournal on the file's text; a file that cannot be read is ErrorCode::kIo.
+Result<Journal> ReadJournal(const std::string& path);
 
 // Appends lines to a journal file, flushing each to the OS before Append returns, so a crash
 // of the process loses at most the line being written.
@@ -101,21 +102,24 @@ class JournalWriter {
   // append=false: creates or truncates `path` and writes the header line.
   // append=true: continues an existing journal (the caller checked its header with ReadJournal);
   // a torn last line is cut off first so the next line starts clean. Writes the header only if
-  // the file is missing or empty.
-  static JournalResult<JournalWriter> Open(const std::string& path, const JournalHeader& header,
-                                           bool append);
+  // the file is missing or empty. Failures are ErrorCode::kIo with the errno as native_code
+  // ("run.jsonl: cannot open for writing: No such file or directory").
+  static Result<JournalWriter> Open(const std::string& path, const JournalHeader& header,
+                                    bool append);
 
-  // Returns false (errno set by the C library) when the line could not be written.
-  bool Append(const CaseRecord& record);
+  // ErrorCode::kIo ("run.jsonl: cannot write a case: No space left on device") when the line
+  // could not be written.
+  Result<void> Append(const CaseRecord& record);
 
  private:
   struct FileCloser {
     void operator()(std::FILE* file) const { std::fclose(file); }
   };
-  explicit JournalWriter(std::FILE* file) : file_(file) {}
-  bool WriteLine(const std::string& line);
+  JournalWriter(std::FILE* file, std::string path) : file_(file), path_(std::move(path)) {}
+  Result<void> WriteLine(const std::string& line, const char* what);
 
   std::unique_ptr<std::FILE, FileCloser> file_;
+  std::string path_;  // for messages
 };
 
 }  // namespace opcts

@@ -21,8 +21,8 @@ DiffEntry Entry(const CaseKey& key, const ReportCase* base, const ReportCase* ne
   const ReportCase* latest = next ? next : base;
   return {key.first,
           key.second,
-          base ? base->status : "",
-          next ? next->status : "",
+          base ? std::optional(base->status) : std::nullopt,
+          next ? std::optional(next->status) : std::nullopt,
           latest->record.message,
           latest->record.repro};
 }
@@ -43,7 +43,11 @@ void CompareHeaders(const Report& base, const Report& next, JournalDiff& diff) {
 
 // Pass or QualityWarning: the backend computed the case and the result held.
 bool Computed(const ReportCase& item) {
-  return item.status == "Pass" || item.status == "QualityWarning";
+  return item.status == Status::kPass || item.status == Status::kQualityWarning;
+}
+
+std::string_view NameOrAbsent(const std::optional<Status>& status) {
+  return status ? StatusName(*status) : "(absent)";
 }
 
 void Section(const std::string& title, const std::vector<DiffEntry>& entries,
@@ -52,9 +56,8 @@ void Section(const std::string& title, const std::vector<DiffEntry>& entries,
   out << title << " (" << entries.size() << "):\n";
   for (const auto& entry : entries) {
     out << "  " << TerminalSafe(entry.backend) << " " << TerminalSafe(entry.id) << ": "
-        << (entry.base_status.empty() ? "(absent)" : entry.base_status) << " -> "
-        << (entry.new_status.empty() ? "(absent)" : entry.new_status) << "\n";
-    if (!entry.new_status.empty() && !entry.message.empty()) {
+        << NameOrAbsent(entry.base_status) << " -> " << NameOrAbsent(entry.new_status) << "\n";
+    if (entry.new_status && !entry.message.empty()) {
       out << "    " << TerminalSafe(entry.message) << "\n";
     }
     if (!entry.repro.empty()) out << "    repro: " << TerminalSafe(entry.repro) << "\n";
@@ -85,7 +88,7 @@ JournalDiff DiffReports(const Report& base, const Report& next) {
     const ReportCase* now = it->second;
     if (now->gate_failure && !was->gate_failure) {
       diff.regressions.push_back(Entry(key, was, now));
-    } else if (Computed(*was) && now->status == "NotSupported") {
+    } else if (Computed(*was) && now->status == Status::kNotSupported) {
       diff.coverage_lost.push_back(Entry(key, was, now));
     } else if (was->gate_failure && !now->gate_failure) {
       diff.fixed.push_back(Entry(key, was, now));

@@ -6,6 +6,7 @@
 // level NEW was required to reach (ReportOptions::required) and did not.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -15,8 +16,8 @@ namespace opcts {
 
 struct DiffEntry {
   std::string backend, id;
-  std::string base_status, new_status;  // "" where the case is absent
-  std::string message, repro;           // from NEW where present, else from BASE
+  std::optional<Status> base_status, new_status;  // nullopt where the case is absent
+  std::string message, repro;                     // from NEW where present, else from BASE
 };
 
 // What the diff forgives (--allow-missing, --allow-coverage-loss); each only its own category.

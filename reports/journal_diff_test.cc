@@ -20,12 +20,12 @@ Report Make(const std::vector<std::pair<std::string, std::string>>& cases, uint6
   std::string text = HeaderLine("ref", seed) + "\n";
   for (const auto& [id, status] : cases) text += CaseLine("ref", id, status, "why " + id) + "\n";
   auto journal = ParseJournal(text, "inline.jsonl");
-  EXPECT_TRUE(journal.value) << journal.error;
+  EXPECT_TRUE(journal.ok()) << journal.error().message;
   ReportOptions with_today = options;
   with_today.today = "2026-01-01";
-  auto report = BuildReport({{"inline.jsonl", *journal.value}}, waivers, with_today);
-  EXPECT_TRUE(report.value) << report.error;
-  return std::move(*report.value);
+  auto report = BuildReport({{"inline.jsonl", *journal}}, waivers, with_today);
+  EXPECT_TRUE(report.ok()) << report.error().message;
+  return std::move(report).value();
 }
 
 std::vector<std::string> Ids(const std::vector<DiffEntry>& entries) {
@@ -48,8 +48,8 @@ TEST(Diff, ClassifiesEveryKindOfChange) {
   EXPECT_EQ(Ids(diff.added), std::vector<std::string>{"f"});
   ASSERT_EQ(diff.regressions.size(), 1u);
   EXPECT_EQ(diff.regressions[0].backend, "ref");
-  EXPECT_EQ(diff.regressions[0].base_status, "Pass");
-  EXPECT_EQ(diff.regressions[0].new_status, "Fail");
+  EXPECT_EQ(diff.regressions[0].base_status, Status::kPass);
+  EXPECT_EQ(diff.regressions[0].new_status, Status::kFail);
   EXPECT_EQ(diff.regressions[0].message, "why a");
   EXPECT_EQ(diff.regressions[0].repro, "opcts repro a");
   EXPECT_TRUE(diff.Regressed(kAllowNothing));
@@ -62,7 +62,7 @@ TEST(Diff, NewFailingCaseIsARegression) {
       DiffReports(Make({{"a", "Pass"}}), Make({{"a", "Pass"}, {"g", "Timeout"}}));
   ASSERT_EQ(diff.regressions.size(), 1u);
   EXPECT_EQ(diff.regressions[0].id, "g");
-  EXPECT_EQ(diff.regressions[0].base_status, "");
+  EXPECT_EQ(diff.regressions[0].base_status, std::nullopt);
   EXPECT_TRUE(diff.Regressed(kAllowBoth));
 }
 

@@ -33,22 +33,21 @@ std::string RunMismatch(const JournalHeader& a, const JournalHeader& b) {
 
 }  // namespace
 
-JournalResult<Journal> MergeShards(const std::vector<SourcedJournal>& shards) {
-  const auto fail = [](std::string error) { return JournalResult<Journal>{std::nullopt, error}; };
-  if (shards.empty()) return fail("no shard journals given");
+Result<Journal> MergeShards(const std::vector<SourcedJournal>& shards) {
+  if (shards.empty()) return InvalidInput("no shard journals given");
   const JournalHeader& first = shards.front().journal.header;
   std::map<uint32_t, const SourcedJournal*> by_index;
   for (const auto& shard : shards) {
     const JournalHeader& header = shard.journal.header;
     if (std::string mismatch = RunMismatch(first, header); !mismatch.empty()) {
-      return fail(shard.source + ": not a shard of the same run as " + shards.front().source +
-                  ": " + mismatch);
+      return InvalidInput(shard.source + ": not a shard of the same run as " +
+                          shards.front().source + ": " + mismatch);
     }
     const auto [it, inserted] = by_index.emplace(header.shard_index, &shard);
     if (!inserted) {
-      return fail("shard " + std::to_string(header.shard_index) + "/" +
-                  std::to_string(header.shard_count) + " given twice: " + it->second->source +
-                  " and " + shard.source);
+      return InvalidInput("shard " + std::to_string(header.shard_index) + "/" +
+                          std::to_string(header.shard_count) +
+                          " given twice: " + it->second->source + " and " + shard.source);
     }
   }
   std::string missing;
@@ -56,8 +55,9 @@ JournalResult<Journal> MergeShards(const std::vector<SourcedJournal>& shards) {
     if (!by_index.count(i)) missing += (missing.empty() ? "" : ", ") + std::to_string(i);
   }
   if (!missing.empty()) {
-    return fail("missing shard(s) " + missing + " of " + std::to_string(first.shard_count) +
-                " (shards are numbered 0 to " + std::to_string(first.shard_count - 1) + ")");
+    return InvalidInput("missing shard(s) " + missing + " of " + std::to_string(first.shard_count) +
+                        " (shards are numbered 0 to " + std::to_string(first.shard_count - 1) +
+                        ")");
   }
 
   Journal merged;
@@ -78,13 +78,14 @@ JournalResult<Journal> MergeShards(const std::vector<SourcedJournal>& shards) {
     for (const auto& record : shard->journal.cases) {
       const auto [it, inserted] = seen.emplace(record.backend + '\n' + record.id, &shard->source);
       if (!inserted) {
-        return fail(shard->source + ": case \"" + record.id + "\" on backend \"" + record.backend +
-                    "\" is also in " + *it->second + " (shards must not overlap)");
+        return InvalidInput(shard->source + ": case \"" + record.id + "\" on backend \"" +
+                            record.backend + "\" is also in " + *it->second +
+                            " (shards must not overlap)");
       }
       merged.cases.push_back(record);
     }
   }
-  return {std::move(merged), ""};
+  return merged;
 }
 
 }  // namespace opcts

@@ -11,7 +11,8 @@
 namespace opcts {
 
 // The merged journal: shard 0 of 1, planned_cases summed, the earliest start, cases in shard
-// order. Warnings of the inputs (torn last lines) carry over.
-JournalResult<Journal> MergeShards(const std::vector<SourcedJournal>& shards);
+// order. Warnings of the inputs (torn last lines) carry over. Shards that cannot be merged are
+// ErrorCode::kInvalidInput.
+Result<Journal> MergeShards(const std::vector<SourcedJournal>& shards);
 
 }  // namespace opcts

@@ -21,8 +21,8 @@ TEST(Merge, JoinsAllShardsInShardOrder) {
   // Given out of order on purpose.
   const auto shards = LoadJournals({"shard2of3.jsonl", "shard0of3.jsonl", "shard1of3.jsonl"});
   const auto merged = MergeShards(shards);
-  ASSERT_TRUE(merged.value) << merged.error;
-  const Journal& journal = *merged.value;
+  ASSERT_TRUE(merged.ok()) << merged.error().message;
+  const Journal& journal = *merged;
   EXPECT_EQ(journal.header.shard_index, 0u);
   EXPECT_EQ(journal.header.shard_count, 1u);
   EXPECT_EQ(journal.header.planned_cases, 6u);
@@ -47,17 +47,17 @@ TEST(Merge, JoinsAllShardsInShardOrder) {
 
 TEST(Merge, DetectsMissingShards) {
   const auto merged = MergeShards(LoadJournals({"shard0of3.jsonl", "shard2of3.jsonl"}));
-  EXPECT_FALSE(merged.value);
-  EXPECT_EQ(merged.error, "missing shard(s) 1 of 3 (shards are numbered 0 to 2)");
-  EXPECT_EQ(MergeShards(LoadJournals({"shard1of3.jsonl"})).error,
+  EXPECT_FALSE(merged.ok());
+  EXPECT_EQ(merged.error().message, "missing shard(s) 1 of 3 (shards are numbered 0 to 2)");
+  EXPECT_EQ(MergeShards(LoadJournals({"shard1of3.jsonl"})).error().message,
             "missing shard(s) 0, 2 of 3 (shards are numbered 0 to 2)");
 }
 
 TEST(Merge, DetectsDuplicatedShard) {
   const auto merged = MergeShards(
       LoadJournals({"shard0of3.jsonl", "shard1of3.jsonl", "shard1of3.jsonl", "shard2of3.jsonl"}));
-  EXPECT_FALSE(merged.value);
-  EXPECT_EQ(merged.error, "shard 1/3 given twice: shard1of3.jsonl and shard1of3.jsonl");
+  EXPECT_FALSE(merged.ok());
+  EXPECT_EQ(merged.error().message, "shard 1/3 given twice: shard1of3.jsonl and shard1of3.jsonl");
 }
 
 TEST(Merge, DetectsDuplicateCaseAcrossShards) {
@@ -65,8 +65,8 @@ TEST(Merge, DetectsDuplicateCaseAcrossShards) {
   ASSERT_EQ(shards.size(), 3u);
   shards[2].journal.cases[1].id = "case.s0a";
   const auto merged = MergeShards(shards);
-  EXPECT_FALSE(merged.value);
-  EXPECT_EQ(merged.error,
+  EXPECT_FALSE(merged.ok());
+  EXPECT_EQ(merged.error().message,
             "shard2of3.jsonl: case \"case.s0a\" on backend \"cpu-reference\" is also in "
             "shard0of3.jsonl (shards must not overlap)");
 }
@@ -76,27 +76,27 @@ TEST(Merge, RejectsShardsOfDifferentRuns) {
   ASSERT_EQ(shards.size(), 3u);
   auto seed = shards;
   seed[1].journal.header.seed = 6;
-  EXPECT_EQ(MergeShards(seed).error,
+  EXPECT_EQ(MergeShards(seed).error().message,
             "shard1of3.jsonl: not a shard of the same run as shard0of3.jsonl: seed 6 (expected 5)");
   auto count = shards;
   count[2].journal.header.shard_count = 4;
-  EXPECT_EQ(MergeShards(count).error,
+  EXPECT_EQ(MergeShards(count).error().message,
             "shard2of3.jsonl: not a shard of the same run as shard0of3.jsonl: shard count 4 "
             "(expected 3)");
   auto filters = shards;
   filters[1].journal.header.filters["dtype"] = "FLOAT32";
-  EXPECT_EQ(MergeShards(filters).error,
+  EXPECT_EQ(MergeShards(filters).error().message,
             "shard1of3.jsonl: not a shard of the same run as shard0of3.jsonl: different filters");
   auto options = shards;
   options[2].journal.header.options["strict"] = "true";
-  EXPECT_EQ(MergeShards(options).error,
+  EXPECT_EQ(MergeShards(options).error().message,
             "shard2of3.jsonl: not a shard of the same run as shard0of3.jsonl: different options");
   auto backends = shards;
   backends[1].journal.header.backends[0].name = "cpu-simd";
-  EXPECT_EQ(MergeShards(backends).error,
+  EXPECT_EQ(MergeShards(backends).error().message,
             "shard1of3.jsonl: not a shard of the same run as shard0of3.jsonl: backends "
             "[cpu-simd@6_4] (expected [cpu-reference@6_4])");
-  EXPECT_EQ(MergeShards({}).error, "no shard journals given");
+  EXPECT_EQ(MergeShards({}).error().message, "no shard journals given");
 }
 
 }  // namespace

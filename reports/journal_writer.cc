@@ -31,48 +31,53 @@ std::optional<uintmax_t> CompleteLength(const std::string& path) {
   return 0;
 }
 
-std::string Errno(const std::string& path, const char* action) {
-  return path + ": cannot " + action + ": " + std::strerror(errno);
+// ErrorCode::kIo "path: cannot <action>: <strerror>", carrying errno.
+Error Errno(const std::string& path, const char* action) {
+  const int code = errno;
+  return {ErrorCode::kIo, path + ": cannot " + action + ": " + std::strerror(code), code};
 }
 
 }  // namespace
 
-JournalResult<JournalWriter> JournalWriter::Open(const std::string& path,
-                                                 const JournalHeader& header, bool append) {
+Result<JournalWriter> JournalWriter::Open(const std::string& path, const JournalHeader& header,
+                                          bool append) {
   bool write_header = true;
   if (append) {
     std::error_code ignored;
     if (std::filesystem::exists(path, ignored)) {
       const auto keep = CompleteLength(path);
-      if (!keep) return {std::nullopt, Errno(path, "read the journal to continue it")};
+      if (!keep) return Errno(path, "read the journal to continue it");
       std::error_code error;
       if (std::filesystem::file_size(path, error) != *keep) {
         std::filesystem::resize_file(path, *keep, error);
-        if (error)
-          return {std::nullopt, path + ": cannot cut the torn last line: " + error.message()};
+        if (error) {
+          return Error{ErrorCode::kIo, path + ": cannot cut the torn last line: " + error.message(),
+                       error.value()};
+        }
       }
       write_header = *keep == 0;
     }
   }
   std::FILE* file = std::fopen(path.c_str(), append ? "ab" : "wb");
-  if (!file) return {std::nullopt, Errno(path, "open for writing")};
-  JournalWriter writer(file);
-  if (write_header && !writer.WriteLine(ToJsonLine(header))) {
-    return {std::nullopt, Errno(path, "write the header")};
-  }
-  JournalResult<JournalWriter> result;
-  result.value.emplace(std::move(writer));
-  return result;
+  if (!file) return Errno(path, "open for writing");
+  JournalWriter writer(file, path);
+  if (write_header) OPCTS_TRY(writer.WriteLine(ToJsonLine(header), "write the header"));
+  return writer;
 }
 
-bool JournalWriter::Append(const CaseRecord& record) { return WriteLine(ToJsonLine(record)); }
+Result<void> JournalWriter::Append(const CaseRecord& record) {
+  return WriteLine(ToJsonLine(record), "write a case");
+}
 
-bool JournalWriter::WriteLine(const std::string& line) {
+Result<void> JournalWriter::WriteLine(const std::string& line, const char* what) {
   std::string with_newline = line + '\n';
   // One fwrite per line keeps a crash from interleaving half lines; fflush hands it to the OS.
-  return std::fwrite(with_newline.data(), 1, with_newline.size(), file_.get()) ==
-             with_newline.size() &&
-         std::fflush(file_.get()) == 0;
+  if (std::fwrite(with_newline.data(), 1, with_newline.size(), file_.get()) !=
+          with_newline.size() ||
+      std::fflush(file_.get()) != 0) {
+    return Errno(path_, what);
+  }
+  return {};
 }
 
 }  // namespace opcts

@@ -9,7 +9,7 @@ using nlohmann::ordered_json;
 
 ordered_json Counts(const StatusCounts& counts) {
   ordered_json out = ordered_json::object();
-  for (const auto& [status, count] : counts) out[status] = count;
+  for (const auto& [name, count] : CountsByName(counts)) out[std::string(name)] = count;
   return out;
 }
 
@@ -19,8 +19,8 @@ ordered_json CaseSummary(const ReportCase& item) {
                       {"backend", record.backend},
                       {"op", record.op},
                       {"dtype", record.dtype},
-                      {"status", item.status},
-                      {"journal_status", record.status},
+                      {"status", StatusName(item.status)},
+                      {"journal_status", StatusName(record.status)},
                       {"message", record.message},
                       {"max_error", JsonNumber(record.max_error)},
                       {"bound", JsonNumber(record.bound)},
@@ -82,7 +82,7 @@ std::string RenderJsonSummary(const Report& report) {
                              {"op", cell.op},
                              {"dtype", cell.dtype},
                              {"rank_class", cell.rank_class},
-                             {"worst", cell.worst},
+                             {"worst", StatusName(cell.worst)},
                              {"cases", cell.cases},
                              {"by_status", Counts(cell.by_status)}});
   }
@@ -90,12 +90,14 @@ std::string RenderJsonSummary(const Report& report) {
   for (const auto& group : report.failure_groups) {
     ordered_json cases = ordered_json::array();
     for (const size_t index : group.cases) cases.push_back(CaseSummary(report.cases[index]));
-    out["failure_groups"].push_back(
-        {{"status", group.status}, {"op", group.op}, {"cause", group.cause}, {"cases", cases}});
+    out["failure_groups"].push_back({{"status", StatusName(group.status)},
+                                     {"op", group.op},
+                                     {"cause", group.cause},
+                                     {"cases", cases}});
   }
   out["waived"] = ordered_json::array();
   for (const auto& item : report.cases) {
-    if (item.status == "Waived") out["waived"].push_back(CaseSummary(item));
+    if (item.status == Status::kWaived) out["waived"].push_back(CaseSummary(item));
   }
   out["warnings"] = report.warnings;
   return out.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";

@@ -17,12 +17,17 @@ struct Counts {
 enum class Outcome { kPass, kFailure, kError, kSkipped };
 
 Outcome OutcomeOf(const ReportCase& item) {
-  const std::string& status = item.status;
-  if (status == "NotSupported" || status == "Waived") return Outcome::kSkipped;
+  if (item.status == Status::kNotSupported || item.status == Status::kWaived) {
+    return Outcome::kSkipped;
+  }
   if (!item.gate_failure) return Outcome::kPass;
-  if (status == "Crash" || status == "Timeout" || status == "MemoryLimit" || status == "InternalError")
-    return Outcome::kError;
-  return Outcome::kFailure;
+  switch (item.status) {
+    case Status::kCrash:
+    case Status::kTimeout:
+    case Status::kMemoryLimit:
+    case Status::kInternalError: return Outcome::kError;
+    default: return Outcome::kFailure;
+  }
 }
 
 std::string Seconds(uint64_t duration_us) {
@@ -75,27 +80,30 @@ void WriteCase(const ReportCase& item, std::ostringstream& out) {
   const std::string details = Details(record);
   switch (OutcomeOf(item)) {
     case Outcome::kPass:
-      if (record.status == "QualityWarning") {
-        out << ">\n      <system-out>QualityWarning: " << EscapeXml(details) << "</system-out>\n"
+      if (record.status == Status::kQualityWarning) {
+        out << ">\n      <system-out>" << StatusName(record.status) << ": " << EscapeXml(details)
+            << "</system-out>\n"
             << "    </testcase>\n";
       } else {
         out << "/>\n";
       }
       return;
     case Outcome::kSkipped: {
-      std::string reason =
-          item.status == "Waived"
-              ? "Waived (" + item.waiver + "); " + record.status + ": " + record.message
-              : "NotSupported: " +
-                    (record.message.empty() ? std::string("no reason given") : record.message);
+      const std::string status(StatusName(item.status));
+      const std::string reason =
+          item.status == Status::kWaived
+              ? status + " (" + item.waiver + "); " + std::string(StatusName(record.status)) +
+                    ": " + record.message
+              : status + ": " + (record.message.empty() ? "no reason given" : record.message);
       out << ">\n      <skipped message=\"" << EscapeXml(reason) << "\"/>\n    </testcase>\n";
       return;
     }
     case Outcome::kFailure:
     case Outcome::kError: {
       const char* element = OutcomeOf(item) == Outcome::kError ? "error" : "failure";
-      out << ">\n      <" << element << " type=\"" << EscapeXml(item.status) << "\" message=\""
-          << EscapeXml(item.status + ": " + record.message) << "\">" << EscapeXml(details) << "</"
+      const std::string status(StatusName(item.status));
+      out << ">\n      <" << element << " type=\"" << EscapeXml(status) << "\" message=\""
+          << EscapeXml(status + ": " + record.message) << "\">" << EscapeXml(details) << "</"
           << element << ">\n    </testcase>\n";
       return;
     }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <utility>
 #include <vector>
 
 namespace opcts {
@@ -45,10 +46,10 @@ std::string Skeleton(std::string_view level) {
   return skeleton;
 }
 
-JournalResult<LevelRequirement> Invalid(std::string_view text, const std::string& why) {
+Error Invalid(std::string_view text, const std::string& why) {
   std::string error = "\"";  // appended piecewise: GCC 12 misreports `"\"" + std::string(...)`
   error.append(text).append("\": ").append(why);
-  return {std::nullopt, error};
+  return InvalidInput(std::move(error));
 }
 
 }  // namespace
@@ -66,7 +67,7 @@ int CompareLevels(std::string_view a, std::string_view b) {
 
 bool SameLevelScheme(std::string_view a, std::string_view b) { return Skeleton(a) == Skeleton(b); }
 
-JournalResult<LevelRequirement> ParseLevelRequirement(std::string_view text) {
+Result<LevelRequirement> ParseLevelRequirement(std::string_view text) {
   LevelRequirement requirement;
   const size_t equals = text.find('=');
   if (equals == std::string_view::npos) {
@@ -83,7 +84,7 @@ JournalResult<LevelRequirement> ParseLevelRequirement(std::string_view text) {
     return Invalid(text, "the level \"" + requirement.level +
                              "\" holds no number (levels look like 4_1 or opset3)");
   }
-  return {std::move(requirement), ""};
+  return requirement;
 }
 
 }  // namespace opcts

@@ -9,7 +9,7 @@
 #include <string>
 #include <string_view>
 
-#include "reports/journal.h"
+#include "base/result.h"
 
 namespace opcts {
 
@@ -28,7 +28,8 @@ struct LevelRequirement {
 };
 
 // "5_0" -> {"", "5_0"}; "dml_cumulative_summation=4_0" -> {"dml_cumulative_summation", "4_0"}
-// (operators compare ignoring case). An empty part or a level without a number is an error.
-JournalResult<LevelRequirement> ParseLevelRequirement(std::string_view text);
+// (operators compare ignoring case). An empty part or a level without a number is an
+// ErrorCode::kInvalidInput ("\"=4_0\": the operator before '=' is empty").
+Result<LevelRequirement> ParseLevelRequirement(std::string_view text);
 
 }  // namespace opcts

@@ -13,15 +13,14 @@ constexpr size_t kMaxGroups = 15;
 constexpr size_t kMaxReprosPerGroup = 5;
 constexpr size_t kMaxListed = 20;
 
-std::vector<std::string> PresentStatuses(const Report& report) {
-  std::vector<std::string> present;
-  for (const auto status : KnownStatuses()) {
-    if (report.by_status.count(std::string(status))) present.emplace_back(status);
-  }
+// The statuses of the report's cases, in Status order.
+std::vector<Status> PresentStatuses(const Report& report) {
+  std::vector<Status> present;
+  for (const auto& [status, count] : report.by_status) present.push_back(status);
   return present;
 }
 
-std::string Count(const StatusCounts& counts, const std::string& status) {
+std::string Count(const StatusCounts& counts, Status status) {
   const auto it = counts.find(status);
   return it == counts.end() ? "0" : std::to_string(it->second);
 }
@@ -51,7 +50,7 @@ void WriteCoverage(const Report& report, std::ostringstream& out) {
 void WriteBackendTable(const Report& report, std::ostringstream& out) {
   const auto statuses = PresentStatuses(report);
   out << "| Backend | Version | Device | Claimed level | Claim holds | Cases |";
-  for (const auto& status : statuses) out << " " << status << " |";
+  for (const Status status : statuses) out << " " << StatusName(status) << " |";
   out << "\n|---|---|---|---|---|---:|";
   for (size_t i = 0; i < statuses.size(); ++i) out << "---:|";
   out << "\n";
@@ -60,11 +59,11 @@ void WriteBackendTable(const Report& report, std::ostringstream& out) {
     out << "| " << EscapeMarkdown(info.name) << " | " << EscapeMarkdown(info.version) << " | "
         << EscapeMarkdown(info.device) << " | " << EscapeMarkdown(info.feature_level) << " | "
         << (backend.ClaimHolds() ? "yes" : "**no**") << " | " << backend.cases << " |";
-    for (const auto& status : statuses) out << " " << Count(backend.by_status, status) << " |";
+    for (const Status status : statuses) out << " " << Count(backend.by_status, status) << " |";
     out << "\n";
   }
   out << "| **total** | | | | | " << report.cases.size() << " |";
-  for (const auto& status : statuses) out << " " << Count(report.by_status, status) << " |";
+  for (const Status status : statuses) out << " " << Count(report.by_status, status) << " |";
   out << "\n\n";
   for (const auto& backend : report.backends)
     for (const auto& [behaviour, count] : backend.behaviours)
@@ -93,7 +92,7 @@ void WriteMatrix(const Report& report, std::ostringstream& out) {
           report.matrix[i].op == first.op && report.matrix[i].dtype == first.dtype &&
           report.matrix[i].rank_class == rank_class) {
         const MatrixCell& cell = report.matrix[i++];
-        out << cell.worst << " " << cell.AsExpected() << "/" << cell.cases;
+        out << StatusName(cell.worst) << " " << cell.AsExpected() << "/" << cell.cases;
       }
       out << " |";
     }
@@ -107,7 +106,7 @@ void WriteFailures(const Report& report, std::ostringstream& out) {
   out << "### Failures by cause\n\n";
   for (size_t g = 0; g < report.failure_groups.size() && g < kMaxGroups; ++g) {
     const FailureGroup& group = report.failure_groups[g];
-    out << "- **" << group.status << "** · " << EscapeMarkdown(group.op) << " · "
+    out << "- **" << StatusName(group.status) << "** · " << EscapeMarkdown(group.op) << " · "
         << group.cases.size() << " case(s): " << EscapeMarkdown(group.cause) << "\n\n  ```\n";
     for (size_t c = 0; c < group.cases.size() && c < kMaxReprosPerGroup; ++c) {
       const CaseRecord& record = report.cases[group.cases[c]].record;
@@ -148,12 +147,12 @@ std::string RenderMarkdown(const Report& report) {
   WriteFailures(report, out);
   std::vector<std::string> waived;
   for (const auto& item : report.cases) {
-    if (item.status == "Waived") {
-      waived.push_back(item.record.backend + " " + item.record.id + " (" + item.record.status +
-                       "): " + item.waiver);
+    if (item.status == Status::kWaived) {
+      waived.push_back(item.record.backend + " " + item.record.id + " (" +
+                       std::string(StatusName(item.record.status)) + "): " + item.waiver);
     }
   }
-  WriteList("Waived", waived, out);
+  WriteList(std::string(StatusName(Status::kWaived)), waived, out);
   WriteList("Warnings", report.warnings, out);
   return out.str();
 }

@@ -48,7 +48,7 @@ void ApplyWaivers(const std::vector<Waiver>& waivers, const std::string& today, 
   };
   for (size_t i = 0; i < waivers.size(); ++i) {
     if (!IsExpired(waivers[i], today) && matches(waivers[i])) {
-      item.status = "Waived";
+      item.status = Status::kWaived;
       item.waiver = waivers[i].location + ": " + waivers[i].reason;
       item.gate_failure = false;
       ++uses[i].waived;
@@ -99,7 +99,8 @@ size_t SkipNumber(std::string_view text, size_t i) {
 
 void Tally(Report& report) {
   std::map<std::tuple<std::string, std::string, std::string, int>, MatrixCell> cells;
-  std::map<std::tuple<std::string, std::string, std::string>, FailureGroup> groups;
+  // Keyed by the status's name: groups of one size stay in the order of the names.
+  std::map<std::tuple<std::string_view, std::string, std::string>, FailureGroup> groups;
   std::vector<bool> rank_seen(RankClasses().size());
   for (size_t i = 0; i < report.cases.size(); ++i) {
     const ReportCase& item = report.cases[i];
@@ -125,7 +126,7 @@ void Tally(Report& report) {
     if (item.gate_failure) {
       ++report.gate_failures;
       const std::string cause = CauseOf(record.message);
-      FailureGroup& group = groups[{item.status, record.op, cause}];
+      FailureGroup& group = groups[{StatusName(item.status), record.op, cause}];
       if (group.cases.empty()) group = {item.status, record.op, cause, {}};
       group.cases.push_back(i);
     }
@@ -140,14 +141,11 @@ void Tally(Report& report) {
 }
 
 void AddGateReasons(Report& report) {
-  std::vector<std::string> reasons;
-  for (const auto status : KnownStatuses()) {
-    const auto it = report.by_status.find(std::string(status));
-    if (it != report.by_status.end() && IsGateFailure(status, report.strict)) {
-      reasons.push_back(std::to_string(it->second) + " case(s) with status " + it->first);
-    }
+  for (const auto& [status, count] : report.by_status) {
+    if (!IsGateFailure(status, report.strict)) continue;
+    report.gate_reasons.push_back(std::to_string(count) + " case(s) with status " +
+                                  std::string(StatusName(status)));
   }
-  report.gate_reasons = reasons;
   report.gate_reasons.insert(report.gate_reasons.end(), report.gate_problems.begin(),
                              report.gate_problems.end());
 }
@@ -215,13 +213,12 @@ void AddCoverage(Report& report) {
   }
 }
 
-// "3 NotSupported, 1 Waived", in KnownStatuses order.
+// "3 NotSupported, 1 Waived", in Status order.
 std::string StatusList(const StatusCounts& counts) {
   std::string list;
-  for (const auto status : KnownStatuses()) {
-    const auto it = counts.find(std::string(status));
-    if (it == counts.end()) continue;
-    list += (list.empty() ? "" : ", ") + std::to_string(it->second) + " " + it->first;
+  for (const auto& [status, count] : counts) {
+    list +=
+        (list.empty() ? "" : ", ") + std::to_string(count) + " " + std::string(StatusName(status));
   }
   return list;
 }
@@ -235,11 +232,11 @@ void CheckEvidence(Report& report) {
   }
   std::set<std::string> asked_to_compute;
   for (const auto& item : report.cases) {
-    if (item.record.group != "invalid") asked_to_compute.insert(item.record.backend);
+    if (item.record.group != CaseGroup::kInvalid) asked_to_compute.insert(item.record.backend);
   }
   for (const auto& backend : report.backends) {
-    if (!asked_to_compute.count(backend.info.name) || backend.by_status.count("Pass") ||
-        backend.by_status.count("QualityWarning")) {
+    if (!asked_to_compute.count(backend.info.name) || backend.by_status.count(Status::kPass) ||
+        backend.by_status.count(Status::kQualityWarning)) {
       continue;
     }
     report.gate_problems.push_back("backend " + backend.info.name + " computed none of its " +
@@ -339,11 +336,11 @@ double Coverage::PassRate() const {
   return cases == 0 ? 0.0 : static_cast<double>(passing) / static_cast<double>(cases);
 }
 
-bool BackendSummary::ClaimHolds() const { return !by_status.count("ClaimViolation"); }
+bool BackendSummary::ClaimHolds() const { return !by_status.count(Status::kClaimViolation); }
 
 uint64_t MatrixCell::AsExpected() const {
   uint64_t count = 0;
-  for (const char* status : {"Pass", "InvalidRejected"}) {
+  for (const Status status : {Status::kPass, Status::kInvalidRejected}) {
     if (const auto it = by_status.find(status); it != by_status.end()) count += it->second;
   }
   return count;
@@ -362,13 +359,21 @@ std::string RankClass(size_t rank) {
   return RankClasses()[4];
 }
 
-int SeverityRank(std::string_view status) {
-  static constexpr std::string_view kOrder[] = {
-      "Crash", "InternalError",  "Timeout", "MemoryLimit", "ClaimViolation", "InvalidAccepted",
-      "Fail",  "QualityWarning", "Waived",  "NotSupported",   "InvalidRejected",
-      "Pass"};
-  const auto it = std::find(std::begin(kOrder), std::end(kOrder), status);
-  return static_cast<int>(it - std::begin(kOrder));
+std::vector<std::pair<std::string_view, uint64_t>> CountsByName(const StatusCounts& counts) {
+  std::vector<std::pair<std::string_view, uint64_t>> by_name;
+  for (const auto& [status, count] : counts) by_name.emplace_back(StatusName(status), count);
+  std::sort(by_name.begin(), by_name.end());
+  return by_name;
+}
+
+int SeverityRank(Status status) {
+  static constexpr Status kMostSevereFirst[] = {
+      Status::kCrash,        Status::kInternalError,   Status::kTimeout,
+      Status::kMemoryLimit,  Status::kClaimViolation,  Status::kInvalidAccepted,
+      Status::kFail,         Status::kQualityWarning,  Status::kWaived,
+      Status::kNotSupported, Status::kInvalidRejected, Status::kPass};
+  const auto it = std::find(std::begin(kMostSevereFirst), std::end(kMostSevereFirst), status);
+  return static_cast<int>(it - std::begin(kMostSevereFirst));
 }
 
 std::string CauseOf(std::string_view message) {
@@ -386,9 +391,8 @@ std::string CauseOf(std::string_view message) {
   return cause;
 }
 
-JournalResult<Report> BuildReport(const std::vector<SourcedJournal>& journals,
-                                  const std::vector<Waiver>& waivers,
-                                  const ReportOptions& options) {
+Result<Report> BuildReport(const std::vector<SourcedJournal>& journals,
+                           const std::vector<Waiver>& waivers, const ReportOptions& options) {
   Report report;
   report.strict = options.strict;
   report.today = options.today;
@@ -407,9 +411,9 @@ JournalResult<Report> BuildReport(const std::vector<SourcedJournal>& journals,
     for (const auto& record : journal.journal.cases) {
       const auto [it, inserted] = seen.emplace(record.backend + '\n' + record.id, &journal.source);
       if (!inserted) {
-        return {std::nullopt, journal.source + ": case \"" + record.id + "\" on backend \"" +
-                                  record.backend + "\" also appears in " + *it->second +
-                                  " (merge shards with `opcts report merge`, which checks them)"};
+        return InvalidInput(journal.source + ": case \"" + record.id + "\" on backend \"" +
+                            record.backend + "\" also appears in " + *it->second +
+                            " (merge shards with `opcts report merge`, which checks them)");
       }
       ReportCase item{record, record.status, "", IsGateFailure(record.status, options.strict)};
       if (item.gate_failure) ApplyWaivers(waivers, options.today, item, uses);
@@ -422,7 +426,7 @@ JournalResult<Report> BuildReport(const std::vector<SourcedJournal>& journals,
   CheckEvidence(report);
   for (const auto& requirement : options.required) CheckRequirement(requirement, report);
   AddGateReasons(report);
-  return {std::move(report), ""};
+  return report;
 }
 
 }  // namespace opcts

@@ -3,18 +3,22 @@
 // every backend and operator, failures grouped by cause, and the gate verdict.
 //
 //   auto report = opcts::BuildReport(journals, waivers, {.strict = false, .today = TodayUtc()});
-//   if (!report.value) return Usage(report.error);
-//   return report.value->Passed() ? 0 : 1;
+//   if (!report) return Usage(report.error().message);
+//   return report->Passed() ? 0 : 1;
 #pragma once
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
+#include "base/result.h"
 #include "reports/journal.h"
 #include "reports/levels.h"
+#include "reports/status.h"
 #include "reports/waivers.h"
 
 namespace opcts {
@@ -29,11 +33,17 @@ struct ReportOptions {
   std::string interrupted;
 };
 
-using StatusCounts = std::map<std::string, uint64_t>;
+// Iterates in Status order (JOURNAL.md's), the order of the Markdown columns and gate reasons.
+using StatusCounts = std::map<Status, uint64_t>;
+
+// The counts by status name, alphabetically: the order of the JSON summary's by_status, the HTML
+// titles and the terminal verdict (opcts-report/1 has always written them so).
+std::vector<std::pair<std::string_view, uint64_t>> CountsByName(const StatusCounts& counts);
 
 struct ReportCase {
   CaseRecord record;
-  std::string status;  // record.status, or "Waived" when an active waiver covers it
+  // record.status, or Waived when an active waiver covers it.
+  Status status = Status::kInternalError;
   std::string waiver;  // "file:line: reason" of that waiver
   bool gate_failure = false;
 };
@@ -50,8 +60,8 @@ struct MatrixCell {
   std::string backend, op, dtype, rank_class;
   StatusCounts by_status;
   uint64_t cases = 0;
-  std::string worst;            // the most severe status in the cell (SeverityRank)
-  uint64_t AsExpected() const;  // Pass plus InvalidRejected: the outcomes a backend aims for
+  Status worst = Status::kPass;  // the most severe status in the cell (SeverityRank)
+  uint64_t AsExpected() const;   // Pass plus InvalidRejected: the outcomes a backend aims for
 };
 
 // How far one backend's implementation of one operator is proven: cases are passing when
@@ -66,7 +76,8 @@ struct Coverage {
 };
 
 struct FailureGroup {
-  std::string status, op, cause;  // cause: the message with its numbers blanked (CauseOf)
+  Status status = Status::kFail;  // a gate failure
+  std::string op, cause;          // cause: the message with its numbers blanked (CauseOf)
   std::vector<size_t> cases;      // indices into Report::cases
 };
 
@@ -99,8 +110,8 @@ struct Report {
 std::string RankClass(size_t rank);
 const std::vector<std::string>& RankClasses();
 
-// 0 for the most severe status (Crash) up to Pass; decides a matrix cell's colour.
-int SeverityRank(std::string_view status);
+// 0 for the most severe status (Crash) up to 11 (Pass); decides a matrix cell's colour.
+int SeverityRank(Status status);
 
 // A failure message with every number replaced by '#', so "index 3: got 1.5" and
 // "index 7: got 2" group together.
@@ -112,8 +123,8 @@ std::string CauseOf(std::string_view message);
 // (coverage_table.cc)
 std::string RenderCoverageTable(const Report& report);
 
-// Fails (error set) on a case id seen twice for the same backend.
-JournalResult<Report> BuildReport(const std::vector<SourcedJournal>& journals,
-                                  const std::vector<Waiver>& waivers, const ReportOptions& options);
+// ErrorCode::kInvalidInput on a case id seen twice for the same backend.
+Result<Report> BuildReport(const std::vector<SourcedJournal>& journals,
+                           const std::vector<Waiver>& waivers, const ReportOptions& options);
 
 }  // namespace opcts

@@ -17,8 +17,8 @@ constexpr char kToday[] = "2026-01-01";
 Report Build(const std::vector<std::string>& names, const std::vector<Waiver>& waivers = {},
              bool strict = false, const std::string& today = kToday) {
   auto report = BuildReport(LoadJournals(names), waivers, {strict, today, {}, ""});
-  EXPECT_TRUE(report.value) << report.error;
-  return report.value ? std::move(*report.value) : Report{};
+  EXPECT_TRUE(report.ok()) << report.error().message;
+  return report.ok() ? std::move(report).value() : Report{};
 }
 
 // A case line of backend "ref" with an operator, level and group.
@@ -32,10 +32,10 @@ Report BuildInline(const std::vector<std::string>& lines, const ReportOptions& o
   std::string text = HeaderLine("ref") + "\n";
   for (const auto& line : lines) text += line + "\n";
   auto journal = ParseJournal(text, "inline.jsonl");
-  EXPECT_TRUE(journal.value) << journal.error;
-  auto report = BuildReport({{"inline.jsonl", *journal.value}}, {}, options);
-  EXPECT_TRUE(report.value) << report.error;
-  return report.value ? std::move(*report.value) : Report{};
+  EXPECT_TRUE(journal.ok()) << journal.error().message;
+  auto report = BuildReport({{"inline.jsonl", *journal}}, {}, options);
+  EXPECT_TRUE(report.ok()) << report.error().message;
+  return report.ok() ? std::move(report).value() : Report{};
 }
 
 ReportOptions Requiring(std::vector<LevelRequirement> required) {
@@ -65,8 +65,8 @@ const Coverage* FindCoverage(const Report& report, const std::string& backend,
 
 std::vector<Waiver> FixtureWaivers() {
   auto waivers = LoadWaivers(Testdata("waivers.yaml"));
-  EXPECT_TRUE(waivers.value) << waivers.error;
-  return waivers.value ? *waivers.value : std::vector<Waiver>{};
+  EXPECT_TRUE(waivers.ok()) << waivers.error().message;
+  return waivers.ok() ? *waivers : std::vector<Waiver>{};
 }
 
 const MatrixCell* FindCell(const Report& report, const std::string& backend, const std::string& op,
@@ -90,6 +90,25 @@ TEST(RankClass, BucketsRanks) {
   EXPECT_EQ(RankClass(9), "rank9+");
 }
 
+TEST(Report, SeverityRankPutsCrashFirstAndPassLast) {
+  const std::vector<Status> expected = {
+      Status::kCrash,        Status::kInternalError,   Status::kTimeout,
+      Status::kMemoryLimit,  Status::kClaimViolation,  Status::kInvalidAccepted,
+      Status::kFail,         Status::kQualityWarning,  Status::kWaived,
+      Status::kNotSupported, Status::kInvalidRejected, Status::kPass};
+  ASSERT_EQ(expected.size(), AllStatuses().size());
+  for (size_t i = 0; i < expected.size(); ++i) {
+    EXPECT_EQ(SeverityRank(expected[i]), static_cast<int>(i)) << StatusName(expected[i]);
+  }
+}
+
+TEST(StatusCounts, ByNameIsAlphabetical) {
+  const StatusCounts counts = {{Status::kPass, 3}, {Status::kFail, 1}, {Status::kCrash, 2},
+                               {Status::kWaived, 4}};
+  EXPECT_EQ(CountsByName(counts), (std::vector<std::pair<std::string_view, uint64_t>>{
+                                      {"Crash", 2}, {"Fail", 1}, {"Pass", 3}, {"Waived", 4}}));
+}
+
 TEST(CauseOf, BlanksNumbers) {
   EXPECT_EQ(CauseOf("index 3: got 1.5e-07 expected 0x3f80"), "index #: got # expected #");
   EXPECT_EQ(CauseOf("index 12: got -2 expected 3."), "index #: got -# expected #.");
@@ -100,14 +119,14 @@ TEST(CauseOf, BlanksNumbers) {
 TEST(Report, CountsStatusesAcrossTwoBackends) {
   const Report report = Build({"cpu_simd.jsonl", "vulkan.jsonl"});
   EXPECT_EQ(report.cases.size(), 12u);
-  EXPECT_EQ(report.by_status, (StatusCounts{{"Pass", 4},
-                                            {"QualityWarning", 1},
-                                            {"Fail", 2},
-                                            {"NotSupported", 1},
-                                            {"InvalidRejected", 1},
-                                            {"ClaimViolation", 1},
-                                            {"Crash", 1},
-                                            {"InvalidAccepted", 1}}));
+  EXPECT_EQ(report.by_status, (StatusCounts{{Status::kPass, 4},
+                                            {Status::kQualityWarning, 1},
+                                            {Status::kFail, 2},
+                                            {Status::kNotSupported, 1},
+                                            {Status::kInvalidRejected, 1},
+                                            {Status::kClaimViolation, 1},
+                                            {Status::kCrash, 1},
+                                            {Status::kInvalidAccepted, 1}}));
   EXPECT_EQ(report.gate_failures, 5u);
   EXPECT_FALSE(report.Passed());
   EXPECT_EQ(report.gate_reasons,
@@ -141,17 +160,17 @@ TEST(Report, MatrixCellsByOpDtypeRankClassBackend) {
       FindCell(report, "cpu-simd", "DML_CUMULATIVE_PRODUCT", "FLOAT32", "rank2-4");
   ASSERT_TRUE(product);
   EXPECT_EQ(product->cases, 2u);
-  EXPECT_EQ(product->worst, "Fail");
+  EXPECT_EQ(product->worst, Status::kFail);
   const MatrixCell* sum_rank1 =
       FindCell(report, "cpu-simd", "DML_CUMULATIVE_SUMMATION", "FLOAT32", "rank1");
   ASSERT_TRUE(sum_rank1);
-  EXPECT_EQ(sum_rank1->worst, "Pass");
+  EXPECT_EQ(sum_rank1->worst, Status::kPass);
   const MatrixCell* scatter = FindCell(report, "vulkan", "DML_SCATTER_ND", "INT32", "rank5-8");
   ASSERT_TRUE(scatter);
-  EXPECT_EQ(scatter->worst, "Crash");
+  EXPECT_EQ(scatter->worst, Status::kCrash);
   const MatrixCell* invalid = FindCell(report, "cpu-simd", "DML_SCATTER_ND", "INT32", "rank9+");
   ASSERT_TRUE(invalid);
-  EXPECT_EQ(invalid->worst, "InvalidRejected");
+  EXPECT_EQ(invalid->worst, Status::kInvalidRejected);
   EXPECT_EQ(invalid->AsExpected(), 1u);
   EXPECT_EQ(product->AsExpected(), 0u);
   EXPECT_FALSE(FindCell(report, "vulkan", "DML_CUMULATIVE_PRODUCT", "FLOAT32", "rank2-4"));
@@ -161,7 +180,7 @@ TEST(Report, FailuresGroupedByCauseLargestFirst) {
   const Report report = Build({"cpu_simd.jsonl", "vulkan.jsonl"});
   ASSERT_EQ(report.failure_groups.size(), 4u);
   const FailureGroup& first = report.failure_groups[0];
-  EXPECT_EQ(first.status, "Fail");
+  EXPECT_EQ(first.status, Status::kFail);
   EXPECT_EQ(first.op, "DML_CUMULATIVE_PRODUCT");
   EXPECT_EQ(first.cause, "index #: got # expected # <script>document.title='pwned'</script>");
   ASSERT_EQ(first.cases.size(), 2u);
@@ -183,13 +202,13 @@ TEST(Report, StrictMakesQualityWarningFail) {
 TEST(Report, ActiveExpiredAndUnmatchedWaivers) {
   const Report report = Build({"cpu_simd.jsonl", "vulkan.jsonl"}, FixtureWaivers());
   const std::string file = Testdata("waivers.yaml");
-  EXPECT_EQ(report.by_status.count("Fail"), 0u);
-  EXPECT_EQ(report.by_status.at("Waived"), 2u);
-  EXPECT_EQ(report.by_status.at("Crash"), 1u);  // its waiver expired
+  EXPECT_EQ(report.by_status.count(Status::kFail), 0u);
+  EXPECT_EQ(report.by_status.at(Status::kWaived), 2u);
+  EXPECT_EQ(report.by_status.at(Status::kCrash), 1u);  // its waiver expired
   EXPECT_EQ(report.gate_failures, 3u);
   for (const auto& item : report.cases) {
-    if (item.status != "Waived") continue;
-    EXPECT_EQ(item.record.status, "Fail");
+    if (item.status != Status::kWaived) continue;
+    EXPECT_EQ(item.record.status, Status::kFail);
     EXPECT_FALSE(item.gate_failure);
     EXPECT_EQ(item.waiver, file + ":3: known float32 product drift (issue 12)");
   }
@@ -207,8 +226,8 @@ TEST(Report, ActiveExpiredAndUnmatchedWaivers) {
 TEST(Report, WaiverAppliesThroughItsExpiryDay) {
   const Report report =
       Build({"vulkan.jsonl"}, FixtureWaivers(), /*strict=*/false, /*today=*/"2025-06-30");
-  EXPECT_EQ(report.by_status.at("Waived"), 1u);
-  EXPECT_EQ(report.by_status.count("Crash"), 0u);
+  EXPECT_EQ(report.by_status.at(Status::kWaived), 1u);
+  EXPECT_EQ(report.by_status.count(Status::kCrash), 0u);
   EXPECT_TRUE(report.gate_problems.empty());
 }
 
@@ -218,16 +237,17 @@ TEST(Report, WaiversOnlyCoverGateFailures) {
   waiver.reason = "everything";
   waiver.location = "w.yaml:1";
   const Report report = Build({"cpu_simd.jsonl"}, {waiver});
-  EXPECT_EQ(report.by_status.at("Waived"), 2u);          // the two Fail cases
-  EXPECT_EQ(report.by_status.at("Pass"), 3u);            // untouched
-  EXPECT_EQ(report.by_status.at("QualityWarning"), 1u);  // not a gate failure unless strict
+  EXPECT_EQ(report.by_status.at(Status::kWaived), 2u);          // the two Fail cases
+  EXPECT_EQ(report.by_status.at(Status::kPass), 3u);            // untouched
+  EXPECT_EQ(report.by_status.at(Status::kQualityWarning), 1u);  // not a gate failure unless strict
   EXPECT_TRUE(report.Passed());
 }
 
 TEST(Report, DuplicateCaseIsAnError) {
   const auto report = BuildReport(LoadJournals({"cpu_simd.jsonl", "cpu_simd.jsonl"}), {}, {});
-  EXPECT_FALSE(report.value);
-  EXPECT_EQ(report.error,
+  EXPECT_FALSE(report.ok());
+  EXPECT_EQ(report.error().code, ErrorCode::kInvalidInput);
+  EXPECT_EQ(report.error().message,
             "cpu_simd.jsonl: case \"dml_cumulative_summation.f32.rank1.axis0.s1\" on backend "
             "\"cpu-simd\" also appears in cpu_simd.jsonl (merge shards with `opcts report merge`, "
             "which checks them)");
@@ -238,10 +258,10 @@ TEST(Report, IncompleteRunFailsTheGate) {
   ASSERT_EQ(journals.size(), 1u);
   journals[0].journal.cases.resize(1);  // as if killed after the first case
   const auto report = BuildReport(journals, {}, {});
-  ASSERT_TRUE(report.value) << report.error;
-  EXPECT_EQ(report.value->gate_failures, 0u);
-  EXPECT_FALSE(report.value->Passed());
-  EXPECT_EQ(report.value->gate_problems,
+  ASSERT_TRUE(report.ok()) << report.error().message;
+  EXPECT_EQ(report->gate_failures, 0u);
+  EXPECT_FALSE(report->Passed());
+  EXPECT_EQ(report->gate_problems,
             std::vector<std::string>{
                 "vulkan.jsonl: only 1 of 4 planned cases are present (run incomplete?)"});
 }
@@ -273,18 +293,20 @@ TEST(Levels, SameSchemeMeansSameSkeleton) {
 
 TEST(Levels, ParseRequirement) {
   auto global = ParseLevelRequirement("5_0");
-  ASSERT_TRUE(global.value) << global.error;
-  EXPECT_EQ(global.value->op, "");
-  EXPECT_EQ(global.value->level, "5_0");
+  ASSERT_TRUE(global.ok()) << global.error().message;
+  EXPECT_EQ(global->op, "");
+  EXPECT_EQ(global->level, "5_0");
   auto one_op = ParseLevelRequirement("dml_cumulative_summation=4_0");
-  ASSERT_TRUE(one_op.value) << one_op.error;
-  EXPECT_EQ(one_op.value->op, "dml_cumulative_summation");
-  EXPECT_EQ(one_op.value->level, "4_0");
-  EXPECT_EQ(ParseLevelRequirement("=4_0").error, "\"=4_0\": the operator before '=' is empty");
-  EXPECT_EQ(ParseLevelRequirement("DML_X=").error, "\"DML_X=\": the level after '=' is empty");
-  EXPECT_EQ(ParseLevelRequirement("").error, "\"\": the level is empty");
-  EXPECT_EQ(ParseLevelRequirement("a=b=1").error, "\"a=b=1\": more than one '='");
-  EXPECT_EQ(ParseLevelRequirement("latest").error,
+  ASSERT_TRUE(one_op.ok()) << one_op.error().message;
+  EXPECT_EQ(one_op->op, "dml_cumulative_summation");
+  EXPECT_EQ(one_op->level, "4_0");
+  EXPECT_EQ(ParseLevelRequirement("=4_0").error().message,
+            "\"=4_0\": the operator before '=' is empty");
+  EXPECT_EQ(ParseLevelRequirement("DML_X=").error().message,
+            "\"DML_X=\": the level after '=' is empty");
+  EXPECT_EQ(ParseLevelRequirement("").error().message, "\"\": the level is empty");
+  EXPECT_EQ(ParseLevelRequirement("a=b=1").error().message, "\"a=b=1\": more than one '='");
+  EXPECT_EQ(ParseLevelRequirement("latest").error().message,
             "\"latest\": the level \"latest\" holds no number (levels look like 4_1 or opset3)");
 }
 

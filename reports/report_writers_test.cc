@@ -22,11 +22,11 @@ using testing::XmlDocument;
 
 Report Build(bool with_waivers, const std::string& interrupted = "") {
   std::vector<Waiver> waivers;
-  if (with_waivers) waivers = *LoadWaivers(Testdata("waivers.yaml")).value;
+  if (with_waivers) waivers = LoadWaivers(Testdata("waivers.yaml")).value();
   auto report = BuildReport(LoadJournals({"cpu_simd.jsonl", "vulkan.jsonl"}), waivers,
                             {false, "2026-01-01", {}, interrupted});
-  EXPECT_TRUE(report.value) << report.error;
-  return std::move(*report.value);
+  EXPECT_TRUE(report.ok()) << report.error().message;
+  return std::move(report).value();
 }
 
 // The <property> values of the JUnit suite `suite`, by name.
@@ -106,47 +106,48 @@ TEST(JsonSummary, CoverageArray) {
 
 TEST(Junit, SuitesCarryCoverageProperties) {
   const std::string xml = RenderJunit(Build(false));
-  const XmlDocument document = ParseXml(xml);
-  ASSERT_EQ(document.error, "") << xml;
-  EXPECT_EQ(document.Count("properties"), 6u);
-  EXPECT_EQ(document.Count("property"), 30u);
-  EXPECT_EQ(SuiteProperties(document, "cpu-simd.DML_SCATTER_ND"),
+  const Result<XmlDocument> document = ParseXml(xml);
+  ASSERT_TRUE(document.ok()) << document.error().message << "\n" << xml;
+  EXPECT_EQ(document->Count("properties"), 6u);
+  EXPECT_EQ(document->Count("property"), 30u);
+  EXPECT_EQ(SuiteProperties(*document, "cpu-simd.DML_SCATTER_ND"),
             (std::map<std::string, std::string>{{"opcts.highest_passing_level", "3_0"},
                                                 {"opcts.pass_rate", "0.666666"},
                                                 {"opcts.cases", "3"},
                                                 {"opcts.passing", "2"},
                                                 {"opcts.claimed_level", "5_0"}}));
-  const auto product = SuiteProperties(document, "cpu-simd.DML_CUMULATIVE_PRODUCT");
+  const auto product = SuiteProperties(*document, "cpu-simd.DML_CUMULATIVE_PRODUCT");
   EXPECT_EQ(product.at("opcts.highest_passing_level"), "none");
   EXPECT_EQ(product.at("opcts.pass_rate"), "0.000000");
-  EXPECT_EQ(SuiteProperties(document, "vulkan.OPENVINO_CUMSUM_3").at("opcts.claimed_level"), "4_0");
+  EXPECT_EQ(SuiteProperties(*document, "vulkan.OPENVINO_CUMSUM_3").at("opcts.claimed_level"),
+            "4_0");
 }
 
 TEST(Junit, WellFormedWithExpectedCounts) {
   const std::string xml = RenderJunit(Build(false));
-  const XmlDocument document = ParseXml(xml);
-  ASSERT_EQ(document.error, "") << xml;
-  const auto& root = document.elements[0];
+  const Result<XmlDocument> document = ParseXml(xml);
+  ASSERT_TRUE(document.ok()) << document.error().message << "\n" << xml;
+  const auto& root = document->elements[0];
   EXPECT_EQ(root.name, "testsuites");
   EXPECT_EQ(root.attributes.at("tests"), "12");
   EXPECT_EQ(root.attributes.at("failures"), "4");  // Fail x2, InvalidAccepted, ClaimViolation
   EXPECT_EQ(root.attributes.at("errors"), "1");    // Crash
   EXPECT_EQ(root.attributes.at("skipped"), "1");   // NotSupported
   EXPECT_EQ(root.attributes.at("time"), "0.001194");
-  EXPECT_EQ(document.Count("testsuite"), 6u);
-  EXPECT_EQ(document.Count("testcase"), 12u);
-  EXPECT_EQ(document.Count("failure"), 4u);
-  EXPECT_EQ(document.Count("error"), 1u);
-  EXPECT_EQ(document.Count("skipped"), 1u);
-  EXPECT_EQ(document.Count("system-out"), 1u);  // the QualityWarning note
+  EXPECT_EQ(document->Count("testsuite"), 6u);
+  EXPECT_EQ(document->Count("testcase"), 12u);
+  EXPECT_EQ(document->Count("failure"), 4u);
+  EXPECT_EQ(document->Count("error"), 1u);
+  EXPECT_EQ(document->Count("skipped"), 1u);
+  EXPECT_EQ(document->Count("system-out"), 1u);  // the QualityWarning note
 }
 
 TEST(Junit, FailureCarriesMessageAndRepro) {
-  const XmlDocument document = ParseXml(RenderJunit(Build(false)));
-  ASSERT_EQ(document.error, "");
+  const Result<XmlDocument> document = ParseXml(RenderJunit(Build(false)));
+  ASSERT_TRUE(document.ok()) << document.error().message;
   const testing::XmlElement* failure = nullptr;
   const testing::XmlElement* skipped = nullptr;
-  for (const auto& element : document.elements) {
+  for (const auto& element : document->elements) {
     if (element.name == "failure" && !failure) failure = &element;
     if (element.name == "skipped") skipped = &element;
   }
@@ -164,9 +165,9 @@ TEST(Junit, FailureCarriesMessageAndRepro) {
 
 TEST(Junit, WaivedAreSkippedAndExpiredWaiverFails) {
   const std::string xml = RenderJunit(Build(true));
-  const XmlDocument document = ParseXml(xml);
-  ASSERT_EQ(document.error, "") << xml;
-  const auto& root = document.elements[0];
+  const Result<XmlDocument> document = ParseXml(xml);
+  ASSERT_TRUE(document.ok()) << document.error().message << "\n" << xml;
+  const auto& root = document->elements[0];
   EXPECT_EQ(root.attributes.at("tests"), "13");    // 12 cases + the expired waiver
   EXPECT_EQ(root.attributes.at("failures"), "3");  // InvalidAccepted, ClaimViolation, waiver
   EXPECT_EQ(root.attributes.at("errors"), "1");
@@ -218,8 +219,8 @@ TEST(Markdown, CoverageTableRightAfterTheVerdict) {
 
 TEST(Markdown, PassingReport) {
   auto report = BuildReport(LoadJournals({"shard0of3.jsonl"}), {}, {});
-  ASSERT_TRUE(report.value);
-  const std::string markdown = RenderMarkdown(*report.value);
+  ASSERT_TRUE(report.ok());
+  const std::string markdown = RenderMarkdown(*report);
   EXPECT_EQ(markdown.rfind("## opcts conformance: ✅ passed\n", 0), 0u) << markdown;
   EXPECT_EQ(markdown.find("Failures by cause"), std::string::npos);
 }
@@ -236,17 +237,18 @@ TEST(Html, EscapesBackendNamesEverywhere) {
                            testing::CaseLine("<b>bold</b>", "x.<i>.s1", "Fail", "<img src=x>") +
                            "\n";
   auto journal = ParseJournal(text, "inline.jsonl");
-  ASSERT_TRUE(journal.value) << journal.error;
-  const auto report = BuildReport({{"inline.jsonl", *journal.value}}, {}, {});
-  ASSERT_TRUE(report.value) << report.error;
-  const std::string html = RenderHtml(*report.value);
+  ASSERT_TRUE(journal.ok()) << journal.error().message;
+  const auto report = BuildReport({{"inline.jsonl", *journal}}, {}, {});
+  ASSERT_TRUE(report.ok()) << report.error().message;
+  const std::string html = RenderHtml(*report);
   EXPECT_EQ(html.find("<b>"), std::string::npos);
   EXPECT_EQ(html.find("<i>"), std::string::npos);
   EXPECT_EQ(html.find("<img"), std::string::npos);
   EXPECT_NE(html.find("&lt;b&gt;bold&lt;/b&gt;"), std::string::npos);
-  const std::string junit = RenderJunit(*report.value);
-  EXPECT_EQ(ParseXml(junit).error, "") << junit;
-  EXPECT_EQ(RenderMarkdown(*report.value).find("<b>"), std::string::npos);
+  const std::string junit = RenderJunit(*report);
+  const Result<XmlDocument> document = ParseXml(junit);
+  EXPECT_TRUE(document.ok()) << document.error().message << "\n" << junit;
+  EXPECT_EQ(RenderMarkdown(*report).find("<b>"), std::string::npos);
 }
 
 TEST(Html, CoverageTableNearTheTop) {
@@ -271,10 +273,10 @@ TEST(ReportWriters, InterruptedRunShowsInEveryFormat) {
   EXPECT_EQ(json["gate"]["reasons"].back(), reason);
   EXPECT_NE(RenderMarkdown(report).find("- ❌ " + reason + "\n"), std::string::npos);
   EXPECT_NE(RenderHtml(report).find("<li>" + reason + "</li>"), std::string::npos);
-  const XmlDocument junit = ParseXml(RenderJunit(report));
-  ASSERT_EQ(junit.error, "");
+  const Result<XmlDocument> junit = ParseXml(RenderJunit(report));
+  ASSERT_TRUE(junit.ok()) << junit.error().message;
   bool found = false;
-  for (const auto& element : junit.elements) {
+  for (const auto& element : junit->elements) {
     found |= element.name == "failure" && element.attributes.at("message") == reason;
   }
   EXPECT_TRUE(found);
@@ -345,16 +347,16 @@ TEST(ReportWriters, RecordedBehavioursAreCountedPerBackend) {
       CaseLineWith("gpu", "b", "Pass", {{"group", "valid"}, {"behaviour", "out-of-range indices skipped"}}) +
       "\n" + CaseLineWith("gpu", "c", "Pass", {{"group", "valid"}}) + "\n";
   auto journal = ParseJournal(text, "behaviours.jsonl");
-  ASSERT_TRUE(journal.value) << journal.error;
-  EXPECT_EQ(journal.value->cases[0].behaviour, "out-of-range indices skipped");
-  EXPECT_EQ(ToJsonLine(journal.value->cases[2]).find("behaviour"), std::string::npos);
-  const auto report = BuildReport({{"behaviours.jsonl", *journal.value}}, {}, {});
-  ASSERT_TRUE(report.value) << report.error;
-  const auto json = nlohmann::json::parse(RenderJsonSummary(*report.value));
+  ASSERT_TRUE(journal.ok()) << journal.error().message;
+  EXPECT_EQ(journal->cases[0].behaviour, "out-of-range indices skipped");
+  EXPECT_EQ(ToJsonLine(journal->cases[2]).find("behaviour"), std::string::npos);
+  const auto report = BuildReport({{"behaviours.jsonl", *journal}}, {}, {});
+  ASSERT_TRUE(report.ok()) << report.error().message;
+  const auto json = nlohmann::json::parse(RenderJsonSummary(*report));
   EXPECT_EQ(json["backends"][0]["behaviours"]["out-of-range indices skipped"], 2);
-  EXPECT_NE(RenderMarkdown(*report.value).find("gpu: out-of-range indices skipped (2 case(s))"),
+  EXPECT_NE(RenderMarkdown(*report).find("gpu: out-of-range indices skipped (2 case(s))"),
             std::string::npos);
-  EXPECT_NE(RenderHtml(*report.value).find("out-of-range indices skipped: 2"), std::string::npos);
+  EXPECT_NE(RenderHtml(*report).find("out-of-range indices skipped: 2"), std::string::npos);
 }
 
 }  // namespace

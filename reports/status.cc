@@ -1,6 +1,5 @@
 #include "reports/status.h"
 
-#include <algorithm>
 #include <utility>
 
 namespace opcts {
@@ -78,27 +77,6 @@ bool IsGateFailure(Status status, bool strict) {
 bool IsPassing(Status status, bool strict) {
   return status == Status::kPass || status == Status::kInvalidRejected ||
          (!strict && status == Status::kQualityWarning);
-}
-
-const std::vector<std::string_view>& KnownStatuses() {
-  static const std::vector<std::string_view> names = [] {
-    std::vector<std::string_view> v;
-    for (const auto& [status, name] : kStatusNames) v.push_back(name);
-    return v;
-  }();
-  return names;
-}
-
-bool IsKnownStatus(std::string_view status) { return StatusNamed(status).has_value(); }
-
-bool IsGateFailure(std::string_view status, bool strict) {
-  const std::optional<Status> s = StatusNamed(status);
-  return s && IsGateFailure(*s, strict);
-}
-
-bool IsPassing(std::string_view status, bool strict) {
-  const std::optional<Status> s = StatusNamed(status);
-  return s && IsPassing(*s, strict);
 }
 
 }  // namespace opcts

@@ -8,7 +8,6 @@
 
 #include <cstdint>
 #include <optional>
-#include <string>
 #include <string_view>
 #include <vector>
 
@@ -52,11 +51,5 @@ enum class CaseGroup : uint8_t {
 };
 std::string_view GroupName(CaseGroup group);  // "valid", "unclaimed", "invalid"
 std::optional<CaseGroup> GroupNamed(std::string_view name);
-
-// The string forms, while callers move to the enums.
-const std::vector<std::string_view>& KnownStatuses();
-bool IsKnownStatus(std::string_view status);
-bool IsGateFailure(std::string_view status, bool strict);
-bool IsPassing(std::string_view status, bool strict);
 
 }  // namespace opcts

@@ -53,8 +53,8 @@ inline std::vector<SourcedJournal> LoadJournals(const std::vector<std::string>& 
   std::vector<SourcedJournal> journals;
   for (const auto& name : names) {
     auto journal = ReadJournal(Testdata(name));
-    EXPECT_TRUE(journal.value) << journal.error;
-    if (journal.value) journals.push_back({name, std::move(*journal.value)});
+    EXPECT_TRUE(journal.ok()) << journal.error().message;
+    if (journal.ok()) journals.push_back({name, std::move(journal).value()});
   }
   return journals;
 }

@@ -15,33 +15,38 @@ std::string Where(const std::string& source, const YAML::Mark& mark) {
   return source + ":" + std::to_string(mark.line + 1);
 }
 
-JournalResult<std::vector<Waiver>> Error(std::string text) {
-  return {std::nullopt, std::move(text)};
-}
-
-// Reads one entry of the `waivers:` list; returns an error message or "".
-std::string ParseEntry(const YAML::Node& entry, const std::string& source, Waiver& waiver) {
+// Reads one entry of the `waivers:` list.
+Result<Waiver> ParseEntry(const YAML::Node& entry, const std::string& source) {
+  Waiver waiver;
   waiver.location = Where(source, entry.Mark());
-  if (!entry.IsMap()) return waiver.location + ": a waiver must be a map with id and reason";
+  if (!entry.IsMap()) {
+    return InvalidInput(waiver.location + ": a waiver must be a map with id and reason");
+  }
   static const std::set<std::string> kKeys = {"id", "backend", "reason", "expires"};
   for (const auto& item : entry) {
     const std::string key = item.first.as<std::string>("");
     const std::string where = Where(source, item.first.Mark()) + ": field \"" + key + "\": ";
-    if (!kKeys.count(key)) return where + "unknown (expected id, backend, reason, expires)";
-    if (!item.second.IsScalar()) return where + "expected a string";
+    if (!kKeys.count(key)) {
+      return InvalidInput(where + "unknown (expected id, backend, reason, expires)");
+    }
+    if (!item.second.IsScalar()) return InvalidInput(where + "expected a string");
     const std::string value = item.second.Scalar();
-    if (value.empty()) return where + "must not be empty";
+    if (value.empty()) return InvalidInput(where + "must not be empty");
     if (key == "id") waiver.id_glob = value;
     if (key == "backend") waiver.backend_glob = value;
     if (key == "reason") waiver.reason = value;
     if (key == "expires") {
-      if (!IsIsoDate(value)) return where + "\"" + value + "\" is not a date YYYY-MM-DD";
+      if (!IsIsoDate(value)) {
+        return InvalidInput(where + "\"" + value + "\" is not a date YYYY-MM-DD");
+      }
       waiver.expires = value;
     }
   }
-  if (waiver.id_glob.empty()) return waiver.location + ": field \"id\": missing";
-  if (waiver.reason.empty()) return waiver.location + ": field \"reason\": missing";
-  return "";
+  if (waiver.id_glob.empty()) return InvalidInput(waiver.location + ": field \"id\": missing");
+  if (waiver.reason.empty()) {
+    return InvalidInput(waiver.location + ": field \"reason\": missing");
+  }
+  return waiver;
 }
 
 }  // namespace
@@ -95,37 +100,35 @@ bool IsExpired(const Waiver& waiver, std::string_view today) {
   return waiver.expires && today > *waiver.expires;
 }
 
-JournalResult<std::vector<Waiver>> ParseWaivers(const std::string& text,
-                                                const std::string& source) {
+Result<std::vector<Waiver>> ParseWaivers(const std::string& text, const std::string& source) {
   YAML::Node root;
   try {
     root = YAML::Load(text);
   } catch (const YAML::Exception& error) {
-    return Error(Where(source, error.mark) + ": " + error.msg);
+    return InvalidInput(Where(source, error.mark) + ": " + error.msg);
   }
-  if (!root.IsMap()) return Error(source + ":1: expected a map with a \"waivers\" list");
+  if (!root.IsMap()) return InvalidInput(source + ":1: expected a map with a \"waivers\" list");
   for (const auto& item : root) {
     if (item.first.as<std::string>("") != "waivers") {
-      return Error(Where(source, item.first.Mark()) + ": unknown top-level field \"" +
-                   item.first.as<std::string>("") + "\" (expected \"waivers\")");
+      return InvalidInput(Where(source, item.first.Mark()) + ": unknown top-level field \"" +
+                          item.first.as<std::string>("") + "\" (expected \"waivers\")");
     }
   }
   const YAML::Node list = root["waivers"];
   if (!list || !(list.IsSequence() || list.IsNull())) {
-    return Error(source + ":1: field \"waivers\": missing or not a list");
+    return InvalidInput(source + ":1: field \"waivers\": missing or not a list");
   }
   std::vector<Waiver> waivers;
   for (const auto& entry : list) {
-    Waiver waiver;
-    if (std::string error = ParseEntry(entry, source, waiver); !error.empty()) return Error(error);
+    OPCTS_ASSIGN_OR_RETURN(Waiver waiver, ParseEntry(entry, source));
     waivers.push_back(std::move(waiver));
   }
-  return {std::move(waivers), ""};
+  return waivers;
 }
 
-JournalResult<std::vector<Waiver>> LoadWaivers(const std::string& path) {
+Result<std::vector<Waiver>> LoadWaivers(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) return Error(path + ": cannot open for reading");
+  if (!in) return IoError(path + ": cannot open for reading");
   std::ostringstream text;
   text << in.rdbuf();
   return ParseWaivers(text.str(), path);

@@ -1,8 +1,8 @@
 // Waiver (expected-failure) files: which gate failures a vendor accepts for now, why, and until
 // when. Format in reports/README.md ("Waiver files").
 //
-//   auto waivers = opcts::LoadWaivers("waivers.yaml");
-//   if (!waivers.value) return Usage(waivers.error);  // "waivers.yaml:4: field \"expires\": ..."
+//   opcts::Result<std::vector<opcts::Waiver>> waivers = opcts::LoadWaivers("waivers.yaml");
+//   if (!waivers) return Usage(waivers.error().message);  // "waivers.yaml:4: field ..."
 #pragma once
 
 #include <optional>
@@ -10,7 +10,7 @@
 #include <string_view>
 #include <vector>
 
-#include "reports/journal.h"
+#include "base/result.h"
 
 namespace opcts {
 
@@ -33,8 +33,10 @@ std::string TodayUtc();
 
 bool IsExpired(const Waiver& waiver, std::string_view today);
 
-JournalResult<std::vector<Waiver>> LoadWaivers(const std::string& path);
-// The same from text; `source` names it in errors.
-JournalResult<std::vector<Waiver>> ParseWaivers(const std::string& text, const std::string& source);
+// ErrorCode::kIo when the file cannot be read, else as ParseWaivers.
+Result<std::vector<Waiver>> LoadWaivers(const std::string& path);
+// The same from text; `source` names it in errors, which are ErrorCode::kInvalidInput
+// ("source:line: ...").
+Result<std::vector<Waiver>> ParseWaivers(const std::string& text, const std::string& source);
 
 }  // namespace opcts

@@ -41,52 +41,52 @@ TEST(Waivers, ExpiryIsInclusiveOfTheLastDay) {
 
 TEST(Waivers, LoadsFixtureFile) {
   const auto waivers = LoadWaivers(testing::Testdata("waivers.yaml"));
-  ASSERT_TRUE(waivers.value) << waivers.error;
-  ASSERT_EQ(waivers.value->size(), 3u);
-  const Waiver& first = (*waivers.value)[0];
+  ASSERT_TRUE(waivers.ok()) << waivers.error().message;
+  ASSERT_EQ(waivers->size(), 3u);
+  const Waiver& first = (*waivers)[0];
   EXPECT_EQ(first.id_glob, "dml_cumulative_product.f32.*");
   EXPECT_EQ(first.backend_glob, "cpu-simd");
   EXPECT_EQ(first.reason, "known float32 product drift (issue 12)");
   EXPECT_EQ(first.expires, "2099-12-31");
   EXPECT_EQ(first.location, testing::Testdata("waivers.yaml") + ":3");
-  EXPECT_EQ((*waivers.value)[2].backend_glob, "cpu-simd");
-  EXPECT_FALSE((*waivers.value)[2].expires);
+  EXPECT_EQ((*waivers)[2].backend_glob, "cpu-simd");
+  EXPECT_FALSE((*waivers)[2].expires);
 }
 
 TEST(Waivers, JsonFormIsAccepted) {
   const auto waivers =
       ParseWaivers(R"({"waivers":[{"id":"a.*","reason":"r","expires":"2030-01-01"}]})", "w.json");
-  ASSERT_TRUE(waivers.value) << waivers.error;
-  ASSERT_EQ(waivers.value->size(), 1u);
-  EXPECT_EQ((*waivers.value)[0].backend_glob, "*");
+  ASSERT_TRUE(waivers.ok()) << waivers.error().message;
+  ASSERT_EQ(waivers->size(), 1u);
+  EXPECT_EQ((*waivers)[0].backend_glob, "*");
 }
 
 TEST(Waivers, ErrorsNameFileLineAndField) {
-  EXPECT_EQ(
-      ParseWaivers("waivers:\n  - id: a\n    reason: r\n    expiry: 2030-01-01\n", "w.yaml").error,
-      "w.yaml:4: field \"expiry\": unknown (expected id, backend, reason, expires)");
-  EXPECT_EQ(
-      ParseWaivers("waivers:\n  - id: a\n    reason: r\n    expires: 2030-02-30\n", "w.yaml").error,
-      "w.yaml:4: field \"expires\": \"2030-02-30\" is not a date YYYY-MM-DD");
-  EXPECT_EQ(ParseWaivers("waivers:\n  - id: a\n", "w.yaml").error,
-            "w.yaml:2: field \"reason\": missing");
-  EXPECT_EQ(ParseWaivers("waivers:\n  - reason: r\n", "w.yaml").error,
-            "w.yaml:2: field \"id\": missing");
-  EXPECT_EQ(ParseWaivers("waivers: 3\n", "w.yaml").error,
-            "w.yaml:1: field \"waivers\": missing or not a list");
-  EXPECT_EQ(ParseWaivers("waiver:\n  - id: a\n", "w.yaml").error,
+  const auto error = [](const std::string& text) {
+    return ParseWaivers(text, "w.yaml").error().message;
+  };
+  EXPECT_EQ(error("waivers:\n  - id: a\n    reason: r\n    expiry: 2030-01-01\n"),
+            "w.yaml:4: field \"expiry\": unknown (expected id, backend, reason, expires)");
+  EXPECT_EQ(error("waivers:\n  - id: a\n    reason: r\n    expires: 2030-02-30\n"),
+            "w.yaml:4: field \"expires\": \"2030-02-30\" is not a date YYYY-MM-DD");
+  EXPECT_EQ(error("waivers:\n  - id: a\n"), "w.yaml:2: field \"reason\": missing");
+  EXPECT_EQ(error("waivers:\n  - reason: r\n"), "w.yaml:2: field \"id\": missing");
+  EXPECT_EQ(error("waivers: 3\n"), "w.yaml:1: field \"waivers\": missing or not a list");
+  EXPECT_EQ(error("waiver:\n  - id: a\n"),
             "w.yaml:1: unknown top-level field \"waiver\" (expected \"waivers\")");
-  EXPECT_EQ(ParseWaivers("", "w.yaml").error, "w.yaml:1: expected a map with a \"waivers\" list");
-  const std::string syntax = ParseWaivers("waivers:\n  - id: [a\n", "w.yaml").error;
+  EXPECT_EQ(error(""), "w.yaml:1: expected a map with a \"waivers\" list");
+  const std::string syntax = error("waivers:\n  - id: [a\n");
   EXPECT_EQ(syntax.rfind("w.yaml:", 0), 0u) << syntax;
-  EXPECT_EQ(LoadWaivers("/nonexistent/w.yaml").error,
+  EXPECT_EQ(LoadWaivers("/nonexistent/w.yaml").error().message,
             "/nonexistent/w.yaml: cannot open for reading");
+  EXPECT_EQ(LoadWaivers("/nonexistent/w.yaml").error().code, ErrorCode::kIo);
+  EXPECT_EQ(ParseWaivers("waivers: 3\n", "w.yaml").error().code, ErrorCode::kInvalidInput);
 }
 
 TEST(Waivers, EmptyListIsFine) {
   const auto waivers = ParseWaivers("waivers: []\n", "w.yaml");
-  ASSERT_TRUE(waivers.value) << waivers.error;
-  EXPECT_TRUE(waivers.value->empty());
+  ASSERT_TRUE(waivers.ok()) << waivers.error().message;
+  EXPECT_TRUE(waivers->empty());
 }
 
 }  // namespace

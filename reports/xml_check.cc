@@ -9,27 +9,29 @@ class Parser {
  public:
   explicit Parser(const std::string& text) : text_(text) {}
 
-  XmlDocument Run() {
-    SkipSpace();
-    if (text_.compare(pos_, 5, "<?xml") == 0) {
-      const size_t end = text_.find("?>", pos_);
-      if (end == std::string::npos) {
-        Fail("unterminated declaration");
-        return document_;
-      }
-      pos_ = end + 2;
-    }
-    SkipSpace();
-    if (!Element()) return document_;
-    SkipSpace();
-    if (pos_ != text_.size()) Fail("content after the root element");
+  Result<XmlDocument> Run() {
+    if (!Document()) return InvalidInput(error_);
     return document_;
   }
 
  private:
+  // Keeps the first failure, where it happened: an inner element's, not its parents'.
   bool Fail(const std::string& what) {
-    if (document_.error.empty()) document_.error = "offset " + std::to_string(pos_) + ": " + what;
+    if (error_.empty()) error_ = "offset " + std::to_string(pos_) + ": " + what;
     return false;
+  }
+
+  bool Document() {
+    SkipSpace();
+    if (text_.compare(pos_, 5, "<?xml") == 0) {
+      const size_t end = text_.find("?>", pos_);
+      if (end == std::string::npos) return Fail("unterminated declaration");
+      pos_ = end + 2;
+    }
+    SkipSpace();
+    if (!Element()) return false;
+    SkipSpace();
+    return pos_ == text_.size() || Fail("content after the root element");
   }
 
   void SkipSpace() {
@@ -132,10 +134,11 @@ class Parser {
   const std::string& text_;
   size_t pos_ = 0;
   XmlDocument document_;
+  std::string error_;
 };
 
 }  // namespace
 
-XmlDocument ParseXml(const std::string& text) { return Parser(text).Run(); }
+Result<XmlDocument> ParseXml(const std::string& text) { return Parser(text).Run(); }
 
 }  // namespace opcts::testing

@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "base/result.h"
+
 namespace opcts::testing {
 
 struct XmlElement {
@@ -17,7 +19,6 @@ struct XmlElement {
 
 struct XmlDocument {
   std::vector<XmlElement> elements;  // document order
-  std::string error;                 // "" when well-formed
 
   size_t Count(const std::string& name) const {
     size_t count = 0;
@@ -26,6 +27,7 @@ struct XmlDocument {
   }
 };
 
-XmlDocument ParseXml(const std::string& text);
+// ErrorCode::kInvalidInput "offset N: what" when `text` is not well-formed.
+Result<XmlDocument> ParseXml(const std::string& text);
 
 }  // namespace opcts::testing

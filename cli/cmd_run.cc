@@ -39,24 +39,41 @@ bool KnownLevel(const SpecSet& specs, const std::string& op, const std::string& 
   return false;
 }
 
-// --require-level and --require, parsed and checked against the specs; "" or the error.
-std::string ReadRequirements(const CliArgs& args, const SpecSet& specs, std::vector<LevelRequirement>& out) {
+// --require-level and --require, parsed and checked against the specs.
+Result<void> ReadRequirements(const CliArgs& args, const SpecSet& specs, std::vector<LevelRequirement>& out) {
   std::vector<std::string> texts = args.GetAll("--require-level");
   for (const std::string& t : texts)
-    if (t.find('=') != std::string::npos) return "--require-level takes a level; use --require OP=LEVEL for one operator";
+    if (t.find('=') != std::string::npos)
+      return InvalidInput("--require-level takes a level; use --require OP=LEVEL for one operator");
   for (const std::string& t : args.GetAll("--require")) {
-    if (t.find('=') == std::string::npos) return "--require takes OP=LEVEL, not '" + t + "'";
+    if (t.find('=') == std::string::npos) return InvalidInput("--require takes OP=LEVEL, not '" + t + "'");
     texts.push_back(t);
   }
   for (const std::string& t : texts) {
-    auto parsed = ParseLevelRequirement(t);
-    if (!parsed.value) return parsed.error;
-    if (!KnownLevel(specs, parsed.value->op, parsed.value->level))
-      return "'" + t + "': no " + (parsed.value->op.empty() ? "operator" : "operator matching " + parsed.value->op) +
-             " has a feature level " + parsed.value->level + " (opcts list shows the levels)";
-    out.push_back(*parsed.value);
+    OPCTS_ASSIGN_OR_RETURN(LevelRequirement required, ParseLevelRequirement(t));
+    if (!KnownLevel(specs, required.op, required.level))
+      return InvalidInput("'" + t + "': no " + (required.op.empty() ? "operator" : "operator matching " + required.op) +
+                          " has a feature level " + required.level + " (opcts list shows the levels)");
+    out.push_back(std::move(required));
   }
-  return "";
+  return {};
+}
+
+// Every option that decides what the run does, checked; a usage error names the option.
+Result<void> ReadRunOptions(CliArgs& args, const SpecSet& specs, RunOptions& options) {
+  OPCTS_TRY(ReadCaseFilter(args, specs, ProcessEnvironment, options.filter, options.seed));
+  OPCTS_TRY(ReadRequirements(args, specs, options.required));
+  options.timeout_ms = args.GetNumber("--timeout-ms").value_or(0);
+  options.memory_limit_mib = args.GetNumber("--memory-limit").value_or(0);
+  if (!args.error().empty()) return InvalidInput(args.error());
+  if (args.Get("--timeout-ms") && options.timeout_ms == 0)
+    return InvalidInput("--timeout-ms 0 would time out every case; give a limit in ms, or leave it out for the default");
+  if (args.Get("--memory-limit") && options.memory_limit_mib == 0)
+    return InvalidInput(
+        "--memory-limit 0 would stop every worker; give MiB, or leave it out for half the machine's memory");
+  if (args.Get("--resume") && args.Get("--journal"))
+    return InvalidInput("--resume continues the journal it names; do not give --journal too");
+  return {};
 }
 
 }  // namespace
@@ -76,18 +93,8 @@ int RunCommand(const Args& raw) {
     return 2;
   }
   RunOptions options;
-  const Result<void> filter = ReadCaseFilter(args, specs, ProcessEnvironment, options.filter, options.seed);
-  std::string error = filter ? ReadRequirements(args, specs, options.required) : filter.error().message;
-  options.timeout_ms = args.GetNumber("--timeout-ms").value_or(0);
-  options.memory_limit_mib = args.GetNumber("--memory-limit").value_or(0);
-  if (error.empty() && !args.error().empty()) error = args.error();
-  if (error.empty() && args.Get("--timeout-ms") && options.timeout_ms == 0)
-    error = "--timeout-ms 0 would time out every case; give a limit in ms, or leave it out for the default";
-  if (error.empty() && args.Get("--memory-limit") && options.memory_limit_mib == 0)
-    error = "--memory-limit 0 would stop every worker; give MiB, or leave it out for half the machine's memory";
-  if (error.empty() && args.Get("--resume") && args.Get("--journal"))
-    error = "--resume continues the journal it names; do not give --journal too";
-  if (!error.empty()) return PrintUsage(kUsage, "opcts run: " + error);
+  if (Result<void> read = ReadRunOptions(args, specs, options); !read)
+    return PrintUsage(kUsage, "opcts run: " + read.error().message);
   options.backends = args.GetAll("--backend");
   options.backend_options = args.Get("--backend-options").value_or("");
   options.strict = args.Has("--strict");

@@ -35,10 +35,10 @@ class ContainmentTest : public ::testing::Test {
     result_ = RunConformance(*specs_, options, log_, log_);
     seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     auto journal = ReadJournal(options.journal);
-    EXPECT_TRUE(journal.value) << journal.error << "\n" << log_.str();
-    if (!journal.value) return {};
-    EXPECT_EQ(journal.value->cases.size(), journal.value->header.planned_cases) << "nothing lost";
-    return journal.value->cases;
+    EXPECT_TRUE(journal) << journal.error().message << "\n" << log_.str();
+    if (!journal) return {};
+    EXPECT_EQ(journal->cases.size(), journal->header.planned_cases) << "nothing lost";
+    return journal->cases;
   }
   static CaseFilter Filter(const char* op, const char* dtype, uint64_t max_cases) {
     CaseFilter f;
@@ -60,7 +60,7 @@ TEST_F(ContainmentTest, ACrashWhileLoadingIsARecordedGateFailure) {
   EXPECT_EQ(result_.exit_code, 1) << log_.str();
   ASSERT_EQ(records.size(), 20u);
   for (const CaseRecord& r : records) {
-    EXPECT_EQ(r.status, "Crash") << r.id;
+    EXPECT_EQ(r.status, Status::kCrash) << r.id;
     EXPECT_NE(r.message.find("the backend did not start: worker died while loading the backend: signal 11"),
               std::string::npos) << r.message;
   }
@@ -101,8 +101,8 @@ TEST_F(ContainmentTest, WritesIntoConstDescriptorsOrBindingsAreCaughtAndNamed) {
   EXPECT_EQ(result_.exit_code, 1) << log_.str();
   size_t descriptors = 0, bindings = 0;
   for (const CaseRecord& r : records) {
-    if (r.group == "invalid") continue;
-    EXPECT_EQ(r.status, "Fail") << r.id;
+    if (r.group == CaseGroup::kInvalid) continue;
+    EXPECT_EQ(r.status, Status::kFail) << r.id;
     descriptors += r.dtype == "FLOAT32" &&
                    r.message == "query wrote into the const descriptors it was given: OutputTensor.Sizes changed";
     bindings += r.dtype == "INT32" &&
@@ -117,12 +117,12 @@ TEST_F(ContainmentTest, AFarWriteIsAFailNamingTheBufferNotACrash) {
   EXPECT_EQ(result_.exit_code, 1) << log_.str();
   size_t executed = 0;
   for (const CaseRecord& r : records) {
-    if (r.group == "invalid") {
-      EXPECT_EQ(r.status, "InvalidRejected") << r.id;  // the next case is never blamed
+    if (r.group == CaseGroup::kInvalid) {
+      EXPECT_EQ(r.status, Status::kInvalidRejected) << r.id;  // the next case is never blamed
       continue;
     }
     ++executed;
-    EXPECT_EQ(r.status, "Fail") << r.id;
+    EXPECT_EQ(r.status, Status::kFail) << r.id;
     const std::string buffer = r.layout == "in-place" ? "InputTensor" : "OutputTensor";  // the one written
     EXPECT_EQ(r.message.rfind(buffer + ": accessed byte 1048576 past the end (an inaccessible guard page", 0), 0u)
         << r.id << ": " << r.message;
@@ -137,7 +137,7 @@ TEST_F(ContainmentTest, AWriteAfterExecuteReturnedIsCaughtAndSaysSo) {
   for (const CaseRecord& r : records) {
     if (r.message.find("after the execute that owned it had returned") == std::string::npos) continue;
     ++late;
-    EXPECT_TRUE(r.status == "Fail" || r.status == "Crash") << r.status;
+    EXPECT_TRUE(r.status == Status::kFail || r.status == Status::kCrash) << StatusName(r.status);
   }
   EXPECT_GE(late, 1u) << log_.str();  // each restarted worker starts such a thread again
 }
@@ -147,10 +147,10 @@ TEST_F(ContainmentTest, AWorkerOverTheMemoryLimitIsStoppedAndTheRunGoesOn) {
   EXPECT_EQ(result_.exit_code, 1) << log_.str();
   size_t over = 0, passed_after = 0;
   for (const CaseRecord& r : records) {
-    if (r.status == "MemoryLimit") {
+    if (r.status == Status::kMemoryLimit) {
       ++over;
       EXPECT_NE(r.message.find("over the limit of 256 MiB (--memory-limit)"), std::string::npos) << r.message;
-    } else if (over > 0 && r.status == "Pass") {
+    } else if (over > 0 && r.status == Status::kPass) {
       ++passed_after;
     }
   }
@@ -168,8 +168,8 @@ TEST_F(ContainmentTest, AForkedChildCannotDelayResultsOrOutliveTheRun) {
   EXPECT_EQ(result_.exit_code, 1) << log_.str();
   size_t crashes = 0;
   for (const CaseRecord& r : records) {
-    if (r.dtype != "FLOAT16" || r.group == "invalid") continue;
-    EXPECT_EQ(r.status, "Crash") << r.id << ": " << r.message;  // not Timeout: the child holds the pipe
+    if (r.dtype != "FLOAT16" || r.group == CaseGroup::kInvalid) continue;
+    EXPECT_EQ(r.status, Status::kCrash) << r.id << ": " << r.message;  // not Timeout: the child holds the pipe
     crashes += r.message.find("signal 11") != std::string::npos;
   }
   EXPECT_GT(crashes, 3u);
@@ -191,7 +191,7 @@ TEST_F(ContainmentTest, ACrashInABackendThreadIsAttributedAsSuch) {
   EXPECT_EQ(result_.exit_code, 1) << log_.str();
   size_t attributed = 0;
   for (const CaseRecord& r : records) {
-    if (r.status != "Crash") continue;
+    if (r.status != Status::kCrash) continue;
     EXPECT_NE(r.message.find("signal 11"), std::string::npos) << r.message;
     // Outside any call ("it may come from an earlier case"), or during a later case's call.
     attributed += r.message.find("in a thread of the backend, ") != std::string::npos;
@@ -206,12 +206,12 @@ TEST_F(ContainmentTest, AFailureKeepsWhatTheBackendPrintedDuringItsCase) {
   EXPECT_EQ(result_.exit_code, 1) << log_.str();
   size_t quoted = 0;
   for (const CaseRecord& r : records) {
-    if (r.group == "invalid") continue;
+    if (r.group == CaseGroup::kInvalid) continue;
     if (r.dtype == "FLOAT32") {
-      EXPECT_EQ(r.status, "Pass") << r.id;
+      EXPECT_EQ(r.status, Status::kPass) << r.id;
       EXPECT_EQ(r.message.find("backend output"), std::string::npos) << r.message;
     } else {
-      EXPECT_EQ(r.status, "Fail") << r.id;
+      EXPECT_EQ(r.status, Status::kFail) << r.id;
       // This case's output only: one line, not the output of the cases before it.
       quoted += r.message.size() > 57 &&
                 r.message.substr(r.message.size() - 57) ==

@@ -41,8 +41,8 @@ class GateTest : public ::testing::Test {
   }
   std::vector<CaseRecord> Journal(const std::string& path) {
     auto journal = ReadJournal(path);
-    EXPECT_TRUE(journal.value) << journal.error;
-    return journal.value ? journal.value->cases : std::vector<CaseRecord>{};
+    EXPECT_TRUE(journal) << journal.error().message;
+    return journal ? journal->cases : std::vector<CaseRecord>{};
   }
 
   static SpecSet* specs_;
@@ -68,7 +68,7 @@ TEST_F(GateTest, APluginThatRefusesEverythingFailsTheGate) {
   EXPECT_EQ(result.failures, 0u) << "no single case fails: the verdict comes from the coverage";
   EXPECT_NE(log_.str().find("computed none of its"), std::string::npos) << log_.str();
   for (const CaseRecord& r : Journal(options.journal))
-    EXPECT_TRUE(r.status == "NotSupported" || r.status == "InvalidRejected") << r.id << " " << r.status;
+    EXPECT_TRUE(r.status == Status::kNotSupported || r.status == Status::kInvalidRejected) << r.id << " " << StatusName(r.status);
 }
 
 TEST_F(GateTest, AnUnknownStatusCodeFailsWhateverTheCase) {
@@ -81,13 +81,13 @@ TEST_F(GateTest, AnUnknownStatusCodeFailsWhateverTheCase) {
   size_t query77 = 0, invalid77 = 0, execute_minus1 = 0;
   for (const CaseRecord& r : Journal(options.journal)) {
     if (r.message.find("query answered unknown status 77") != std::string::npos) {
-      EXPECT_EQ(r.status, "Fail") << r.id;  // invalid cases included: 77 is no rejection
+      EXPECT_EQ(r.status, Status::kFail) << r.id;  // invalid cases included: 77 is no rejection
       ++query77;
-      invalid77 += r.group == "invalid";
+      invalid77 += r.group == CaseGroup::kInvalid;
     } else if (r.dtype == "FLOAT32") {
-      EXPECT_EQ(r.group, "invalid") << r.id << " (only an invalid case's output may be no FLOAT32)";
-    } else if (r.group != "invalid") {
-      EXPECT_EQ(r.status, "Fail") << r.id;
+      EXPECT_EQ(r.group, CaseGroup::kInvalid) << r.id << " (only an invalid case's output may be no FLOAT32)";
+    } else if (r.group != CaseGroup::kInvalid) {
+      EXPECT_EQ(r.status, Status::kFail) << r.id;
       execute_minus1 += r.message.find("execute answered unknown status -1") != std::string::npos;
     }
   }
@@ -105,9 +105,9 @@ TEST_F(GateTest, ExecuteErrorAfterQueryOkFailsClaimedOrNot) {
   EXPECT_EQ(Run(options).exit_code, 1) << log_.str();
   size_t executed = 0;
   for (const CaseRecord& r : Journal(options.journal)) {
-    if (r.group == "invalid") continue;
+    if (r.group == CaseGroup::kInvalid) continue;
     ++executed;
-    EXPECT_EQ(r.status, "Fail") << r.id;
+    EXPECT_EQ(r.status, Status::kFail) << r.id;
     EXPECT_NE(r.message.find("query accepted the case, then execute answered ERROR: device lost"),
               std::string::npos) << r.message;
   }
@@ -142,7 +142,7 @@ TEST_F(GateTest, RefusingOutOfRangeIndicesAtExecuteIsConformant) {
     const std::string expected_message = options_text.empty() ? "out-of-range indices skipped"
                                                               : "refused the data at execute, which the spec allows";
     for (const CaseRecord& r : records) {
-      EXPECT_EQ(r.status, "Pass") << r.id << ": " << r.message;
+      EXPECT_EQ(r.status, Status::kPass) << r.id << ": " << r.message;
       EXPECT_NE(r.message.find(expected_message), std::string::npos) << r.message;
       EXPECT_EQ(r.behaviour, options_text.empty() ? kSkipped : kRefusedAtExecute) << r.id;
     }

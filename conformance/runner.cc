@@ -113,12 +113,12 @@ CaseRecord MakeRecord(const CaseRecipe& c, const std::string& backend, const std
   r.op = c.spec->name;
   r.dtype = std::string(DTypeName(c.dtype));
   r.level = c.level;
-  r.group = std::string(GroupName(group));
+  r.group = group;
   r.layout = std::string(LayoutName(c.layout));
   r.values = c.value_tag;
   r.shape = c.shape;
   r.attributes = Attributes(c);
-  r.status = std::string(StatusName(o.status));
+  r.status = o.status;
   r.message = o.message;
   r.behaviour = o.behaviour;
   r.max_error = o.max_error;
@@ -165,28 +165,30 @@ class Results {
 
   bool Open(bool append) {
     if (JournalPath().empty()) return true;
-    auto opened = JournalWriter::Open(JournalPath(), header_, append);
-    if (!opened.value) {
-      err_ << "opcts run: " << opened.error << "\n";
+    Result<JournalWriter> opened = JournalWriter::Open(JournalPath(), header_, append);
+    if (!opened) {
+      err_ << "opcts run: " << opened.error().message << "\n";
       return false;
     }
-    journal_ = std::move(opened.value);
+    journal_ = std::move(opened).value();
     return true;
   }
 
   // `replayed`: a record already in the resumed journal: counted, not written again.
   bool Add(const CaseRecord& r, bool replayed = false) {
-    ++counts_[{r.backend, ToLower(r.op)}][*StatusNamed(r.status)];
+    ++counts_[{r.backend, ToLower(r.op)}][r.status];
     records_.push_back(r);
     if (IsGateFailure(r.status, options_.strict)) {
       ++failures_;
-      if (!replayed) out_ << r.status << " " << r.backend << " " << r.id << ": " << TerminalSafe(r.message) << "\n";
+      if (!replayed) out_ << StatusName(r.status) << " " << r.backend << " " << r.id << ": " << TerminalSafe(r.message) << "\n";
     }
     if (replayed) return ++replayed_, true;
     progress_.Update(records_.size(), failures_);
-    if (journal_ && !journal_->Append(r)) {
-      err_ << "opcts run: cannot write the journal " << JournalPath() << ": " << std::strerror(errno) << "\n";
-      return false;
+    if (journal_) {
+      if (Result<void> appended = journal_->Append(r); !appended) {
+        err_ << "opcts run: " << appended.error().message << "\n";
+        return false;
+      }
     }
     return true;
   }
@@ -200,19 +202,20 @@ class Results {
          << " failed the gate" << (options_.strict ? " (strict)" : "")
          << (replayed_ ? " (counting " + std::to_string(replayed_) + " resumed from the journal)" : "") << "\n";
     Journal journal{header_, std::move(records_), {}};
-    const auto report = BuildReport({{"this run", std::move(journal)}}, {}, RunReportOptions(options_, stop_signal));
+    const Result<Report> report =
+        BuildReport({{"this run", std::move(journal)}}, {}, RunReportOptions(options_, stop_signal));
     RunResult result{0, ran + replayed_, failures_, stop_signal};
-    if (!report.value) {  // a duplicate case id: the resume checks make this unreachable
-      err_ << "opcts run: " << report.error << "\n";
+    if (!report) {  // a duplicate case id: the resume checks make this unreachable
+      err_ << "opcts run: " << report.error().message << "\n";
       result.exit_code = 2;
       return result;
     }
-    out_ << "\n" << RenderCoverageTable(*report.value);
-    out_ << "gate " << (report.value->Passed() ? "passed" : "FAILED") << "\n";
-    for (const std::string& reason : report.value->gate_reasons) out_ << "  - " << TerminalSafe(reason) << "\n";
+    out_ << "\n" << RenderCoverageTable(*report);
+    out_ << "gate " << (report->Passed() ? "passed" : "FAILED") << "\n";
+    for (const std::string& reason : report->gate_reasons) out_ << "  - " << TerminalSafe(reason) << "\n";
     if (stop_signal) result.exit_code = 128 + stop_signal;
     else if (exit_code == 2) result.exit_code = 2;
-    else result.exit_code = std::max(exit_code, report.value->Passed() ? 0 : 1);
+    else result.exit_code = std::max(exit_code, report->Passed() ? 0 : 1);
     return result;
   }
 
@@ -398,20 +401,18 @@ int StartBackends(const std::vector<std::string>& names, const std::vector<CaseR
   return exit_code;
 }
 
-// The records of the journal to continue, checked against this run; "" or why it cannot be.
-std::string ReadResumed(const std::string& path, const JournalHeader& header, std::vector<CaseRecord>& replayed,
-                        std::set<std::pair<std::string, std::string>>& done, std::ostream& err) {
-  auto journal = ReadJournal(path);
-  if (!journal.value) return journal.error;
-  if (std::string mismatch = ResumeMismatch(journal.value->header, header); !mismatch.empty())
-    return path + " belongs to another run: " + mismatch + "; give the same options to resume it";
-  for (const CaseRecord& r : journal.value->cases)
+// The records of the journal to continue, checked against this run.
+Result<std::vector<CaseRecord>> ReadResumed(const std::string& path, const JournalHeader& header,
+                                            std::set<std::pair<std::string, std::string>>& done, std::ostream& err) {
+  OPCTS_ASSIGN_OR_RETURN(Journal journal, ReadJournal(path));
+  if (std::string mismatch = ResumeMismatch(journal.header, header); !mismatch.empty())
+    return InvalidInput(path + " belongs to another run: " + mismatch + "; give the same options to resume it");
+  for (const CaseRecord& r : journal.cases)
     if (!done.insert({r.id, r.backend}).second)
-      return path + " holds case " + r.id + " on backend " + r.backend +
-             " twice; it is not a journal opcts wrote (merge shards with `opcts report merge`)";
-  for (const std::string& w : journal.value->warnings) err << "warning: " << w << "\n";
-  replayed = std::move(journal.value->cases);
-  return "";
+      return InvalidInput(path + " holds case " + r.id + " on backend " + r.backend +
+                          " twice; it is not a journal opcts wrote (merge shards with `opcts report merge`)");
+  for (const std::string& w : journal.warnings) err << "warning: " << w << "\n";
+  return std::move(journal.cases);
 }
 
 std::string Quoted(const std::string& s) { return "'" + s + "'"; }
@@ -495,10 +496,12 @@ RunResult RunConformance(const SpecSet& specs, const RunOptions& options, std::o
   std::set<std::pair<std::string, std::string>> done;
   std::vector<CaseRecord> replayed;
   if (!options.resume.empty()) {
-    if (std::string error = ReadResumed(options.resume, header, replayed, done, err); !error.empty()) {
-      err << "opcts run --resume: " << error << "\n";
+    Result<std::vector<CaseRecord>> resumed = ReadResumed(options.resume, header, done, err);
+    if (!resumed) {
+      err << "opcts run --resume: " << resumed.error().message << "\n";
       return {2};
     }
+    replayed = std::move(resumed).value();
     out << "resuming " << options.resume << ": " << done.size() << " case runs already journaled\n";
   }
 

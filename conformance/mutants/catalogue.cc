@@ -50,12 +50,14 @@ Catalogue ParseCatalogue(std::string_view markdown, const std::string& source) {
       continue;  // another table's row, e.g. a file name
     if (cells.size() != 4) return fail("a mutant row needs 4 cells (name, caught as, bug, models), not " +
                                        std::to_string(cells.size()));
-    MutantEntry m{cells[0].substr(1, cells[0].size() - 2), cells[1], cells[2], cells[3]};
-    if (m.name == "none") return fail("'none' is the control's name, not a mutant's");
-    if (!names.insert(m.name).second) return fail("mutant '" + m.name + "' appears twice");
-    if (!IsGateFailure(m.caught_as, /*strict=*/true))
-      return fail("mutant '" + m.name + "': caught-as '" + m.caught_as +
+    const std::string name = cells[0].substr(1, cells[0].size() - 2);
+    const std::optional<Status> caught_as = StatusNamed(cells[1]);
+    if (name == "none") return fail("'none' is the control's name, not a mutant's");
+    if (!names.insert(name).second) return fail("mutant '" + name + "' appears twice");
+    if (!caught_as || !IsGateFailure(*caught_as, /*strict=*/true))
+      return fail("mutant '" + name + "': caught-as '" + cells[1] +
                   "' is not a status that fails the gate (or QualityWarning)");
+    MutantEntry m{name, *caught_as, cells[2], cells[3]};
     if (m.bug.empty() || m.models.empty()) return fail("mutant '" + m.name + "' has an empty bug or models cell");
     catalogue.mutants.push_back(std::move(m));
   }

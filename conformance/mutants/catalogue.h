@@ -13,11 +13,13 @@
 #include <string_view>
 #include <vector>
 
+#include "reports/status.h"
+
 namespace opcts {
 
 struct MutantEntry {
   std::string name;       // [a-z0-9-]+; the plugin is opcts-mutant-<name>.so
-  std::string caught_as;  // a gate-failing status, or QualityWarning where the spec tiers it so
+  Status caught_as = Status::kFail;  // a gate-failing status, or QualityWarning where the spec tiers it so
   std::string bug, models;
 };
 

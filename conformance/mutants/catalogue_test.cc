@@ -25,7 +25,7 @@ TEST(MutantCatalogue, ReadsRowsAndSkipsOtherTables) {
   ASSERT_EQ(c.error, "");
   ASSERT_EQ(c.mutants.size(), 2u);
   EXPECT_EQ(c.mutants[0].name, "block-carry-dropped");
-  EXPECT_EQ(c.mutants[0].caught_as, "Fail");
+  EXPECT_EQ(c.mutants[0].caught_as, Status::kFail);
   EXPECT_EQ(c.mutants[0].bug, "carry dropped");
   EXPECT_EQ(c.mutants[1].models, "f16 accumulated in f16");
 }

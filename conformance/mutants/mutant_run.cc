@@ -79,7 +79,7 @@ std::map<std::string, double> CaseTimes(const std::string& log_path) {
     std::string status, backend, id;
     if (!(fields >> us >> status)) continue;
     if (status == "running") start = us;
-    if (!IsKnownStatus(status) || !(fields >> backend >> id) || id.empty() || id.back() != ':') continue;
+    if (!StatusNamed(status) || !(fields >> backend >> id) || id.empty() || id.back() != ':') continue;
     id.pop_back();
     times.emplace(id, (us - start) / 1e6);
   }
@@ -104,13 +104,13 @@ RunReport Collect(const SpecSet& specs, const RunRequest& r, const ChildOptions&
                    "); see " + LogPath(o, r);
     return report;
   }
-  auto journal = ReadJournal(report.journal);
-  if (!journal.value) {
-    report.error = journal.error;
+  const Result<Journal> journal = ReadJournal(report.journal);
+  if (!journal) {
+    report.error = journal.error().message;
     return report;
   }
   const std::map<std::string, double> times = CaseTimes(LogPath(o, r));
-  for (const CaseRecord& c : journal.value->cases) {
+  for (const CaseRecord& c : journal->cases) {
     if (!IsGateFailure(c.status, /*strict=*/true)) continue;
     auto t = times.find(c.id);
     report.hits.push_back(
@@ -119,8 +119,8 @@ RunReport Collect(const SpecSet& specs, const RunRequest& r, const ChildOptions&
   if (signalled) {  // over the time limit, or the harness died: in the case after the last line
     const int signal = WTERMSIG(wait_status);
     const std::vector<CaseRecipe> cases = SelectCases(specs, 1, CaseFilter{});
-    const size_t done = journal.value->cases.size();
-    CaseHit hit{signal == SIGALRM ? "Timeout" : "Crash",
+    const size_t done = journal->cases.size();
+    CaseHit hit{signal == SIGALRM ? Status::kTimeout : Status::kCrash,
                 done < cases.size() ? cases[done].id : "(after the last case)",
                 std::string("signal ") + std::to_string(signal) + " (" + strsignal(signal) + ")", seconds, 0};
     if (done < cases.size()) hit.elements = Elements(cases[done].shape);

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "conformance/spec_set.h"
+#include "reports/status.h"
 
 namespace opcts {
 
@@ -29,7 +30,8 @@ struct ChildOptions {
 
 // A case that failed the strict gate (a gate failure or a QualityWarning).
 struct CaseHit {
-  std::string status, id, message;
+  Status status = Status::kFail;
+  std::string id, message;
   double seconds = 0;     // from the run's first case until this one was judged
   uint64_t elements = 0;  // of the case's main tensor: how big a human has to read
 };

@@ -55,13 +55,14 @@ Verdict Judge(const MutantEntry& m, const RunReport& r) {
   }
   if (first) {
     v.killed = true;
-    v.killed_by = first->status + " " + first->id;
+    v.killed_by = std::string(StatusName(first->status)) + " " + first->id;
     v.after = Seconds(first->seconds);
     v.kills = std::to_string(count);
     v.smallest = smallest->id + " (" + std::to_string(smallest->elements) +
                  (smallest->elements == 1 ? " element)" : " elements)");
   } else if (!r.hits.empty()) {  // caught, but not the way the catalogue says: its bug is not the one tested
-    v.killed_by = "SURVIVED as " + m.caught_as + "; first hit is " + r.hits.front().status + " " + r.hits.front().id;
+    v.killed_by = "SURVIVED as " + std::string(StatusName(m.caught_as)) + "; first hit is " +
+                  std::string(StatusName(r.hits.front().status)) + " " + r.hits.front().id;
   } else {
     v.killed_by = "SURVIVED";
   }
@@ -138,7 +139,7 @@ int Main(const std::vector<std::string>& raw) {
     std::cout << "CONTROL FAILED: the correct mutant backend (none) must pass every case; no score.\n";
     if (!control.error.empty()) std::cout << "  " << control.error << "\n";
     for (size_t i = 0; i < control.hits.size() && i < 10; ++i)
-      std::cout << "  " << control.hits[i].status << " " << control.hits[i].id << ": "
+      std::cout << "  " << StatusName(control.hits[i].status) << " " << control.hits[i].id << ": "
                 << control.hits[i].message << "\n";
     return 1;
   }

@@ -20,15 +20,15 @@ std::string Written(const opcts::Journal& j) {
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string text(reinterpret_cast<const char*>(data), size);
   const auto first = opcts::ParseJournal(text, "fuzz.jsonl");
-  if (!first.value) {
-    if (first.error.empty()) std::abort();
+  if (!first) {
+    if (first.error().message.empty()) std::abort();
     return 0;
   }
-  const std::string written = Written(*first.value);
+  const std::string written = Written(*first);
   const auto second = opcts::ParseJournal(written, "fuzz.jsonl");
-  if (!second.value || Written(*second.value) != written) {
+  if (!second || Written(*second) != written) {
     std::fprintf(stderr, "journal does not survive ToJsonLine + ParseJournal:\n%s\n%s\n", written.c_str(),
-                 second.value ? Written(*second.value).c_str() : second.error.c_str());
+                 second ? Written(*second).c_str() : second.error().message.c_str());
     std::abort();
   }
   return 0;

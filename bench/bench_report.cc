@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -88,25 +89,26 @@ void AddOnce(std::vector<T>& v, const T& x) {
   if (std::find(v.begin(), v.end(), x) == v.end()) v.push_back(x);
 }
 
+// Stable: baselines of one size keep their file order.
+void SortBySize(std::vector<MemcpyResult>& memcpy) {
+  std::stable_sort(memcpy.begin(), memcpy.end(),
+                   [](const MemcpyResult& a, const MemcpyResult& b) { return a.bytes < b.bytes; });
+}
+
 }  // namespace
 
-bool LoadBenchJson(const std::string& path, BenchResults* out, std::string* error) {
+Result<BenchResults> LoadBenchJson(const std::string& path) {
   std::ifstream in(path);
-  if (!in) {
-    *error = path + ": cannot open";
-    return false;
-  }
+  if (!in) return IoError(path + ": cannot open");
   json doc;
   try {
     doc = json::parse(in);
-  } catch (const json::exception& e) {
-    *error = path + ": not JSON: " + e.what();
-    return false;
+  } catch (const json::exception& e) {  // nlohmann reports a parse error only by throwing
+    return InvalidInput(path + ": not JSON: " + e.what());
   }
-  if (!doc.is_object() || !doc.contains("benchmarks") || !doc["benchmarks"].is_array()) {
-    *error = path + ": no \"benchmarks\" array (not Google Benchmark JSON output)";
-    return false;
-  }
+  if (!doc.is_object() || !doc.contains("benchmarks") || !doc["benchmarks"].is_array())
+    return InvalidInput(path + ": no \"benchmarks\" array (not Google Benchmark JSON output)");
+  BenchResults results;
   if (const auto ctx = doc.find("context"); ctx != doc.end() && ctx->is_object()) {
     std::string line = ctx->value("date", "");
     if (const auto load = ctx->find("load_avg"); load != ctx->end() && load->is_array()) {
@@ -119,22 +121,20 @@ bool LoadBenchJson(const std::string& path, BenchResults* out, std::string* erro
     for (const auto& [key, value] : ctx->items())
       if (key.rfind("backend ", 0) == 0 && value.is_string())
         line += "; " + key.substr(8) + ": " + value.get<std::string>();
-    out->context += (out->context.empty() ? "" : " | ") + line;
+    results.context = line;
   }
 
   std::map<std::string, Run> runs;
   std::vector<std::string> order;
   for (const json& e : doc["benchmarks"]) {
-    if (!e.is_object() || !e.contains("name") || !e["name"].is_string()) {
-      *error = path + ": a benchmark entry without a \"name\"";
-      return false;
-    }
+    if (!e.is_object() || !e.contains("name") || !e["name"].is_string())
+      return InvalidInput(path + ": a benchmark entry without a \"name\"");
     std::string name = e.value("run_name", e["name"].get<std::string>());
     const std::string kManual = "/manual_time";
     if (name.size() > kManual.size() && name.ends_with(kManual))
       name.resize(name.size() - kManual.size());
     if (e.value("error_occurred", false)) {
-      out->skipped.push_back({name, e.value("error_message", "(no message)")});
+      results.skipped.push_back({name, e.value("error_message", "(no message)")});
       continue;
     }
     AddOnce(order, name);
@@ -151,13 +151,12 @@ bool LoadBenchJson(const std::string& path, BenchResults* out, std::string* erro
     if (run.median == nullptr && run.iterations.empty()) continue;  // only mean/stddev: unused
     const std::vector<std::string> parts = Split(name, '/');
     if (parts.size() == 2 && parts[0] == "memcpy") {
-      out->memcpy.push_back({Field(run, "bytes"), Field(run, "bytes_per_second")});
+      results.memcpy.push_back({Field(run, "bytes"), Field(run, "bytes_per_second")});
       continue;
     }
-    if (parts.size() != 5) {
-      *error = path + ": benchmark \"" + name + "\" is not op/backend/dtype/layout/size";
-      return false;
-    }
+    if (parts.size() != 5)
+      return InvalidInput(path + ": benchmark \"" + name +
+                          "\" is not op/backend/dtype/layout/size");
     BenchResult r{parts[0], parts[1], parts[2], parts[3], parts[4]};
     r.bytes = Field(run, "bytes");
     r.bytes_per_second = Field(run, "bytes_per_second");
@@ -165,15 +164,23 @@ bool LoadBenchJson(const std::string& path, BenchResults* out, std::string* erro
     r.ratio_to_memcpy = Field(run, "ratio_to_memcpy");
     r.repetitions = run.median != nullptr ? run.median->value("repetitions", 1)
                                           : static_cast<int>(run.iterations.size());
-    if (r.bytes <= 0 || r.bytes_per_second <= 0 || r.ratio_to_memcpy <= 0) {
-      *error = path + ": benchmark \"" + name + "\" lacks bytes, bytes_per_second or ratio_to_memcpy";
-      return false;
-    }
-    out->results.push_back(r);
+    if (r.bytes <= 0 || r.bytes_per_second <= 0 || r.ratio_to_memcpy <= 0)
+      return InvalidInput(path + ": benchmark \"" + name +
+                          "\" lacks bytes, bytes_per_second or ratio_to_memcpy");
+    results.results.push_back(r);
   }
-  std::sort(out->memcpy.begin(), out->memcpy.end(),
-            [](const MemcpyResult& a, const MemcpyResult& b) { return a.bytes < b.bytes; });
-  return true;
+  SortBySize(results.memcpy);
+  return results;
+}
+
+void BenchResults::Append(BenchResults more) {
+  results.insert(results.end(), std::make_move_iterator(more.results.begin()),
+                 std::make_move_iterator(more.results.end()));
+  memcpy.insert(memcpy.end(), more.memcpy.begin(), more.memcpy.end());
+  SortBySize(memcpy);
+  skipped.insert(skipped.end(), std::make_move_iterator(more.skipped.begin()),
+                 std::make_move_iterator(more.skipped.end()));
+  if (!more.context.empty()) context += (context.empty() ? "" : " | ") + more.context;
 }
 
 double TargetRatio(const BenchResult& r) {

@@ -3,15 +3,16 @@
 // one panel per operator, a line per backend and the memcpy line) that the HTML report can embed.
 // Reads only the results files, never the backends.
 //
-//   BenchResults r;
-//   std::string error;
-//   if (!LoadBenchJson("bench.json", &r, &error)) ...
-//   std::ofstream("bench.svg") << RenderSvg(r);
+//   Result<BenchResults> r = LoadBenchJson("bench.json");
+//   if (!r) std::cerr << r.error().message;          // "bench.json: not JSON: ..."
+//   std::ofstream("bench.svg") << RenderSvg(*r);
 #pragma once
 
 #include <cstdint>
 #include <string>
 #include <vector>
+
+#include "base/result.h"
 
 namespace opcts::bench {
 
@@ -41,11 +42,14 @@ struct BenchResults {
   std::vector<MemcpyResult> memcpy;
   std::vector<Skip> skipped;
   std::string context;  // one line: date, load average, backends' devices
+
+  // Adds another file's results: several files make one report.
+  void Append(BenchResults more);
 };
 
-// Appends the file's results (several files may be loaded into one BenchResults). False with a
-// message naming the file and what is wrong when it cannot be read.
-bool LoadBenchJson(const std::string& path, BenchResults* results, std::string* error);
+// The file's results; kIo or kInvalidInput with a message naming the file and what is wrong when
+// it cannot be read.
+Result<BenchResults> LoadBenchJson(const std::string& path);
 
 // The target ratio the benchmark issue sets for cpu-simd on this case at the DRAM size, or 0.
 double TargetRatio(const BenchResult& r);

@@ -45,10 +45,16 @@ const char* kJson = R"json({
   ]
 })json";
 
+// The error message of a file that does not load; "" when it loads.
+std::string LoadError(const std::string& path) {
+  const Result<BenchResults> loaded = LoadBenchJson(path);
+  return loaded ? "" : loaded.error().message;
+}
+
 TEST(BenchReport, TakesMediansAndSkips) {
-  BenchResults r;
-  std::string error;
-  ASSERT_TRUE(LoadBenchJson(WriteTemp("report.json", kJson), &r, &error)) << error;
+  const Result<BenchResults> loaded = LoadBenchJson(WriteTemp("report.json", kJson));
+  ASSERT_TRUE(loaded) << loaded.error().message;
+  const BenchResults& r = *loaded;
   ASSERT_EQ(r.results.size(), 2u);
   EXPECT_EQ(r.results[0].dtype, "f32");
   EXPECT_DOUBLE_EQ(r.results[0].ratio_to_memcpy, 0.95);  // the median, not the mean
@@ -78,10 +84,19 @@ TEST(BenchReport, TargetsFollowTheIssue) {
   EXPECT_EQ(TargetRatio(r), 0);
 }
 
+TEST(BenchReport, AppendsTheFilesOfOneReport) {
+  BenchResults r = *LoadBenchJson(WriteTemp("first.json", kJson));
+  r.Append(*LoadBenchJson(WriteTemp("second.json", kJson)));
+  EXPECT_EQ(r.results.size(), 4u);
+  EXPECT_EQ(r.memcpy.size(), 2u);
+  EXPECT_EQ(r.skipped.size(), 2u);
+  EXPECT_NE(r.context.find(" | 2026-01-01T00:00:00"), std::string::npos) << r.context;
+}
+
 TEST(BenchReport, RendersTheRatioTableAndThePlot) {
-  BenchResults r;
-  std::string error;
-  ASSERT_TRUE(LoadBenchJson(WriteTemp("render.json", kJson), &r, &error)) << error;
+  const Result<BenchResults> loaded = LoadBenchJson(WriteTemp("render.json", kJson));
+  ASSERT_TRUE(loaded) << loaded.error().message;
+  const BenchResults& r = *loaded;
   const std::string md = RenderMarkdown(r);
   EXPECT_NE(md.find("| dml_cumulative_summation | f32 | 1d | 0.95× (19.00 / 20.00) | ≥ 0.9 met |"),
             std::string::npos)
@@ -98,17 +113,15 @@ TEST(BenchReport, RendersTheRatioTableAndThePlot) {
 }
 
 TEST(BenchReport, RejectsWhatIsNotBenchmarkOutput) {
-  BenchResults r;
-  std::string error;
-  EXPECT_FALSE(LoadBenchJson(testing::TempDir() + "absent.json", &r, &error));
-  EXPECT_NE(error.find("absent.json: cannot open"), std::string::npos) << error;
-  EXPECT_FALSE(LoadBenchJson(WriteTemp("bad.json", "{\"benchmarks\": [}"), &r, &error));
+  const Result<BenchResults> absent = LoadBenchJson(testing::TempDir() + "absent.json");
+  ASSERT_FALSE(absent);
+  EXPECT_EQ(absent.error().code, ErrorCode::kIo);
+  EXPECT_NE(absent.error().message.find("absent.json: cannot open"), std::string::npos);
+  std::string error = LoadError(WriteTemp("bad.json", "{\"benchmarks\": [}"));
   EXPECT_NE(error.find("bad.json: not JSON"), std::string::npos) << error;
-  EXPECT_FALSE(LoadBenchJson(WriteTemp("other.json", "{\"results\": []}"), &r, &error));
+  error = LoadError(WriteTemp("other.json", "{\"results\": []}"));
   EXPECT_NE(error.find("no \"benchmarks\" array"), std::string::npos) << error;
-  EXPECT_FALSE(LoadBenchJson(
-      WriteTemp("name.json", R"({"benchmarks": [{"name": "x/y", "bytes_per_second": 1}]})"), &r,
-      &error));
+  error = LoadError(WriteTemp("name.json", R"({"benchmarks": [{"name": "x/y", "bytes_per_second": 1}]})"));
   EXPECT_NE(error.find("\"x/y\" is not op/backend/dtype/layout/size"), std::string::npos) << error;
 }
 

@@ -7,6 +7,7 @@
 #include <fstream>
 #include <iostream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "bench/bench_report.h"
@@ -46,11 +47,12 @@ int main(int argc, char** argv) {
   }
   opcts::bench::BenchResults results;
   for (const std::string& path : inputs) {
-    std::string error;
-    if (!opcts::bench::LoadBenchJson(path, &results, &error)) {
-      std::cerr << "opcts_bench_report: " << error << "\n";
+    opcts::Result<opcts::bench::BenchResults> loaded = opcts::bench::LoadBenchJson(path);
+    if (!loaded) {
+      std::cerr << "opcts_bench_report: " << loaded.error().message << "\n";
       return 2;
     }
+    results.Append(std::move(loaded).value());
   }
   if (!svg.empty() && !WriteFile(svg, opcts::bench::RenderSvg(results))) return 2;
   const std::string table = opcts::bench::RenderMarkdown(results);

@@ -2,6 +2,8 @@
 
 #include <cstring>
 
+#include "common/plugin_support.h"
+
 static_assert(static_cast<uint32_t>(opcts::plugin::ScatterReduction::kAdd) == OPCTS_SCATTER_REDUCTION_ADD &&
               static_cast<uint32_t>(opcts::plugin::ScatterReduction::kMul) == OPCTS_SCATTER_REDUCTION_MUL &&
               static_cast<uint32_t>(opcts::plugin::ScatterReduction::kMax) == OPCTS_SCATTER_REDUCTION_MAX &&
@@ -57,8 +59,7 @@ ScatterView ReadScatter(const abi::Operator& op, const void* desc) {
   return v;
 }
 
-int32_t ResolveScanAxis(const ScanView& scan, const opcts_binding* bindings, uint32_t* axis,
-                        std::string* message) {
+Result<uint32_t> ResolveScanAxis(const ScanView& scan, const opcts_binding* bindings) {
   const int64_t rank = scan.input.desc->dimension_count;
   int64_t value = scan.axis_field;
   if (scan.axis_is_tensor) {
@@ -66,10 +67,8 @@ int32_t ResolveScanAxis(const ScanView& scan, const opcts_binding* bindings, uin
     if (const opcts_tensor_desc* t = scan.axis_tensor.desc) {
       const size_t size = t->data_type == OPCTS_DTYPE_INT32 ? 4 : t->data_type == OPCTS_DTYPE_INT64 ? 8 : 0;
       const opcts_binding& b = bindings[scan.axis_tensor.binding];
-      if (size == 0 || b.data == nullptr || b.size_in_bytes < size) {
-        *message = std::string("the ") + scan.axis_name + " binding holds no INT32 or INT64 scalar";
-        return OPCTS_STATUS_INVALID;
-      }
+      if (size == 0 || b.data == nullptr || b.size_in_bytes < size)
+        return InvalidInput(std::string("the ") + scan.axis_name + " binding holds no INT32 or INT64 scalar");
       if (size == 4) {
         int32_t v32 = 0;
         std::memcpy(&v32, b.data, 4);
@@ -79,13 +78,18 @@ int32_t ResolveScanAxis(const ScanView& scan, const opcts_binding* bindings, uin
       }
     }
   }
-  if (value < -rank || value >= rank) {
-    *message = std::string(scan.axis_name) + " " + std::to_string(value) + " is outside [" +
-               std::to_string(scan.axis_is_tensor ? -rank : 0) + ", " +
-               std::to_string(rank) + ") for " + scan.input.name + ".DimensionCount " + std::to_string(rank);
-    return OPCTS_STATUS_INVALID;
-  }
-  if (axis != nullptr) *axis = static_cast<uint32_t>(value < 0 ? value + rank : value);
+  if (value < -rank || value >= rank)
+    return InvalidInput(std::string(scan.axis_name) + " " + std::to_string(value) + " is outside [" +
+                        std::to_string(scan.axis_is_tensor ? -rank : 0) + ", " + std::to_string(rank) +
+                        ") for " + scan.input.name + ".DimensionCount " + std::to_string(rank));
+  return static_cast<uint32_t>(value < 0 ? value + rank : value);
+}
+
+int32_t ResolveScanAxis(const ScanView& scan, const opcts_binding* bindings, uint32_t* axis,
+                        std::string* message) {
+  const Result<uint32_t> resolved = ResolveScanAxis(scan, bindings);
+  if (!resolved.ok()) return StatusAndMessage(resolved.error(), message);
+  if (axis != nullptr) *axis = *resolved;
   return OPCTS_STATUS_OK;
 }
 

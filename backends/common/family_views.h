@@ -5,14 +5,14 @@
 //   const abi::Operator* op = abi::FindOperator(desc.type);
 //   if (std::string_view(op->family) == "scan") {
 //     const ScanView scan = ReadScan(*op, desc.desc);
-//     uint32_t axis;
-//     if (ResolveScanAxis(scan, bindings, &axis, &message) != OPCTS_STATUS_OK) ...
+//     OPCTS_ASSIGN_OR_RETURN(const uint32_t axis, ResolveScanAxis(scan, bindings));
 //   }
 #pragma once
 
 #include <cstdint>
 #include <string>
 
+#include "base/result.h"
 #include "common/operator_table.h"
 #include "opcts/backend.h"
 
@@ -53,8 +53,12 @@ ScanView ReadScan(const abi::Operator& op, const void* desc);
 ScatterView ReadScatter(const abi::Operator& op, const void* desc);
 
 // The scan's axis in [0, rank): the field, or the scalar input's INT32/INT64 value (negative
-// counts from the back; an absent optional input means 0). OPCTS_STATUS_INVALID with a message
-// when the value is outside [-rank, rank). `axis` may be null (check only).
+// counts from the back; an absent optional input means 0). kInvalidInput with a message when the
+// value is outside [-rank, rank) or the binding holds no such scalar.
+Result<uint32_t> ResolveScanAxis(const ScanView& scan, const opcts_binding* bindings);
+
+// The status + message form (plugin_support.h), for conformance/mutants/backend only. `axis`
+// may be null (check only).
 int32_t ResolveScanAxis(const ScanView& scan, const opcts_binding* bindings, uint32_t* axis,
                         std::string* message);
 

@@ -34,174 +34,191 @@ bool IsIntegerDType(uint32_t t) {
   }
 }
 
-// Collects the first violation; later checks are skipped once one is found so the message
-// names the root cause rather than its consequences.
-class Checker {
- public:
-  explicit Checker(std::string* message) : message_(message) {}
-  bool ok() const { return ok_; }
-  bool Fail(const std::string& text) {
-    if (ok_ && message_ != nullptr) *message_ = text;
-    ok_ = false;
-    return false;
-  }
-  int32_t Status() const { return ok_ ? OPCTS_STATUS_OK : OPCTS_STATUS_INVALID; }
-
- private:
-  std::string* message_;
-  bool ok_ = true;
-};
+// Each check returns the first violation it finds; callers stop there (OPCTS_TRY), so the
+// message names the root cause rather than its consequences.
 
 // Every rule of DML_BUFFER_TENSOR_DESC. `allow_scalar` admits rank 0 (OpenVINO's axis input).
-bool CheckTensor(Checker& c, const opcts_tensor_desc* t, const std::string& name,
-                 bool allow_scalar) {
-  if (t == nullptr) return c.Fail(name + " is null");
+Result<void> CheckTensor(const opcts_tensor_desc* t, const std::string& name, bool allow_scalar) {
+  if (t == nullptr) return InvalidInput(name + " is null");
   const uint32_t rank = t->dimension_count;
   if (!IsKnownDType(t->data_type))
-    return c.Fail(name + ".DataType " + Str(t->data_type) + " is not a known data type");
-  if (rank == 0 && !allow_scalar) return c.Fail(name + ".DimensionCount is 0");
+    return InvalidInput(name + ".DataType " + Str(t->data_type) + " is not a known data type");
+  if (rank == 0 && !allow_scalar) return InvalidInput(name + ".DimensionCount is 0");
   if (rank > kMaxRank)
-    return c.Fail(name + ".DimensionCount " + Str(rank) + " exceeds " + Str(kMaxRank));
-  if (rank > 0 && t->sizes == nullptr) return c.Fail(name + ".Sizes is null");
+    return InvalidInput(name + ".DimensionCount " + Str(rank) + " exceeds " + Str(kMaxRank));
+  if (rank > 0 && t->sizes == nullptr) return InvalidInput(name + ".Sizes is null");
   uint64_t elements = 1;
   uint64_t last_index = 0;
   for (uint32_t d = 0; d < rank; ++d) {
     const uint32_t size = t->sizes[d];
-    if (size == 0) return c.Fail(name + ".Sizes[" + Str(d) + "] is 0");
+    if (size == 0) return InvalidInput(name + ".Sizes[" + Str(d) + "] is 0");
     elements *= size;
-    if (elements > kMaxElements) return c.Fail(name + " has more than 2^32-1 elements");
+    if (elements > kMaxElements) return InvalidInput(name + " has more than 2^32-1 elements");
     const uint64_t stride = t->strides != nullptr ? t->strides[d] : 0;
     // Each term is below 2^64 - 2^33 and the running sum stays at most 2^32 before the check,
     // so the sum cannot wrap.
     last_index += uint64_t{size - 1} * stride;
     if (last_index >= kMaxElements)
-      return c.Fail(name + ".Strides address more than 2^32-1 elements");
+      return InvalidInput(name + ".Strides address more than 2^32-1 elements");
   }
   if (t->strides == nullptr) last_index = elements - 1;
   const uint64_t element_size = DTypeSize(t->data_type);
   const uint64_t implied = ((last_index + 1) * element_size + 3) / 4 * 4;
   if (t->total_tensor_size_in_bytes < implied)
-    return c.Fail(name + ".TotalTensorSizeInBytes " + Str(t->total_tensor_size_in_bytes) +
-                  " is below the implied minimum " + Str(implied));
+    return InvalidInput(name + ".TotalTensorSizeInBytes " + Str(t->total_tensor_size_in_bytes) +
+                        " is below the implied minimum " + Str(implied));
   const uint32_t alignment = t->guaranteed_base_offset_alignment;
   if (alignment != 0 && (!std::has_single_bit(alignment) || alignment < element_size))
-    return c.Fail(name + ".GuaranteedBaseOffsetAlignment " + Str(alignment) +
-                  " is not 0 or a power of two at least the element size " + Str(element_size));
-  return true;
+    return InvalidInput(name + ".GuaranteedBaseOffsetAlignment " + Str(alignment) +
+                        " is not 0 or a power of two at least the element size " + Str(element_size));
+  return {};
 }
 
-bool CheckSameDType(Checker& c, const opcts_tensor_desc& a, const char* a_name,
-                    const opcts_tensor_desc& b, const char* b_name) {
-  return a.data_type == b.data_type ||
-         c.Fail(std::string(b_name) + ".DataType " + Str(b.data_type) + " differs from " + a_name +
-                ".DataType " + Str(a.data_type));
+Result<void> CheckSameDType(const opcts_tensor_desc& a, const char* a_name, const opcts_tensor_desc& b,
+                            const char* b_name) {
+  if (a.data_type == b.data_type) return {};
+  return InvalidInput(std::string(b_name) + ".DataType " + Str(b.data_type) + " differs from " + a_name +
+                      ".DataType " + Str(a.data_type));
 }
 
-bool CheckSameRank(Checker& c, const opcts_tensor_desc& a, const char* a_name,
-                   const opcts_tensor_desc& b, const char* b_name) {
-  return a.dimension_count == b.dimension_count ||
-         c.Fail(std::string(b_name) + ".DimensionCount " + Str(b.dimension_count) +
-                " differs from " + a_name + ".DimensionCount " + Str(a.dimension_count));
+Result<void> CheckSameRank(const opcts_tensor_desc& a, const char* a_name, const opcts_tensor_desc& b,
+                           const char* b_name) {
+  if (a.dimension_count == b.dimension_count) return {};
+  return InvalidInput(std::string(b_name) + ".DimensionCount " + Str(b.dimension_count) + " differs from " +
+                      a_name + ".DimensionCount " + Str(a.dimension_count));
 }
 
 // Assumes equal ranks (checked first).
-bool CheckSameSizes(Checker& c, const opcts_tensor_desc& a, const char* a_name,
-                    const opcts_tensor_desc& b, const char* b_name) {
+Result<void> CheckSameSizes(const opcts_tensor_desc& a, const char* a_name, const opcts_tensor_desc& b,
+                            const char* b_name) {
   for (uint32_t d = 0; d < a.dimension_count; ++d)
     if (a.sizes[d] != b.sizes[d])
-      return c.Fail(std::string(b_name) + ".Sizes[" + Str(d) + "] is " + Str(b.sizes[d]) + " but " +
-                    a_name + ".Sizes[" + Str(d) + "] is " + Str(a.sizes[d]));
-  return true;
+      return InvalidInput(std::string(b_name) + ".Sizes[" + Str(d) + "] is " + Str(b.sizes[d]) + " but " +
+                          a_name + ".Sizes[" + Str(d) + "] is " + Str(a.sizes[d]));
+  return {};
 }
 
 // Input and output: same dtype, rank and sizes.
-bool CheckSameShape(Checker& c, const opcts_tensor_desc& in, const char* in_name,
-                    const opcts_tensor_desc& out, const char* out_name) {
-  return CheckSameDType(c, in, in_name, out, out_name) &&
-         CheckSameRank(c, in, in_name, out, out_name) &&
-         CheckSameSizes(c, in, in_name, out, out_name);
+Result<void> CheckSameShape(const opcts_tensor_desc& in, const char* in_name, const opcts_tensor_desc& out,
+                            const char* out_name) {
+  OPCTS_TRY(CheckSameDType(in, in_name, out, out_name));
+  OPCTS_TRY(CheckSameRank(in, in_name, out, out_name));
+  return CheckSameSizes(in, in_name, out, out_name);
 }
 
 // A scan: input and output alike; the axis a field below the rank, or an INT32/INT64 scalar
 // input (its value is data: ResolveScanAxis checks it at execute).
-void CheckScan(Checker& c, const ScanView& v) {
-  if (!CheckSameShape(c, *v.input.desc, v.input.name, *v.output.desc, v.output.name)) return;
+Result<void> CheckScan(const ScanView& v) {
+  OPCTS_TRY(CheckSameShape(*v.input.desc, v.input.name, *v.output.desc, v.output.name));
   if (!v.axis_is_tensor) {
     if (v.axis_field >= v.input.desc->dimension_count)
-      c.Fail(std::string(v.axis_name) + " " + Str(v.axis_field) + " is not less than " + v.input.name +
-             ".DimensionCount " + Str(v.input.desc->dimension_count));
-    return;
+      return InvalidInput(std::string(v.axis_name) + " " + Str(v.axis_field) + " is not less than " +
+                          v.input.name + ".DimensionCount " + Str(v.input.desc->dimension_count));
+    return {};
   }
   const opcts_tensor_desc* axis = v.axis_tensor.desc;
   if (axis != nullptr && axis->data_type != OPCTS_DTYPE_INT32 && axis->data_type != OPCTS_DTYPE_INT64)
-    c.Fail(std::string(v.axis_name) + ".DataType " + Str(axis->data_type) + " is not INT32 or INT64");
+    return InvalidInput(std::string(v.axis_name) + ".DataType " + Str(axis->data_type) +
+                        " is not INT32 or INT64");
+  return {};
 }
 
 // Leading dimensions outside the meaningful trailing `meaningful` ones must be 1.
-bool CheckLeadingOnes(Checker& c, const opcts_tensor_desc& t, const char* name, uint32_t meaningful,
-                      const char* count_name) {
+Result<void> CheckLeadingOnes(const opcts_tensor_desc& t, const char* name, uint32_t meaningful,
+                              const char* count_name) {
   const uint32_t rank = t.dimension_count;
   for (uint32_t d = 0; d + meaningful < rank; ++d)
     if (t.sizes[d] != 1)
-      return c.Fail(std::string(name) + ".Sizes[" + Str(d) + "] is " + Str(t.sizes[d]) +
-                    " but must be 1 outside the last " + count_name + " " + Str(meaningful) +
-                    " dimensions");
-  return true;
+      return InvalidInput(std::string(name) + ".Sizes[" + Str(d) + "] is " + Str(t.sizes[d]) +
+                          " but must be 1 outside the last " + count_name + " " + Str(meaningful) +
+                          " dimensions");
+  return {};
 }
 
 // A scatter. DirectML's form: one rank for all four tensors, meaningful trailing dimension counts
 // in [1, rank] with leading ones before them, updates right-aligned with leading ones. ONNX's:
 // every dimension meaningful, updates exactly indices.sizes[:-1] ++ input.sizes[q:].
-void CheckScatter(Checker& c, const ScatterView& v) {
+Result<void> CheckScatter(const ScatterView& v) {
   const opcts_tensor_desc& in = *v.input.desc;
   const opcts_tensor_desc& idx = *v.indices.desc;
   const opcts_tensor_desc& upd = *v.updates.desc;
-  if (v.has_dimension_counts && (!CheckSameRank(c, in, v.input.name, idx, v.indices.name) ||
-                                 !CheckSameRank(c, in, v.input.name, upd, v.updates.name)))
-    return;
-  if (!CheckSameShape(c, in, v.input.name, *v.output.desc, v.output.name) ||
-      !CheckSameDType(c, in, v.input.name, upd, v.updates.name))
-    return;
-  if (!IsIntegerDType(idx.data_type)) {
-    c.Fail(std::string(v.indices.name) + ".DataType " + Str(idx.data_type) + " is not an integer type");
-    return;
+  if (v.has_dimension_counts) {
+    OPCTS_TRY(CheckSameRank(in, v.input.name, idx, v.indices.name));
+    OPCTS_TRY(CheckSameRank(in, v.input.name, upd, v.updates.name));
   }
+  OPCTS_TRY(CheckSameShape(in, v.input.name, *v.output.desc, v.output.name));
+  OPCTS_TRY(CheckSameDType(in, v.input.name, upd, v.updates.name));
+  if (!IsIntegerDType(idx.data_type))
+    return InvalidInput(std::string(v.indices.name) + ".DataType " + Str(idx.data_type) +
+                        " is not an integer type");
   const uint32_t in_rank = in.dimension_count, idx_rank = idx.dimension_count;
   const uint32_t k_in = v.input_dimension_count;
   const uint32_t k_idx = v.indices_dimension_count;
   if (v.has_dimension_counts) {
     // The document's half-open [1, DimensionCount) is a known defect: its examples use k == rank.
     if (k_in < 1 || k_in > in_rank)
-      return void(c.Fail("InputDimensionCount " + Str(k_in) + " is outside [1, " + v.input.name +
-                         ".DimensionCount " + Str(in_rank) + "]"));
+      return InvalidInput("InputDimensionCount " + Str(k_in) + " is outside [1, " + v.input.name +
+                          ".DimensionCount " + Str(in_rank) + "]");
     if (k_idx < 1 || k_idx > idx_rank)
-      return void(c.Fail("IndicesDimensionCount " + Str(k_idx) + " is outside [1, " + v.indices.name +
-                         ".DimensionCount " + Str(idx_rank) + "]"));
-    if (!CheckLeadingOnes(c, in, v.input.name, k_in, "InputDimensionCount") ||
-        !CheckLeadingOnes(c, idx, v.indices.name, k_idx, "IndicesDimensionCount"))
-      return;
+      return InvalidInput("IndicesDimensionCount " + Str(k_idx) + " is outside [1, " + v.indices.name +
+                          ".DimensionCount " + Str(idx_rank) + "]");
+    OPCTS_TRY(CheckLeadingOnes(in, v.input.name, k_in, "InputDimensionCount"));
+    OPCTS_TRY(CheckLeadingOnes(idx, v.indices.name, k_idx, "IndicesDimensionCount"));
   }
   const uint32_t q = idx.sizes[idx_rank - 1];
   if (q > k_in)
-    return void(c.Fail(std::string(v.indices.name) + ".Sizes[" + Str(idx_rank - 1) + "] (index tuple size) " +
-                       Str(q) + " exceeds the " + Str(k_in) + " meaningful dimensions of " + v.input.name));
+    return InvalidInput(std::string(v.indices.name) + ".Sizes[" + Str(idx_rank - 1) + "] (index tuple size) " +
+                        Str(q) + " exceeds the " + Str(k_in) + " meaningful dimensions of " + v.input.name);
   // DirectML's printed formula takes input sizes from [rank - q ..], which contradicts its own
   // example; the example's reading (skip the first q meaningful input dims) is used here.
   std::vector<uint32_t> expected(idx.sizes + (idx_rank - k_idx), idx.sizes + (idx_rank - 1));
   expected.insert(expected.end(), in.sizes + (in_rank - k_in + q), in.sizes + in_rank);
   const uint32_t upd_rank = upd.dimension_count;
   if (v.has_dimension_counts ? expected.size() > upd_rank : expected.size() != upd_rank)
-    return void(c.Fail(std::string(v.updates.name) + " needs " + Str(expected.size()) +
-                       " dimensions (indices' meaningful ones but the last, then input's after the "
-                       "tuple) but its DimensionCount is " + Str(upd_rank)));
+    return InvalidInput(std::string(v.updates.name) + " needs " + Str(expected.size()) +
+                        " dimensions (indices' meaningful ones but the last, then input's after the "
+                        "tuple) but its DimensionCount is " + Str(upd_rank));
   expected.insert(expected.begin(), upd_rank - expected.size(), 1u);
   for (uint32_t i = 0; i < upd_rank; ++i)
     if (upd.sizes[i] != expected[i])
-      return void(c.Fail(std::string(v.updates.name) + ".Sizes[" + Str(i) + "] is " + Str(upd.sizes[i]) +
-                         " but " + Str(expected[i]) + " is expected from the indices and input sizes"));
+      return InvalidInput(std::string(v.updates.name) + ".Sizes[" + Str(i) + "] is " + Str(upd.sizes[i]) +
+                          " but " + Str(expected[i]) + " is expected from the indices and input sizes");
+  return {};
+}
+
+// A parameter's value against its value count; the names are read only for the message.
+Result<void> CheckValue(const abi::Field& f, uint32_t value) {
+  if (f.value_count == 0 || value < f.value_count) return {};
+  std::vector<std::string> names;
+  std::istringstream words(f.values);
+  for (std::string w; words >> w;) names.push_back(w);
+  std::string allowed;
+  for (size_t i = 0; i < names.size(); ++i)
+    allowed += (i ? ", " : "") + (names[i] == Str(i) ? names[i] : names[i] + " (" + Str(i) + ")");
+  return InvalidInput(std::string(f.name) + " is " + Str(value) + ", not one of " + allowed);
 }
 
 }  // namespace
+
+int32_t AbiStatus(const Error& error) {
+  switch (error.code) {
+    case ErrorCode::kNotSupported:
+      return OPCTS_STATUS_NOT_SUPPORTED;
+    case ErrorCode::kInvalidInput:
+      return OPCTS_STATUS_INVALID;
+    default:
+      return OPCTS_STATUS_ERROR;
+  }
+}
+
+int32_t ReportResult(const Result<void>& result, char* message, size_t capacity) {
+  if (result.ok()) {
+    WriteMessage("", message, capacity);
+    return OPCTS_STATUS_OK;
+  }
+  WriteMessage(result.error().message, message, capacity);
+  return AbiStatus(result.error());
+}
 
 void WriteMessage(const std::string& text, char* buffer, size_t capacity) {
   if (buffer == nullptr || capacity == 0) return;
@@ -233,84 +250,65 @@ size_t DTypeSize(uint32_t data_type) {
   }
 }
 
-// A parameter's value against its value count; the names are read only for the message.
-bool CheckValue(Checker& c, const abi::Field& f, uint32_t value) {
-  if (f.value_count == 0 || value < f.value_count) return true;
-  std::vector<std::string> names;
-  std::istringstream words(f.values);
-  for (std::string w; words >> w;) names.push_back(w);
-  std::string allowed;
-  for (size_t i = 0; i < names.size(); ++i)
-    allowed += (i ? ", " : "") + (names[i] == Str(i) ? names[i] : names[i] + " (" + Str(i) + ")");
-  return c.Fail(std::string(f.name) + " is " + Str(value) + ", not one of " + allowed);
-}
-
-int32_t CheckDescriptor(const opcts_op_desc& op, std::string* message) {
-  Checker c(message);
-  if (op.desc == nullptr) {
-    c.Fail("opcts_op_desc.desc is null");
-    return c.Status();
-  }
+Result<void> CheckDescriptor(const opcts_op_desc& op) {
+  if (op.desc == nullptr) return InvalidInput("opcts_op_desc.desc is null");
   const abi::Operator* info = abi::FindOperator(op.type);
   if (info == nullptr) {
     // An operator this plugin does not know may be one the ABI gained after it was built:
     // not supported, rather than invalid (backend.h's version policy).
-    if (message != nullptr) *message = "operator type " + Str(op.type) + " is not one this backend knows";
-    return OPCTS_STATUS_NOT_SUPPORTED;
+    return NotSupported("operator type " + Str(op.type) + " is not one this backend knows");
   }
   for (const abi::Field& f : info->fields) {
     if (!f.is_tensor) {
-      if (!CheckValue(c, f, f.ReadUInt32(op.desc))) return c.Status();
+      OPCTS_TRY(CheckValue(f, f.ReadUInt32(op.desc)));
       continue;
     }
     const opcts_tensor_desc* t = f.ReadTensor(op.desc);
     if (t == nullptr && f.optional) continue;
-    if (!CheckTensor(c, t, f.name, f.scalar)) return c.Status();
-    if (f.scalar && t->dimension_count != 0) {
-      c.Fail(std::string(f.name) + ".DimensionCount " + Str(t->dimension_count) + " is not 0 (a scalar)");
-      return c.Status();
-    }
+    OPCTS_TRY(CheckTensor(t, f.name, f.scalar));
+    if (f.scalar && t->dimension_count != 0)
+      return InvalidInput(std::string(f.name) + ".DimensionCount " + Str(t->dimension_count) +
+                          " is not 0 (a scalar)");
   }
   const std::string family = info->family;
-  if (family == "scan") {
-    CheckScan(c, ReadScan(*info, op.desc));
-  } else if (family == "scatter_nd") {
-    CheckScatter(c, ReadScatter(*info, op.desc));
-  } else {
-    if (message != nullptr) *message = "operator family " + family + " is not one this backend implements";
-    return OPCTS_STATUS_NOT_SUPPORTED;
+  if (family == "scan") return CheckScan(ReadScan(*info, op.desc));
+  if (family == "scatter_nd") return CheckScatter(ReadScatter(*info, op.desc));
+  return NotSupported("operator family " + family + " is not one this backend implements");
+}
+
+int32_t StatusAndMessage(const Result<void>& result, std::string* message) {
+  if (result.ok()) return OPCTS_STATUS_OK;
+  if (message != nullptr) *message = result.error().message;
+  return AbiStatus(result.error());
+}
+
+int32_t CheckDescriptor(const opcts_op_desc& op, std::string* message) {
+  return StatusAndMessage(CheckDescriptor(op), message);
+}
+
+Result<void> CheckBindings(const opcts_op_desc& op, const opcts_binding* bindings, uint32_t count) {
+  if (op.desc == nullptr) return InvalidInput("opcts_op_desc.desc is null");
+  const abi::Operator* info = abi::FindOperator(op.type);
+  if (info == nullptr) return InvalidInput("opcts_op_desc.type " + Str(op.type) + " is not a known operator");
+  if (count != info->TensorCount())
+    return InvalidInput("binding_count " + Str(count) + " is not " + Str(info->TensorCount()));
+  if (bindings == nullptr) return InvalidInput("bindings is null");
+  for (const abi::Field& f : info->fields) {
+    const opcts_tensor_desc* desc = f.is_tensor ? f.ReadTensor(op.desc) : nullptr;
+    if (desc == nullptr) continue;  // a parameter, or an absent optional input (binding ignored)
+    const opcts_binding& b = bindings[f.binding];
+    const std::string where = "bindings[" + Str(f.binding) + "] (" + f.name + ")";
+    if (b.data == nullptr) return InvalidInput(where + ".data is null");
+    if (b.size_in_bytes != desc->total_tensor_size_in_bytes)
+      return InvalidInput(where + ".size_in_bytes " + Str(b.size_in_bytes) + " differs from " + f.name +
+                          ".TotalTensorSizeInBytes " + Str(desc->total_tensor_size_in_bytes));
   }
-  return c.Status();
+  return {};
 }
 
 int32_t CheckBindings(const opcts_op_desc& op, const opcts_binding* bindings, uint32_t count,
                       std::string* message) {
-  Checker c(message);
-  const abi::Operator* info = abi::FindOperator(op.type);
-  if (op.desc == nullptr) {
-    c.Fail("opcts_op_desc.desc is null");
-  } else if (info == nullptr) {
-    c.Fail("opcts_op_desc.type " + Str(op.type) + " is not a known operator");
-  } else if (count != info->TensorCount()) {
-    c.Fail("binding_count " + Str(count) + " is not " + Str(info->TensorCount()));
-  } else if (bindings == nullptr) {
-    c.Fail("bindings is null");
-  } else {
-    for (const abi::Field& f : info->fields) {
-      const opcts_tensor_desc* desc = f.is_tensor ? f.ReadTensor(op.desc) : nullptr;
-      if (desc == nullptr) continue;  // a parameter, or an absent optional input (binding ignored)
-      const opcts_binding& b = bindings[f.binding];
-      const std::string where = "bindings[" + Str(f.binding) + "] (" + f.name + ")";
-      if (b.data == nullptr) {
-        c.Fail(where + ".data is null");
-      } else if (b.size_in_bytes != desc->total_tensor_size_in_bytes) {
-        c.Fail(where + ".size_in_bytes " + Str(b.size_in_bytes) + " differs from " + f.name +
-               ".TotalTensorSizeInBytes " + Str(desc->total_tensor_size_in_bytes));
-      }
-      if (!c.ok()) break;
-    }
-  }
-  return c.Status();
+  return StatusAndMessage(CheckBindings(op, bindings, count), message);
 }
 
 namespace {

@@ -5,6 +5,7 @@
 
 #include <cstring>
 #include <optional>
+#include <stdexcept>
 
 namespace opcts::plugin {
 namespace {
@@ -45,13 +46,11 @@ struct Tensor {
 };
 
 std::optional<std::string> Check(uint32_t type, const void* desc) {
-  const opcts_op_desc op{type, desc};
-  std::string message;
-  const int32_t status = CheckDescriptor(op, &message);
-  if (status == OPCTS_STATUS_OK) return std::nullopt;
-  EXPECT_EQ(status, OPCTS_STATUS_INVALID);
-  EXPECT_FALSE(message.empty());
-  return message;
+  const Result<void> checked = CheckDescriptor({type, desc});
+  if (checked.ok()) return std::nullopt;
+  EXPECT_EQ(checked.error().code, ErrorCode::kInvalidInput);
+  EXPECT_FALSE(checked.error().message.empty());
+  return checked.error().message;
 }
 
 // Expects rejection with a message containing `fragment`.
@@ -207,12 +206,10 @@ TEST(CheckDescriptor, RejectsNullPointersWithoutCrashing) {
                     "OutputTensor.Sizes is null");
   }
   Cumulative c;
-  std::string message;
-  EXPECT_EQ(CheckDescriptor({99, &c.desc}, &message), OPCTS_STATUS_NOT_SUPPORTED);
-  EXPECT_EQ(message, "operator type 99 is not one this backend knows");
-  // A null message pointer is allowed: only the status comes back.
-  const opcts_op_desc op{OPCTS_OP_DML_SCATTER_ND, nullptr};
-  EXPECT_EQ(CheckDescriptor(op, nullptr), OPCTS_STATUS_INVALID);
+  const Result<void> unknown = CheckDescriptor({99, &c.desc});
+  ASSERT_FALSE(unknown.ok());
+  EXPECT_EQ(unknown.error().code, ErrorCode::kNotSupported);
+  EXPECT_EQ(unknown.error().message, "operator type 99 is not one this backend knows");
 }
 
 // ---- scatter-nd ----------------------------------------------------------------------------
@@ -434,48 +431,56 @@ TEST(CheckDescriptor, RejectsEachOpenVINOCumSumRule) {
 // ---- ResolveScanAxis -----------------------------------------------------------------------
 
 // The axis of an OpenVINO CumSum whose axis input is bound to `axis_binding`.
-int32_t CheckOpenVINOAxis(const opcts_openvino_cumsum_desc& desc, const opcts_binding& axis_binding,
-                          uint32_t* axis, std::string* message) {
+Result<uint32_t> OpenVINOAxis(const opcts_openvino_cumsum_desc& desc, const opcts_binding& axis_binding) {
   const opcts_binding bindings[3] = {{nullptr, 0}, axis_binding, {nullptr, 0}};
   const plugin::ScanView scan = plugin::ReadScan(*abi::FindOperator(OPCTS_OP_OPENVINO_CUMSUM_3), &desc);
-  return plugin::ResolveScanAxis(scan, bindings, axis, message);
+  return plugin::ResolveScanAxis(scan, bindings);
+}
+
+// The message of an invalid axis; "" when the axis resolves.
+std::string AxisRejection(const opcts_openvino_cumsum_desc& desc, const opcts_binding& axis_binding) {
+  const Result<uint32_t> axis = OpenVINOAxis(desc, axis_binding);
+  if (axis.ok()) return "";
+  EXPECT_EQ(axis.error().code, ErrorCode::kInvalidInput);
+  return axis.error().message;
 }
 
 TEST(ResolveScanAxis, NormalizesNegativeAndRejectsOutOfRange) {
   OvCumSum o;
   int32_t v32 = -1;
-  uint32_t axis = 99;
-  std::string message;
   opcts_binding b{&v32, 4};
-  EXPECT_EQ(CheckOpenVINOAxis(o.Desc(), b, &axis, &message), OPCTS_STATUS_OK);
-  EXPECT_EQ(axis, 2u);
+  EXPECT_EQ(*OpenVINOAxis(o.Desc(), b), 2u);
   v32 = -3;
-  EXPECT_EQ(CheckOpenVINOAxis(o.Desc(), b, &axis, &message), OPCTS_STATUS_OK);
-  EXPECT_EQ(axis, 0u);
+  EXPECT_EQ(*OpenVINOAxis(o.Desc(), b), 0u);
   v32 = 3;
-  EXPECT_EQ(CheckOpenVINOAxis(o.Desc(), b, &axis, &message), OPCTS_STATUS_INVALID);
-  EXPECT_NE(message.find("axis 3 is outside [-3, 3)"), std::string::npos) << message;
+  EXPECT_NE(AxisRejection(o.Desc(), b).find("axis 3 is outside [-3, 3)"), std::string::npos)
+      << AxisRejection(o.Desc(), b);
   v32 = -4;
-  EXPECT_EQ(CheckOpenVINOAxis(o.Desc(), b, &axis, &message), OPCTS_STATUS_INVALID);
+  EXPECT_NE(AxisRejection(o.Desc(), b), "");
 
   o.axis = Tensor(OPCTS_DTYPE_INT64, {});
   int64_t v64 = 1;
   b = {&v64, 8};
-  EXPECT_EQ(CheckOpenVINOAxis(o.Desc(), b, &axis, &message), OPCTS_STATUS_OK);
-  EXPECT_EQ(axis, 1u);
+  EXPECT_EQ(*OpenVINOAxis(o.Desc(), b), 1u);
   v64 = int64_t{1} << 40;  // would alias axis 0 if truncated to 32 bits
-  EXPECT_EQ(CheckOpenVINOAxis(o.Desc(), b, &axis, &message), OPCTS_STATUS_INVALID);
+  EXPECT_NE(AxisRejection(o.Desc(), b), "");
 
   b = {nullptr, 8};
-  EXPECT_EQ(CheckOpenVINOAxis(o.Desc(), b, &axis, &message), OPCTS_STATUS_INVALID);
+  EXPECT_EQ(AxisRejection(o.Desc(), b), "the axis binding holds no INT32 or INT64 scalar");
 
   o.has_axis = false;  // absent: axis 0, the binding ignored
-  EXPECT_EQ(CheckOpenVINOAxis(o.Desc(), opcts_binding{nullptr, 0}, &axis, &message),
-            OPCTS_STATUS_OK);
-  EXPECT_EQ(axis, 0u);
+  EXPECT_EQ(*OpenVINOAxis(o.Desc(), opcts_binding{nullptr, 0}), 0u);
 }
 
 // ---- CheckBindings -------------------------------------------------------------------------
+
+// The message of rejected bindings; "" when they pass.
+std::string BindingsRejection(const opcts_op_desc& op, const opcts_binding* bindings, uint32_t count) {
+  const Result<void> checked = CheckBindings(op, bindings, count);
+  if (checked.ok()) return "";
+  EXPECT_EQ(checked.error().code, ErrorCode::kInvalidInput);
+  return checked.error().message;
+}
 
 TEST(CheckBindings, ChecksCountDataAndSize) {
   Cumulative c;
@@ -483,21 +488,15 @@ TEST(CheckBindings, ChecksCountDataAndSize) {
   const opcts_op_desc op{OPCTS_OP_DML_CUMULATIVE_SUMMATION, &c.desc};
   std::vector<float> in(12), out(12);
   opcts_binding b[2] = {{in.data(), 48}, {out.data(), 48}};
-  std::string message;
-  EXPECT_EQ(CheckBindings(op, b, 2, &message), OPCTS_STATUS_OK);
-  EXPECT_EQ(CheckBindings(op, b, 3, &message), OPCTS_STATUS_INVALID);
-  EXPECT_NE(message.find("binding_count 3 is not 2"), std::string::npos) << message;
-  EXPECT_EQ(CheckBindings(op, nullptr, 2, &message), OPCTS_STATUS_INVALID);
-  EXPECT_NE(message.find("bindings is null"), std::string::npos) << message;
+  EXPECT_EQ(BindingsRejection(op, b, 2), "");
+  EXPECT_EQ(BindingsRejection(op, b, 3), "binding_count 3 is not 2");
+  EXPECT_EQ(BindingsRejection(op, nullptr, 2), "bindings is null");
   b[1].data = nullptr;
-  EXPECT_EQ(CheckBindings(op, b, 2, &message), OPCTS_STATUS_INVALID);
-  EXPECT_NE(message.find("bindings[1] (OutputTensor).data is null"), std::string::npos) << message;
+  EXPECT_EQ(BindingsRejection(op, b, 2), "bindings[1] (OutputTensor).data is null");
   b[1] = {out.data(), 44};
-  EXPECT_EQ(CheckBindings(op, b, 2, &message), OPCTS_STATUS_INVALID);
-  EXPECT_NE(message.find("bindings[1] (OutputTensor).size_in_bytes 44 differs from "
-                         "OutputTensor.TotalTensorSizeInBytes 48"),
-            std::string::npos)
-      << message;
+  EXPECT_EQ(BindingsRejection(op, b, 2),
+            "bindings[1] (OutputTensor).size_in_bytes 44 differs from "
+            "OutputTensor.TotalTensorSizeInBytes 48");
 }
 
 TEST(CheckBindings, IgnoresTheAbsentOpenVINOAxis) {
@@ -506,18 +505,53 @@ TEST(CheckBindings, IgnoresTheAbsentOpenVINOAxis) {
   const opcts_op_desc op{OPCTS_OP_OPENVINO_CUMSUM_3, &o.Desc()};
   std::vector<uint16_t> data(24), out(24);
   const opcts_binding b[3] = {{data.data(), 48}, {nullptr, 0}, {out.data(), 48}};
-  std::string message;
-  EXPECT_EQ(CheckBindings(op, b, 3, &message), OPCTS_STATUS_OK) << message;
+  EXPECT_EQ(BindingsRejection(op, b, 3), "");
   o.has_axis = true;
   o.Desc();
-  EXPECT_EQ(CheckBindings(op, b, 3, &message), OPCTS_STATUS_INVALID);
-  EXPECT_NE(message.find("bindings[1] (axis).data is null"), std::string::npos) << message;
+  EXPECT_EQ(BindingsRejection(op, b, 3), "bindings[1] (axis).data is null");
 }
 
 TEST(CheckBindings, RejectsNullDescWithoutCrashing) {
   const opcts_op_desc op{OPCTS_OP_DML_SCATTER_ND, nullptr};
+  EXPECT_EQ(BindingsRejection(op, nullptr, 0), "opcts_op_desc.desc is null");
+}
+
+// ---- answering the harness -----------------------------------------------------------------
+
+TEST(AbiStatus, MapsEachErrorCode) {
+  EXPECT_EQ(AbiStatus(NotSupported("x")), OPCTS_STATUS_NOT_SUPPORTED);
+  EXPECT_EQ(AbiStatus(InvalidInput("x")), OPCTS_STATUS_INVALID);
+  EXPECT_EQ(AbiStatus(Unavailable("x")), OPCTS_STATUS_ERROR);
+  EXPECT_EQ(AbiStatus(IoError("x")), OPCTS_STATUS_ERROR);
+  EXPECT_EQ(AbiStatus(InternalError("x")), OPCTS_STATUS_ERROR);
+}
+
+TEST(ReportResult, WritesTheMessageOfAFailureAndNothingElse) {
+  char buffer[32] = "stale";
+  EXPECT_EQ(ReportResult(InvalidInput("Axis 9 is not less than 4"), buffer, sizeof buffer),
+            OPCTS_STATUS_INVALID);
+  EXPECT_STREQ(buffer, "Axis 9 is not less than 4");
+  EXPECT_EQ(ReportResult(Result<void>(), buffer, sizeof buffer), OPCTS_STATUS_OK);
+  EXPECT_STREQ(buffer, "");
+}
+
+TEST(GuardedCall, TurnsAnExceptionIntoAnError) {
+  char buffer[64] = "";
+  EXPECT_EQ(GuardedCall("cpu-test", buffer, sizeof buffer,
+                        []() -> Result<void> { throw std::runtime_error("boom"); }),
+            OPCTS_STATUS_ERROR);
+  EXPECT_STREQ(buffer, "cpu-test: boom");
+  EXPECT_EQ(GuardedCall("cpu-test", buffer, sizeof buffer, [] { return Result<void>(NotSupported("no")); }),
+            OPCTS_STATUS_NOT_SUPPORTED);
+  EXPECT_STREQ(buffer, "no");
+}
+
+TEST(StatusAndMessage, GivesTheStatusAndAnOptionalMessage) {
   std::string message;
-  EXPECT_EQ(CheckBindings(op, nullptr, 0, &message), OPCTS_STATUS_INVALID);
+  EXPECT_EQ(StatusAndMessage(Result<void>(), &message), OPCTS_STATUS_OK);
+  EXPECT_EQ(StatusAndMessage(NotSupported("later"), &message), OPCTS_STATUS_NOT_SUPPORTED);
+  EXPECT_EQ(message, "later");
+  EXPECT_EQ(StatusAndMessage(InvalidInput("bad"), nullptr), OPCTS_STATUS_INVALID);
 }
 
 // ---- small helpers -------------------------------------------------------------------------

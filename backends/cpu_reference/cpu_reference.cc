@@ -15,8 +15,6 @@
 namespace opcts::cpu_reference {
 namespace {
 
-using plugin::WriteMessage;
-
 struct Instance {
   // Out-of-range ScatterND tuples: the spec lets a backend refuse such data at execute or
   // leave their effect free. By default this backend skips them; `out_of_range=refuse`
@@ -24,18 +22,13 @@ struct Instance {
   bool refuse_out_of_range = false;
 };
 
-int32_t CreateChecked(const char* options, void** instance, std::string* message) {
-  if (instance == nullptr) {
-    *message = "instance is null";
-    return OPCTS_STATUS_INVALID;
-  }
+Result<void> CreateChecked(const char* options, void** instance) {
+  if (instance == nullptr) return InvalidInput("instance is null");
   const std::string text = options ? options : "";
-  if (!text.empty() && text != "out_of_range=refuse" && text != "out_of_range=skip") {
-    *message = "cpu-reference takes only out_of_range=refuse or out_of_range=skip, got \"" + text + "\"";
-    return OPCTS_STATUS_INVALID;
-  }
+  if (!text.empty() && text != "out_of_range=refuse" && text != "out_of_range=skip")
+    return InvalidInput("cpu-reference takes only out_of_range=refuse or out_of_range=skip, got \"" + text + "\"");
   *instance = new Instance{text == "out_of_range=refuse"};
-  return OPCTS_STATUS_OK;
+  return {};
 }
 
 void Destroy(void* instance) { delete static_cast<Instance*>(instance); }
@@ -54,60 +47,43 @@ int32_t GetInfo(void*, opcts_backend_info* info) {
 
 // Every valid descriptor of every operator in the table is supported: all twelve dtypes, ranks
 // 1..8, any integer index type.
-int32_t QueryChecked(const opcts_op_desc* op, std::string* message) {
-  if (op == nullptr) {
-    *message = "op is null";
-    return OPCTS_STATUS_INVALID;
-  }
-  return plugin::CheckDescriptor(*op, message);
+Result<void> QueryChecked(const opcts_op_desc* op) {
+  if (op == nullptr) return InvalidInput("op is null");
+  return plugin::CheckDescriptor(*op);
 }
 
-int32_t ExecuteChecked(const Instance& instance, const opcts_op_desc* op, const opcts_binding* bindings,
-                       uint32_t count, std::string* message) {
-  if (int32_t status = QueryChecked(op, message); status != OPCTS_STATUS_OK) return status;
-  if (int32_t status = plugin::CheckBindings(*op, bindings, count, message);
-      status != OPCTS_STATUS_OK)
-    return status;
-  if (SpecFor(op->type) == nullptr) {  // the generator loaded it; a mismatch is a build bug
-    *message = "the spec embedded for operator type " + std::to_string(op->type) + " does not load";
-    return OPCTS_STATUS_ERROR;
-  }
+Result<void> ExecuteChecked(const Instance& instance, const opcts_op_desc* op, const opcts_binding* bindings,
+                            uint32_t count) {
+  OPCTS_TRY(QueryChecked(op));
+  OPCTS_TRY(plugin::CheckBindings(*op, bindings, count));
+  if (SpecFor(op->type) == nullptr)  // the generator loaded it; a mismatch is a build bug
+    return InternalError("the spec embedded for operator type " + std::to_string(op->type) + " does not load");
   const Translation t = Translate(*op, bindings);
   const ReferenceKernel* kernel = FindReferenceKernel(t.operation.spec->reference);
-  if (kernel == nullptr) {
-    *message = "no reference kernel \"" + t.operation.spec->reference + "\" is linked in";
-    return OPCTS_STATUS_ERROR;
-  }
+  if (kernel == nullptr)
+    return InternalError("no reference kernel \"" + t.operation.spec->reference + "\" is linked in");
   const ReferenceResult result = (*kernel)(t.operation);
-  if (result.invalid) {
-    *message = *result.invalid;
-    return OPCTS_STATUS_INVALID;
-  }
-  if (result.refusable && instance.refuse_out_of_range) {
-    *message = "refused (out_of_range=refuse): " + *result.refusable;
-    return OPCTS_STATUS_INVALID;
-  }
-  if (result.outputs.size() != 1 || result.outputs[0].name != t.output_name) {
-    *message = "the reference kernel did not produce exactly the output " + t.output_name;
-    return OPCTS_STATUS_ERROR;
-  }
-  return WriteExpected(result.outputs[0], t.output, message) ? OPCTS_STATUS_OK
-                                                             : OPCTS_STATUS_ERROR;
+  if (result.invalid) return InvalidInput(*result.invalid);
+  if (result.refusable && instance.refuse_out_of_range)
+    return InvalidInput("refused (out_of_range=refuse): " + *result.refusable);
+  if (result.outputs.size() != 1 || result.outputs[0].name != t.output_name)
+    return InternalError("the reference kernel did not produce exactly the output " + t.output_name);
+  return WriteExpected(result.outputs[0], t.output);
 }
 
 int32_t Create(const char* options, void** instance, char* message, size_t capacity) {
   return plugin::GuardedCall("cpu-reference", message, capacity,
-                 [&](std::string* text) { return CreateChecked(options, instance, text); });
+                             [&] { return CreateChecked(options, instance); });
 }
 
 int32_t Query(void*, const opcts_op_desc* op, char* message, size_t capacity) {
-  return plugin::GuardedCall("cpu-reference", message, capacity, [&](std::string* text) { return QueryChecked(op, text); });
+  return plugin::GuardedCall("cpu-reference", message, capacity, [&] { return QueryChecked(op); });
 }
 
 int32_t Execute(void* instance, const opcts_op_desc* op, const opcts_binding* bindings, uint32_t count,
                 char* message, size_t capacity) {
-  return plugin::GuardedCall("cpu-reference", message, capacity, [&](std::string* text) {
-    return ExecuteChecked(*static_cast<const Instance*>(instance), op, bindings, count, text);
+  return plugin::GuardedCall("cpu-reference", message, capacity, [&] {
+    return ExecuteChecked(*static_cast<const Instance*>(instance), op, bindings, count);
   });
 }
 

@@ -1,6 +1,7 @@
 #include "cpu_reference/output_writer.h"
 
 #include <limits>
+#include <string>
 
 #include "spec/element.h"
 
@@ -21,28 +22,23 @@ uint64_t ChosenBits(const ExpectedTensor& expected, const ExpectedElement& e) {
 
 }  // namespace
 
-bool WriteExpected(const ExpectedTensor& expected, const opcts_binding& output,
-                   std::string* message) {
+Result<void> WriteExpected(const ExpectedTensor& expected, const opcts_binding& output) {
   const TensorDesc& desc = expected.desc;
-  if (expected.elements.size() != ElementCount(desc)) {
-    *message = expected.name + ": the oracle gave " + std::to_string(expected.elements.size()) +
-               " elements for " + std::to_string(ElementCount(desc));
-    return false;
-  }
+  if (expected.elements.size() != ElementCount(desc))
+    return InternalError(expected.name + ": the oracle gave " + std::to_string(expected.elements.size()) +
+                         " elements for " + std::to_string(ElementCount(desc)));
   // CheckDescriptor guarantees this; checked again because a write past the binding would
   // corrupt harness memory.
   const uint64_t span = BufferElementCount(desc) * DTypeSize(desc.dtype);
-  if (span > output.size_in_bytes) {
-    *message = expected.name + " addresses " + std::to_string(span) + " bytes but its binding has " +
-               std::to_string(output.size_in_bytes);
-    return false;
-  }
+  if (span > output.size_in_bytes)
+    return InternalError(expected.name + " addresses " + std::to_string(span) + " bytes but its binding has " +
+                         std::to_string(output.size_in_bytes));
   auto* bytes = static_cast<uint8_t*>(output.data);
   const StridedIndexer indexer(desc);
   for (uint64_t i = 0; i < expected.elements.size(); ++i)
     StoreBits(desc.dtype, bytes + indexer.BufferIndex(i) * DTypeSize(desc.dtype),
               ChosenBits(expected, expected.elements[i]));
-  return true;
+  return {};
 }
 
 }  // namespace opcts::cpu_reference

@@ -40,7 +40,7 @@ std::string CpuModel() {
 
 // "key=value;key=value". Keys: threads=N (worker threads, default 2), target=NAME (pin Highway's
 // dispatch to one compiled target, process-wide: for testing each target).
-int32_t ParseOptions(const std::string& options, Instance* instance, std::string* message) {
+Result<void> ParseOptions(const std::string& options, Instance* instance) {
   size_t begin = 0;
   while (begin < options.size()) {
     size_t end = options.find(';', begin);
@@ -54,23 +54,18 @@ int32_t ParseOptions(const std::string& options, Instance* instance, std::string
     if (key == "threads") {
       const unsigned long n = std::strtoul(value.c_str(), nullptr, 10);
       if (value.empty() || value.find_first_not_of("0123456789") != std::string::npos || n < 1 ||
-          n > kMaxThreads) {
-        *message = "option threads=" + value + " is not a number in [1, 256]";
-        return OPCTS_STATUS_INVALID;
-      }
+          n > kMaxThreads)
+        return InvalidInput("option threads=" + value + " is not a number in [1, 256]");
       instance->threads = static_cast<unsigned>(n);
     } else if (key == "target") {
-      if (!PinTarget(value)) {
-        *message = "option target=" + value + " is not one of the targets compiled (" +
-                   CompiledTargetNames() + ") that this CPU supports";
-        return OPCTS_STATUS_NOT_SUPPORTED;
-      }
+      if (!PinTarget(value))
+        return NotSupported("option target=" + value + " is not one of the targets compiled (" +
+                            CompiledTargetNames() + ") that this CPU supports");
     } else {
-      *message = "unknown option '" + key + "' (known: threads, target)";
-      return OPCTS_STATUS_INVALID;
+      return InvalidInput("unknown option '" + key + "' (known: threads, target)");
     }
   }
-  return OPCTS_STATUS_OK;
+  return {};
 }
 
 // This backend implements both families for every type, rank and parameter value: it claims
@@ -81,15 +76,11 @@ const plugin::Claims& Claimed() {
 }
 
 int32_t Create(const char* options, void** instance, char* message, size_t capacity) {
-  return plugin::GuardedCall("cpu-simd", message, capacity, [&](std::string* text) {
-    if (instance == nullptr) {
-      *text = "instance is null";
-      return OPCTS_STATUS_INVALID;
-    }
+  return plugin::GuardedCall("cpu-simd", message, capacity, [&]() -> Result<void> {
+    if (instance == nullptr) return InvalidInput("instance is null");
     *instance = nullptr;
     auto created = std::make_unique<Instance>();
-    const int32_t status = ParseOptions(options ? options : "", created.get(), text);
-    if (status != OPCTS_STATUS_OK) return status;
+    OPCTS_TRY(ParseOptions(options ? options : "", created.get()));
     created->pool = std::make_unique<WorkPool>(created->threads - 1);
     const char* target = DispatchedTargetName();
     created->device = CpuModel() + " (" + target + ")";
@@ -103,7 +94,7 @@ int32_t Create(const char* options, void** instance, char* message, size_t capac
                      Claimed().extra_support.c_str(),
                      created->details.c_str()};
     *instance = created.release();
-    return OPCTS_STATUS_OK;
+    return {};
   });
 }
 
@@ -116,32 +107,26 @@ int32_t GetInfo(void* instance, opcts_backend_info* info) {
 }
 
 // Valid descriptors this backend cannot run. Scans take every dtype and rank the ABI allows.
-int32_t CheckSupported(const opcts_op_desc& op, std::string* message) {
+Result<void> CheckSupported(const opcts_op_desc& op) {
   const abi::Operator& info = *abi::FindOperator(op.type);
-  if (std::string_view(info.family) != "scatter_nd") return OPCTS_STATUS_OK;
+  if (std::string_view(info.family) != "scatter_nd") return {};
   const plugin::ScatterView view = plugin::ReadScatter(info, op.desc);
-  if (IsSupportedIndexType(view.indices.desc->data_type)) return OPCTS_STATUS_OK;
-  *message = std::string(view.indices.name) + ".DataType " + std::to_string(view.indices.desc->data_type) +
-             " is not supported (INT32, INT64, UINT32, UINT64 are)";
-  return OPCTS_STATUS_NOT_SUPPORTED;
+  if (IsSupportedIndexType(view.indices.desc->data_type)) return {};
+  return NotSupported(std::string(view.indices.name) + ".DataType " +
+                      std::to_string(view.indices.desc->data_type) +
+                      " is not supported (INT32, INT64, UINT32, UINT64 are)");
 }
 
-int32_t CheckOp(const opcts_op_desc* op, std::string* message) {
-  if (op == nullptr) {
-    *message = "op is null";
-    return OPCTS_STATUS_INVALID;
-  }
-  const int32_t status = plugin::CheckDescriptor(*op, message);
-  return status != OPCTS_STATUS_OK ? status : CheckSupported(*op, message);
+Result<void> CheckOp(const opcts_op_desc* op) {
+  if (op == nullptr) return InvalidInput("op is null");
+  OPCTS_TRY(plugin::CheckDescriptor(*op));
+  return CheckSupported(*op);
 }
 
 int32_t Query(void* instance, const opcts_op_desc* op, char* message, size_t capacity) {
-  return plugin::GuardedCall("cpu-simd", message, capacity, [&](std::string* text) {
-    if (instance == nullptr) {
-      *text = "instance is null";
-      return OPCTS_STATUS_INVALID;
-    }
-    return CheckOp(op, text);
+  return plugin::GuardedCall("cpu-simd", message, capacity, [&]() -> Result<void> {
+    if (instance == nullptr) return InvalidInput("instance is null");
+    return CheckOp(op);
   });
 }
 
@@ -156,31 +141,24 @@ void Scan(const Instance& self, const opcts_tensor_desc& in_desc, const opcts_bi
 
 int32_t Execute(void* instance, const opcts_op_desc* op, const opcts_binding* bindings,
                 uint32_t binding_count, char* message, size_t capacity) {
-  return plugin::GuardedCall("cpu-simd", message, capacity, [&](std::string* text) {
-    if (instance == nullptr) {
-      *text = "instance is null";
-      return OPCTS_STATUS_INVALID;
-    }
+  return plugin::GuardedCall("cpu-simd", message, capacity, [&]() -> Result<void> {
+    if (instance == nullptr) return InvalidInput("instance is null");
     const Instance& self = *static_cast<Instance*>(instance);
     // A harness may execute without querying first: check everything again.
-    int32_t status = CheckOp(op, text);
-    if (status == OPCTS_STATUS_OK)
-      status = plugin::CheckBindings(*op, bindings, binding_count, text);
-    if (status != OPCTS_STATUS_OK) return status;
+    OPCTS_TRY(CheckOp(op));
+    OPCTS_TRY(plugin::CheckBindings(*op, bindings, binding_count));
     const abi::Operator& info = *abi::FindOperator(op->type);
     if (std::string_view(info.family) == "scatter_nd") {
       RunScatterND(plugin::ReadScatter(info, op->desc), bindings, *self.pool);
-      return OPCTS_STATUS_OK;
+      return {};
     }
     // CheckDescriptor refuses the families plugin_support does not know: this is a scan.
     const plugin::ScanView scan = plugin::ReadScan(info, op->desc);
-    uint32_t axis = 0;
-    status = plugin::ResolveScanAxis(scan, bindings, &axis, text);
-    if (status != OPCTS_STATUS_OK) return status;
+    OPCTS_ASSIGN_OR_RETURN(const uint32_t axis, plugin::ResolveScanAxis(scan, bindings));
     Scan(self, *scan.input.desc, bindings[scan.input.binding], *scan.output.desc,
          bindings[scan.output.binding], axis, scan.reverse != 0, scan.product ? ScanOp::kProduct : ScanOp::kSum,
          scan.exclusive != 0);
-    return OPCTS_STATUS_OK;
+    return {};
   });
 }
 

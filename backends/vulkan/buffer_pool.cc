@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "vk_error.h"
+
 namespace opcts::vulkan {
 namespace {
 
@@ -9,17 +11,17 @@ constexpr VkDeviceSize kGranularity = 64 * 1024;  // fewer regrowths for slowly 
 
 }  // namespace
 
-Status BufferPool::Ensure(Slot slot, VkDeviceSize bytes) {
+Result<void> BufferPool::Ensure(Slot slot, VkDeviceSize bytes) {
   Allocation& allocation = slots_[Index(slot)];
   if (allocation.capacity >= bytes && allocation.buffer.get() != VK_NULL_HANDLE) {
-    return OkStatus();
+    return {};
   }
   const bool staging = slot == Slot::kStaging;
   const VkDeviceSize limit = device_.caps().max_memory_allocation_size;
   if (bytes > limit) {
-    return NotSupportedError("a " + std::to_string(bytes) +
-                             "-byte buffer exceeds this device's maxMemoryAllocationSize (" +
-                             std::to_string(limit) + ")");
+    return NotSupported("a " + std::to_string(bytes) +
+                        "-byte buffer exceeds this device's maxMemoryAllocationSize (" +
+                        std::to_string(limit) + ")");
   }
   const VkDeviceSize capacity =
       std::min(std::max<VkDeviceSize>((bytes + kGranularity - 1) / kGranularity * kGranularity,
@@ -66,7 +68,7 @@ Status BufferPool::Ensure(Slot slot, VkDeviceSize bytes) {
   allocation.buffer = std::move(buffer_handle);
   allocation.capacity = capacity;
   allocation.mapped = mapped;
-  return OkStatus();
+  return {};
 }
 
 }  // namespace opcts::vulkan

@@ -8,9 +8,9 @@
 #include <array>
 #include <cstddef>
 
+#include "base/result.h"
 #include "device.h"
 #include "vk_handles.h"
-#include "vk_status.h"
 
 namespace opcts::vulkan {
 
@@ -34,7 +34,7 @@ class BufferPool {
 
   // Makes `slot` at least `bytes` long. Invalidates that slot's earlier buffer, so call it for
   // every slot an execute needs before recording any command.
-  Status Ensure(Slot slot, VkDeviceSize bytes);
+  Result<void> Ensure(Slot slot, VkDeviceSize bytes);
 
   VkBuffer buffer(Slot slot) const { return slots_[Index(slot)].buffer.get(); }
   std::byte* staging() const {

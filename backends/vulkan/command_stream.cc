@@ -2,6 +2,8 @@
 
 #include <array>
 
+#include "vk_error.h"
+
 namespace opcts::vulkan {
 
 Result<std::unique_ptr<CommandStream>> CommandStream::Create(const Device& device,
@@ -42,13 +44,13 @@ Result<std::unique_ptr<CommandStream>> CommandStream::Create(const Device& devic
   return self;
 }
 
-Status CommandStream::Begin() {
+Result<void> CommandStream::Begin() {
   OPCTS_VK_TRY(vkResetDescriptorPool(device_.get(), descriptors_.get(), 0));
   OPCTS_VK_TRY(vkResetCommandBuffer(commands_, 0));
   auto begin = MakeVkStruct<VkCommandBufferBeginInfo>(VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO);
   begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
   OPCTS_VK_TRY(vkBeginCommandBuffer(commands_, &begin));
-  return OkStatus();
+  return {};
 }
 
 void CommandStream::Copy(VkBuffer source, VkDeviceSize source_offset, VkBuffer destination,
@@ -74,8 +76,9 @@ void CommandStream::Barrier() {
                        0, 1, &barrier, 0, nullptr, 0, nullptr);
 }
 
-Status CommandStream::Dispatch(VkPipeline pipeline, std::initializer_list<BufferRange> bindings,
-                               const void* push, uint32_t push_bytes, uint32_t groups) {
+Result<void> CommandStream::Dispatch(VkPipeline pipeline,
+                                     std::initializer_list<BufferRange> bindings, const void* push,
+                                     uint32_t push_bytes, uint32_t groups) {
   VkDescriptorSetLayout set_layout = kernels_.set_layout();
   auto allocate =
       MakeVkStruct<VkDescriptorSetAllocateInfo>(VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO);
@@ -106,10 +109,10 @@ Status CommandStream::Dispatch(VkPipeline pipeline, std::initializer_list<Buffer
   vkCmdPushConstants(commands_, kernels_.layout(), VK_SHADER_STAGE_COMPUTE_BIT, 0, push_bytes,
                      push);
   vkCmdDispatch(commands_, groups, 1, 1);
-  return OkStatus();
+  return {};
 }
 
-Status CommandStream::SubmitAndWait() {
+Result<void> CommandStream::SubmitAndWait() {
   OPCTS_VK_TRY(vkEndCommandBuffer(commands_));
   VkFence fence = fence_.get();
   OPCTS_VK_TRY(vkResetFences(device_.get(), 1, &fence));
@@ -119,13 +122,13 @@ Status CommandStream::SubmitAndWait() {
   OPCTS_VK_TRY(vkQueueSubmit(device_.queue(), 1, &submit, fence));
   VkResult result = vkWaitForFences(device_.get(), 1, &fence, VK_TRUE, kWaitSeconds * 1000000000);
   if (result == VK_TIMEOUT) {
-    return {OPCTS_STATUS_ERROR,
-            "vkWaitForFences timed out after " + std::to_string(kWaitSeconds) +
-                " s; the device is treated as lost",
-            VK_TIMEOUT};
+    return Error{ErrorCode::kUnavailable,
+                 "vkWaitForFences timed out after " + std::to_string(kWaitSeconds) +
+                     " s; the device is treated as lost",
+                 VK_TIMEOUT};
   }
   OPCTS_VK_TRY(result);
-  return OkStatus();
+  return {};
 }
 
 }  // namespace opcts::vulkan

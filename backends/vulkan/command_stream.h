@@ -8,10 +8,10 @@
 #include <initializer_list>
 #include <memory>
 
+#include "base/result.h"
 #include "device.h"
 #include "kernel_cache.h"
 #include "vk_handles.h"
-#include "vk_status.h"
 
 namespace opcts::vulkan {
 
@@ -26,7 +26,7 @@ class CommandStream {
   static Result<std::unique_ptr<CommandStream>> Create(const Device& device,
                                                        const KernelCache& kernels);
 
-  Status Begin();
+  Result<void> Begin();
   void Copy(VkBuffer source, VkDeviceSize source_offset, VkBuffer destination,
             VkDeviceSize destination_offset, VkDeviceSize bytes);
   void Fill(VkBuffer buffer, VkDeviceSize bytes, uint32_t value);
@@ -35,14 +35,15 @@ class CommandStream {
   // cost is irrelevant next to the submit-and-wait per execute.
   void Barrier();
   // `bindings` go to binding 0, 1, ... of the kernel; `push` is its push-constant block.
-  Status Dispatch(VkPipeline pipeline, std::initializer_list<BufferRange> bindings,
-                  const void* push, uint32_t push_bytes, uint32_t groups);
-  // ERROR with VK_TIMEOUT after kWaitSeconds: the harness's watchdog is the real limit.
-  Status SubmitAndWait();
+  Result<void> Dispatch(VkPipeline pipeline, std::initializer_list<BufferRange> bindings,
+                        const void* push, uint32_t push_bytes, uint32_t groups);
+  // kUnavailable with native_code VK_TIMEOUT after kWaitSeconds: the harness's watchdog is the
+  // real limit.
+  Result<void> SubmitAndWait();
 
   template <typename Params>
-  Status Dispatch(VkPipeline pipeline, std::initializer_list<BufferRange> bindings,
-                  const Params& params, uint32_t groups) {
+  Result<void> Dispatch(VkPipeline pipeline, std::initializer_list<BufferRange> bindings,
+                        const Params& params, uint32_t groups) {
     static_assert(sizeof(Params) <= KernelCache::kPushConstantBytes && sizeof(Params) % 4 == 0);
     return Dispatch(pipeline, bindings, &params, sizeof(Params), groups);
   }

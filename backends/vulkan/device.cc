@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "device_selection.h"
+#include "vk_error.h"
 
 namespace opcts::vulkan {
 namespace {
@@ -34,12 +35,12 @@ EnabledFeatures ChooseFeatures(const DeviceCaps& caps, const DisabledFeatures& d
 }  // namespace
 
 Result<std::unique_ptr<Device>> Device::Create(const Instance& instance, const Options& options) {
-  Result<PhysicalDeviceChoice> choice = SelectPhysicalDevice(instance.get(), options.device);
-  if (!choice.ok()) return choice.status();
+  OPCTS_ASSIGN_OR_RETURN(const PhysicalDeviceChoice choice,
+                         SelectPhysicalDevice(instance.get(), options.device));
 
   std::unique_ptr<Device> self(new Device());
-  self->physical_ = choice.value().device;
-  self->queue_family_ = choice.value().compute_queue_family;
+  self->physical_ = choice.device;
+  self->queue_family_ = choice.compute_queue_family;
   self->caps_ = QueryDeviceCaps(self->physical_, instance.api_version());
   self->workgroup_size_ = ChooseWorkgroupSize(self->caps_);
   self->enabled_ = ChooseFeatures(self->caps_, options.disabled, self->workgroup_size_);

@@ -8,11 +8,11 @@
 #include <memory>
 #include <optional>
 
+#include "base/result.h"
 #include "device_caps.h"
 #include "instance.h"
 #include "options.h"
 #include "vk_handles.h"
-#include "vk_status.h"
 
 namespace opcts::vulkan {
 

@@ -5,6 +5,8 @@
 #include <optional>
 #include <vector>
 
+#include "vk_error.h"
+
 namespace opcts::vulkan {
 namespace {
 
@@ -62,7 +64,7 @@ Result<PhysicalDeviceChoice> SelectPhysicalDevice(VkInstance instance,
                                                   const std::string& selector) {
   uint32_t count = 0;
   VkResult result = vkEnumeratePhysicalDevices(instance, &count, nullptr);
-  if (result == VK_ERROR_INITIALIZATION_FAILED) return NotSupportedError(kNoDeviceMessage);
+  if (result == VK_ERROR_INITIALIZATION_FAILED) return NotSupported(kNoDeviceMessage);
   OPCTS_VK_TRY(result);
   std::vector<VkPhysicalDevice> devices(count);
   OPCTS_VK_TRY(vkEnumeratePhysicalDevices(instance, &count, devices.data()));
@@ -81,15 +83,15 @@ Result<PhysicalDeviceChoice> SelectPhysicalDevice(VkInstance instance,
     chosen = std::find_if(candidates.begin(), candidates.end(),
                           [](const Candidate& c) { return c.usable(); });
     if (chosen == candidates.end()) {
-      return NotSupportedError(std::string(kNoDeviceMessage) +
-                               (candidates.empty() ? "" : "; devices: " + Describe(candidates)));
+      return NotSupported(std::string(kNoDeviceMessage) +
+                          (candidates.empty() ? "" : "; devices: " + Describe(candidates)));
     }
   } else if (IsIndex(selector)) {
     size_t index = std::stoul(selector);
     if (index >= candidates.size()) {
-      return NotSupportedError(Quoted(selector) + ": there are " +
-                               std::to_string(candidates.size()) + " Vulkan device(s)" +
-                               (candidates.empty() ? "" : ": " + Describe(candidates)));
+      return NotSupported(Quoted(selector) + ": there are " +
+                          std::to_string(candidates.size()) + " Vulkan device(s)" +
+                          (candidates.empty() ? "" : ": " + Describe(candidates)));
     }
     chosen = candidates.begin() + static_cast<ptrdiff_t>(index);
   } else {
@@ -97,14 +99,14 @@ Result<PhysicalDeviceChoice> SelectPhysicalDevice(VkInstance instance,
       return Lower(c.name).find(Lower(selector)) != std::string::npos;
     });
     if (chosen == candidates.end()) {
-      return NotSupportedError(
+      return NotSupported(
           Quoted(selector) + ": no Vulkan device name contains it" +
           (candidates.empty() ? " (no devices)" : "; devices: " + Describe(candidates)));
     }
   }
   if (!chosen->usable()) {
-    return NotSupportedError("device " + chosen->name +
-                             " is unusable: this backend needs a compute queue and Vulkan 1.1");
+    return NotSupported("device " + chosen->name +
+                        " is unusable: this backend needs a compute queue and Vulkan 1.1");
   }
   return PhysicalDeviceChoice{chosen->device, *chosen->queue_family};
 }

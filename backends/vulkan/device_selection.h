@@ -6,7 +6,7 @@
 
 #include <string>
 
-#include "vk_status.h"
+#include "base/result.h"
 
 namespace opcts::vulkan {
 
@@ -20,7 +20,7 @@ struct PhysicalDeviceChoice {
 
 // `selector`: "" (first usable device), a decimal index into vkEnumeratePhysicalDevices' order
 // (vulkaninfo's GPU0, GPU1, ...) or a case-insensitive substring of the device name. A device
-// is usable when it has a compute queue and Vulkan 1.1. NOT_SUPPORTED, with the devices that
+// is usable when it has a compute queue and Vulkan 1.1. kNotSupported, with the devices that
 // exist, when none matches.
 Result<PhysicalDeviceChoice> SelectPhysicalDevice(VkInstance instance, const std::string& selector);
 

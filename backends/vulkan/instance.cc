@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "device_selection.h"
+#include "vk_error.h"
 
 namespace opcts::vulkan {
 namespace {
@@ -67,7 +68,7 @@ Result<std::unique_ptr<Instance>> Instance::Create(bool validation) {
   uint32_t loader_version = VK_API_VERSION_1_0;
   if (vkEnumerateInstanceVersion(&loader_version) != VK_SUCCESS ||
       loader_version < VK_API_VERSION_1_1) {
-    return NotSupportedError("the Vulkan loader is older than 1.1; this backend needs 1.1");
+    return NotSupported("the Vulkan loader is older than 1.1; this backend needs 1.1");
   }
   // 1.3 at most: the newest feature structures this backend reads.
   self->api_version_ = std::min<uint32_t>(loader_version, VK_API_VERSION_1_3);
@@ -83,7 +84,7 @@ Result<std::unique_ptr<Instance>> Instance::Create(bool validation) {
   const char* extension = VK_EXT_DEBUG_UTILS_EXTENSION_NAME;
   if (validation) {
     if (!LayerAvailable(kValidationLayer)) {
-      return NotSupportedError(
+      return NotSupported(
           "validation was requested but VK_LAYER_KHRONOS_validation is not installed "
           "(Debian: vulkan-validationlayers)");
     }
@@ -96,7 +97,7 @@ Result<std::unique_ptr<Instance>> Instance::Create(bool validation) {
 
   VkInstance instance = VK_NULL_HANDLE;
   VkResult result = vkCreateInstance(&info, nullptr, &instance);
-  if (result == VK_ERROR_INCOMPATIBLE_DRIVER) return NotSupportedError(kNoDeviceMessage);
+  if (result == VK_ERROR_INCOMPATIBLE_DRIVER) return NotSupported(kNoDeviceMessage);
   OPCTS_VK_TRY(result);
   self->instance_.reset(instance);
 

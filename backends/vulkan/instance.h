@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
+#include "base/result.h"
 #include "vk_handles.h"
-#include "vk_status.h"
 
 namespace opcts::vulkan {
 

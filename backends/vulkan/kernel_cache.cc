@@ -3,6 +3,8 @@
 #include <array>
 #include <vector>
 
+#include "vk_error.h"
+
 namespace opcts::vulkan {
 
 Result<std::unique_ptr<KernelCache>> KernelCache::Create(const Device& device) {
@@ -53,9 +55,7 @@ Result<VkShaderModule> KernelCache::Module(const ShaderBinary& shader) {
   std::vector<uint32_t> words(shader.words, shader.words + shader.word_count);
   if (FloatControlModes modes = FloatModes(shader.float_width);
       shader.float_width != 0 && modes.any()) {
-    Result<std::vector<uint32_t>> patched = AddFloatControls(words, modes);
-    if (!patched.ok()) return patched.status();
-    words = std::move(patched.value());
+    OPCTS_ASSIGN_OR_RETURN(words, AddFloatControls(words, modes));
   }
   auto info = MakeVkStruct<VkShaderModuleCreateInfo>(VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO);
   info.codeSize = words.size() * sizeof(uint32_t);
@@ -71,8 +71,7 @@ Result<VkPipeline> KernelCache::Get(const std::string& variant, uint32_t phase) 
   if (auto found = pipelines_.find(key); found != pipelines_.end()) return found->second.get();
   const ShaderBinary* shader = FindShader(variant);
   if (shader == nullptr) return InternalError("no embedded shader variant '" + variant + "'");
-  Result<VkShaderModule> module = Module(*shader);
-  if (!module.ok()) return module.status();
+  OPCTS_ASSIGN_OR_RETURN(const VkShaderModule module, Module(*shader));
 
   const std::array<uint32_t, 2> constants = {device_.workgroup_size(), phase};
   const std::array<VkSpecializationMapEntry, 2> entries = {
@@ -84,7 +83,7 @@ Result<VkPipeline> KernelCache::Get(const std::string& variant, uint32_t phase) 
       MakeVkStruct<VkComputePipelineCreateInfo>(VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO);
   info.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
   info.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
-  info.stage.module = module.value();
+  info.stage.module = module;
   info.stage.pName = "main";
   info.stage.pSpecializationInfo = &specialization;
   // The subgroup scans rank invocations by (subgroup, lane): partial subgroups would leave gaps.

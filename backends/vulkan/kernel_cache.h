@@ -12,11 +12,11 @@
 #include <string>
 #include <utility>
 
+#include "base/result.h"
 #include "device.h"
 #include "shader_library.h"
 #include "spirv_float_controls.h"
 #include "vk_handles.h"
-#include "vk_status.h"
 
 namespace opcts::vulkan {
 

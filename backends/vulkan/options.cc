@@ -13,7 +13,7 @@ std::optional<bool> ParseBool(std::string_view value) {
   return std::nullopt;
 }
 
-Status ParseDisabled(std::string_view list, DisabledFeatures* disabled) {
+Result<void> ParseDisabled(std::string_view list, DisabledFeatures* disabled) {
   while (!list.empty()) {
     size_t comma = list.find(',');
     std::string_view name = list.substr(0, comma);
@@ -26,12 +26,12 @@ Status ParseDisabled(std::string_view list, DisabledFeatures* disabled) {
     } else if (name == "float_controls") {
       disabled->float_controls = true;
     } else {
-      return InvalidError("option disable: unknown feature '" + std::string(name) +
+      return InvalidInput("option disable: unknown feature '" + std::string(name) +
                           "' (known: int64, float64, subgroups, float_controls)");
     }
     list = comma == std::string_view::npos ? std::string_view() : list.substr(comma + 1);
   }
-  return OkStatus();
+  return {};
 }
 
 }  // namespace
@@ -50,7 +50,7 @@ Result<Options> ParseOptions(const char* text) {
     if (item.empty()) continue;
     size_t equals = item.find('=');
     if (equals == std::string_view::npos) {
-      return InvalidError("option '" + std::string(item) + "' is not key=value");
+      return InvalidInput("option '" + std::string(item) + "' is not key=value");
     }
     std::string_view key = item.substr(0, equals);
     std::string_view value = item.substr(equals + 1);
@@ -58,12 +58,12 @@ Result<Options> ParseOptions(const char* text) {
       options.device = std::string(value);
     } else if (key == "validation") {
       std::optional<bool> on = ParseBool(value);
-      if (!on) return InvalidError("option validation: '" + std::string(value) + "' is not 0 or 1");
+      if (!on) return InvalidInput("option validation: '" + std::string(value) + "' is not 0 or 1");
       options.validation = *on;
     } else if (key == "disable") {
       OPCTS_TRY(ParseDisabled(value, &options.disabled));
     } else {
-      return InvalidError("unknown option '" + std::string(key) +
+      return InvalidInput("unknown option '" + std::string(key) +
                           "' (known: device, validation, disable)");
     }
   }

@@ -8,7 +8,7 @@
 
 #include <string>
 
-#include "vk_status.h"
+#include "base/result.h"
 
 namespace opcts::vulkan {
 
@@ -25,7 +25,7 @@ struct Options {
   DisabledFeatures disabled;
 };
 
-// INVALID naming the key or value when the string is malformed.
+// kInvalidInput naming the key or value when the string is malformed.
 Result<Options> ParseOptions(const char* text);
 
 }  // namespace opcts::vulkan

@@ -11,13 +11,12 @@
 namespace opcts::vulkan {
 namespace {
 
-// Runs `body`, turning an escaping exception into OPCTS_STATUS_ERROR with a message.
+// Runs `body` and answers the harness with its Result (plugin::ReportResult), turning an escaping
+// exception into OPCTS_STATUS_ERROR with a message.
 template <typename Body>
 int32_t Guarded(char* message, size_t capacity, Body body) {
   try {
-    Status status = body();
-    if (!status.ok()) plugin::WriteMessage(status.message, message, capacity);
-    return status.code;
+    return plugin::ReportResult(body(), message, capacity);
   } catch (const std::exception& e) {
     plugin::WriteMessage(std::string("vulkan backend internal error: ") + e.what(), message,
                          capacity);
@@ -30,11 +29,10 @@ int32_t Guarded(char* message, size_t capacity, Body body) {
 int32_t Create(const char* options, void** instance, char* message, size_t capacity) {
   if (instance == nullptr) return OPCTS_STATUS_INVALID;
   *instance = nullptr;
-  return Guarded(message, capacity, [&]() -> Status {
-    Result<std::unique_ptr<Backend>> backend = Backend::Create(options);
-    if (!backend.ok()) return backend.status();
-    *instance = backend.value().release();
-    return OkStatus();
+  return Guarded(message, capacity, [&]() -> Result<void> {
+    OPCTS_ASSIGN_OR_RETURN(std::unique_ptr<Backend> backend, Backend::Create(options));
+    *instance = backend.release();
+    return {};
   });
 }
 
@@ -47,23 +45,23 @@ void Destroy(void* instance) {
 
 int32_t GetInfo(void* instance, opcts_backend_info* info) {
   if (instance == nullptr || info == nullptr) return OPCTS_STATUS_INVALID;
-  return Guarded(nullptr, 0, [&]() -> Status {
+  return Guarded(nullptr, 0, [&]() -> Result<void> {
     static_cast<Backend*>(instance)->GetInfo(info);
-    return OkStatus();
+    return {};
   });
 }
 
 int32_t Query(void* instance, const opcts_op_desc* op, char* message, size_t capacity) {
-  return Guarded(message, capacity, [&]() -> Status {
-    if (instance == nullptr || op == nullptr) return InvalidError("null instance or operator");
+  return Guarded(message, capacity, [&]() -> Result<void> {
+    if (instance == nullptr || op == nullptr) return InvalidInput("null instance or operator");
     return static_cast<Backend*>(instance)->Query(*op);
   });
 }
 
 int32_t Execute(void* instance, const opcts_op_desc* op, const opcts_binding* bindings,
                 uint32_t binding_count, char* message, size_t capacity) {
-  return Guarded(message, capacity, [&]() -> Status {
-    if (instance == nullptr || op == nullptr) return InvalidError("null instance or operator");
+  return Guarded(message, capacity, [&]() -> Result<void> {
+    if (instance == nullptr || op == nullptr) return InvalidInput("null instance or operator");
     return static_cast<Backend*>(instance)->Execute(*op, bindings, binding_count);
   });
 }

@@ -68,15 +68,14 @@ Geometry PlanGeometry(const plugin::TensorLayout& layout, uint32_t axis, uint32_
   return g;
 }
 
-Status RecordScan(Gpu& gpu, const Accumulator& acc, bool product, const Geometry& g,
-                  const ScanParams& params, BufferRange work, BufferRange sums) {
+Result<void> RecordScan(Gpu& gpu, const Accumulator& acc, bool product, const Geometry& g,
+                        const ScanParams& params, BufferRange work, BufferRange sums) {
   const std::string op = product ? "prod" : "sum";
   const std::string suffix = std::string(acc.name) + "." + op;
   const Device& device = gpu.device;
   if (g.blocks == 0) {
-    Result<VkPipeline> lines = gpu.kernels.Get("scan_lines." + suffix);
-    if (!lines.ok()) return lines.status();
-    return gpu.commands.Dispatch(lines.value(), {work}, params, device.GroupsFor(g.lines));
+    OPCTS_ASSIGN_OR_RETURN(const VkPipeline lines, gpu.kernels.Get("scan_lines." + suffix));
+    return gpu.commands.Dispatch(lines, {work}, params, device.GroupsFor(g.lines));
   }
   const bool subgroups = device.enabled().subgroups &&
                          (std::string_view(acc.name) != "u64" || device.enabled().subgroup_int64);
@@ -85,25 +84,22 @@ Status RecordScan(Gpu& gpu, const Accumulator& acc, bool product, const Geometry
   const uint32_t block_groups =
       static_cast<uint32_t>(std::min<uint64_t>(block_count, device.max_groups()));
   if (g.blocks > 1) {
-    Result<VkPipeline> reduce = gpu.kernels.Get(variant, 0);
-    if (!reduce.ok()) return reduce.status();
-    OPCTS_TRY(gpu.commands.Dispatch(reduce.value(), {work, sums}, params, block_groups));
+    OPCTS_ASSIGN_OR_RETURN(const VkPipeline reduce, gpu.kernels.Get(variant, 0));
+    OPCTS_TRY(gpu.commands.Dispatch(reduce, {work, sums}, params, block_groups));
     gpu.commands.Barrier();
-    Result<VkPipeline> scan_sums = gpu.kernels.Get(variant, 1);
-    if (!scan_sums.ok()) return scan_sums.status();
-    OPCTS_TRY(gpu.commands.Dispatch(scan_sums.value(), {work, sums}, params,
+    OPCTS_ASSIGN_OR_RETURN(const VkPipeline scan_sums, gpu.kernels.Get(variant, 1));
+    OPCTS_TRY(gpu.commands.Dispatch(scan_sums, {work, sums}, params,
                                     std::min(g.lines, device.max_groups())));
     gpu.commands.Barrier();
   }
-  Result<VkPipeline> downsweep = gpu.kernels.Get(variant, 2);
-  if (!downsweep.ok()) return downsweep.status();
-  return gpu.commands.Dispatch(downsweep.value(), {work, sums}, params, block_groups);
+  OPCTS_ASSIGN_OR_RETURN(const VkPipeline downsweep, gpu.kernels.Get(variant, 2));
+  return gpu.commands.Dispatch(downsweep, {work, sums}, params, block_groups);
 }
 
 }  // namespace
 
-Status CheckScanSupport(const Device& device, const opcts_tensor_desc& input,
-                        const opcts_tensor_desc& output) {
+Result<void> CheckScanSupport(const Device& device, const opcts_tensor_desc& input,
+                              const opcts_tensor_desc& output) {
   OPCTS_TRY(CheckScanDType(input.data_type, device.enabled()));
   const plugin::TensorLayout layout = plugin::MakeLayout(input);
   OPCTS_TRY(CheckElementCount("the input", layout.element_count));
@@ -114,8 +110,8 @@ Status CheckScanSupport(const Device& device, const opcts_tensor_desc& input,
   return CheckBufferFits(caps, "the packed accumulators", work);
 }
 
-Status RunScan(Gpu& gpu, const ScanProblem& problem, const opcts_binding& input,
-               const opcts_binding& output) {
+Result<void> RunScan(Gpu& gpu, const ScanProblem& problem, const opcts_binding& input,
+                     const opcts_binding& output) {
   const plugin::TensorLayout in = plugin::MakeLayout(*problem.input);
   const plugin::TensorLayout out = plugin::MakeLayout(*problem.output);
   const uint32_t element_bytes = static_cast<uint32_t>(plugin::DTypeSize(in.data_type));
@@ -175,7 +171,7 @@ Status RunScan(Gpu& gpu, const ScanProblem& problem, const opcts_binding& input,
   commands.Barrier();
   OPCTS_TRY(commands.SubmitAndWait());
   std::memcpy(output.data, pool.staging() + out_offset, out_bytes);
-  return OkStatus();
+  return {};
 }
 
 }  // namespace opcts::vulkan

@@ -9,9 +9,9 @@
 
 #include <cstdint>
 
+#include "base/result.h"
 #include "gpu.h"
 #include "opcts/backend.h"
-#include "vk_status.h"
 
 namespace opcts::vulkan {
 
@@ -25,10 +25,10 @@ struct ScanProblem {
 };
 
 // Query-time checks beyond the descriptor's validity: dtype and buffer limits.
-Status CheckScanSupport(const Device& device, const opcts_tensor_desc& input,
-                        const opcts_tensor_desc& output);
+Result<void> CheckScanSupport(const Device& device, const opcts_tensor_desc& input,
+                              const opcts_tensor_desc& output);
 
-Status RunScan(Gpu& gpu, const ScanProblem& problem, const opcts_binding& input,
-               const opcts_binding& output);
+Result<void> RunScan(Gpu& gpu, const ScanProblem& problem, const opcts_binding& input,
+                     const opcts_binding& output);
 
 }  // namespace opcts::vulkan

@@ -85,7 +85,7 @@ Footprint Measure(const plugin::ScatterView& view) {
 
 }  // namespace
 
-Status CheckScatterSupport(const Device& device, const plugin::ScatterView& view) {
+Result<void> CheckScatterSupport(const Device& device, const plugin::ScatterView& view) {
   if (view.reduction != 0) OPCTS_TRY(CheckReductionDType(view.input.desc->data_type, device.enabled()));
   const DeviceCaps& caps = device.caps();
   const Footprint f = Measure(view);
@@ -105,7 +105,7 @@ Status CheckScatterSupport(const Device& device, const plugin::ScatterView& view
   return CheckBufferFits(caps, "the packed input", f.work);
 }
 
-Status RunScatter(Gpu& gpu, const plugin::ScatterView& view, const opcts_binding* bindings) {
+Result<void> RunScatter(Gpu& gpu, const plugin::ScatterView& view, const opcts_binding* bindings) {
   const plugin::TensorLayout in = plugin::MakeLayout(*view.input.desc);
   const plugin::TensorLayout indices = plugin::MakeLayout(*view.indices.desc);
   const plugin::TensorLayout updates = plugin::MakeLayout(*view.updates.desc);
@@ -213,13 +213,12 @@ Status RunScatter(Gpu& gpu, const plugin::ScatterView& view, const opcts_binding
                              : view.input.desc->data_type == OPCTS_DTYPE_FLOAT64 ? "scatter_reduce.f64"
                                                                                  : "scatter_reduce";
   for (uint32_t phase : {0u, 1u}) {
-    Result<VkPipeline> scatter = gpu.kernels.Get(kernel, phase);
-    if (!scatter.ok()) return scatter.status();
+    OPCTS_ASSIGN_OR_RETURN(const VkPipeline scatter, gpu.kernels.Get(kernel, phase));
     if (view.reduction == 0) {
-      OPCTS_TRY(commands.Dispatch(scatter.value(), {output_buffer, index_words, update_words, winners}, params,
+      OPCTS_TRY(commands.Dispatch(scatter, {output_buffer, index_words, update_words, winners}, params,
                                   gpu.device.GroupsFor(params.count)));
     } else {
-      OPCTS_TRY(commands.Dispatch(scatter.value(), {output_buffer, index_words, update_words, winners}, reduce,
+      OPCTS_TRY(commands.Dispatch(scatter, {output_buffer, index_words, update_words, winners}, reduce,
                                   gpu.device.GroupsFor(params.slice)));
     }
     commands.Barrier();
@@ -228,7 +227,7 @@ Status RunScatter(Gpu& gpu, const plugin::ScatterView& view, const opcts_binding
   commands.Barrier();
   OPCTS_TRY(commands.SubmitAndWait());
   std::memcpy(output.data, host, output.size_in_bytes);
-  return OkStatus();
+  return {};
 }
 
 }  // namespace opcts::vulkan

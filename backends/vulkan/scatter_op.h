@@ -8,17 +8,17 @@
 // tensor can be written.
 #pragma once
 
+#include "base/result.h"
 #include "common/family_views.h"
 #include "gpu.h"
 #include "opcts/backend.h"
-#include "vk_status.h"
 
 namespace opcts::vulkan {
 
 // Query-time checks beyond the descriptor's validity: buffer limits.
 // A reduction other than none is not supported.
-Status CheckScatterSupport(const Device& device, const plugin::ScatterView& view);
+Result<void> CheckScatterSupport(const Device& device, const plugin::ScatterView& view);
 
-Status RunScatter(Gpu& gpu, const plugin::ScatterView& view, const opcts_binding* bindings);
+Result<void> RunScatter(Gpu& gpu, const plugin::ScatterView& view, const opcts_binding* bindings);
 
 }  // namespace opcts::vulkan

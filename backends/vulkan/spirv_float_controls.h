@@ -9,7 +9,7 @@
 #include <span>
 #include <vector>
 
-#include "vk_status.h"
+#include "base/result.h"
 
 namespace opcts::vulkan {
 
@@ -21,7 +21,7 @@ struct FloatControlModes {
   bool any() const { return denorm_preserve || signed_zero_inf_nan_preserve; }
 };
 
-// INTERNAL error for a module this cannot parse (bad magic, truncated instruction, no or
+// kInternal for a module this cannot parse (bad magic, truncated instruction, no or
 // several entry points).
 Result<std::vector<uint32_t>> AddFloatControls(std::span<const uint32_t> words,
                                                const FloatControlModes& modes);

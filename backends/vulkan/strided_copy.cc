@@ -45,8 +45,9 @@ std::vector<uint32_t> PackedStrides(std::span<const uint32_t> sizes) {
   return strides;
 }
 
-Status RecordStridedCopy(Gpu& gpu, std::span<const uint32_t> sizes, const StridedTensor& source,
-                         const StridedTensor& destination, Convert convert) {
+Result<void> RecordStridedCopy(Gpu& gpu, std::span<const uint32_t> sizes,
+                               const StridedTensor& source, const StridedTensor& destination,
+                               Convert convert) {
   if (sizes.size() > kMaxRank || source.strides.size() != sizes.size() ||
       destination.strides.size() != sizes.size()) {
     return InternalError("strided copy: rank above 8 or strides of the wrong length");
@@ -59,9 +60,8 @@ Status RecordStridedCopy(Gpu& gpu, std::span<const uint32_t> sizes, const Stride
   params.convert = static_cast<uint32_t>(convert);
   Simplify(sizes, source, destination, &params);
 
-  Result<VkPipeline> pipeline = gpu.kernels.Get("strided_copy");
-  if (!pipeline.ok()) return pipeline.status();
-  return gpu.commands.Dispatch(pipeline.value(), {source.buffer, destination.buffer}, params,
+  OPCTS_ASSIGN_OR_RETURN(const VkPipeline pipeline, gpu.kernels.Get("strided_copy"));
+  return gpu.commands.Dispatch(pipeline, {source.buffer, destination.buffer}, params,
                                gpu.device.GroupsFor(params.count));
 }
 

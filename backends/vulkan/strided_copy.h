@@ -7,8 +7,8 @@
 #include <span>
 #include <vector>
 
+#include "base/result.h"
 #include "gpu.h"
-#include "vk_status.h"
 
 namespace opcts::vulkan {
 
@@ -27,8 +27,9 @@ struct StridedTensor {
   uint32_t element_bytes;             // 1, 2, 4 or 8
 };
 
-Status RecordStridedCopy(Gpu& gpu, std::span<const uint32_t> sizes, const StridedTensor& source,
-                         const StridedTensor& destination, Convert convert);
+Result<void> RecordStridedCopy(Gpu& gpu, std::span<const uint32_t> sizes,
+                               const StridedTensor& source, const StridedTensor& destination,
+                               Convert convert);
 
 // Row-major strides of a packed tensor.
 std::vector<uint32_t> PackedStrides(std::span<const uint32_t> sizes);

@@ -7,21 +7,21 @@
 #include "opcts/backend.h"
 
 namespace opcts::vulkan {
-Status CheckScanDType(uint32_t data_type, const EnabledFeatures& enabled) {
+Result<void> CheckScanDType(uint32_t data_type, const EnabledFeatures& enabled) {
   if ((data_type == OPCTS_DTYPE_INT64 || data_type == OPCTS_DTYPE_UINT64) && !enabled.int64) {
-    return NotSupportedError("64-bit integer scans need shaderInt64, which this device lacks");
+    return NotSupported("64-bit integer scans need shaderInt64, which this device lacks");
   }
   if (data_type == OPCTS_DTYPE_FLOAT64 && !enabled.float64) {
-    return NotSupportedError("float64 scans need shaderFloat64, which this device lacks");
+    return NotSupported("float64 scans need shaderFloat64, which this device lacks");
   }
-  return OkStatus();
+  return {};
 }
 
-Status CheckReductionDType(uint32_t data_type, const EnabledFeatures& enabled) {
+Result<void> CheckReductionDType(uint32_t data_type, const EnabledFeatures& enabled) {
   if (data_type == OPCTS_DTYPE_FLOAT64 && !enabled.float64) {
-    return NotSupportedError("float64 scatter reductions need shaderFloat64, which this device lacks");
+    return NotSupported("float64 scatter reductions need shaderFloat64, which this device lacks");
   }
-  return OkStatus();
+  return {};
 }
 
 plugin::Claims Claim(const EnabledFeatures& enabled) {
@@ -48,26 +48,26 @@ plugin::Claims Claim(const EnabledFeatures& enabled) {
   });
 }
 
-Status CheckBufferFits(const DeviceCaps& caps, std::string_view what, uint64_t bytes) {
+Result<void> CheckBufferFits(const DeviceCaps& caps, std::string_view what, uint64_t bytes) {
   if (bytes > caps.max_storage_buffer_range) {
-    return NotSupportedError(std::string(what) + " would need a " + std::to_string(bytes) +
-                             "-byte storage buffer; this device's maxStorageBufferRange is " +
-                             std::to_string(caps.max_storage_buffer_range));
+    return NotSupported(std::string(what) + " would need a " + std::to_string(bytes) +
+                        "-byte storage buffer; this device's maxStorageBufferRange is " +
+                        std::to_string(caps.max_storage_buffer_range));
   }
   if (bytes > caps.max_memory_allocation_size) {
-    return NotSupportedError(std::string(what) + " would need a " + std::to_string(bytes) +
-                             "-byte buffer; this device's maxMemoryAllocationSize is " +
-                             std::to_string(caps.max_memory_allocation_size));
+    return NotSupported(std::string(what) + " would need a " + std::to_string(bytes) +
+                        "-byte buffer; this device's maxMemoryAllocationSize is " +
+                        std::to_string(caps.max_memory_allocation_size));
   }
-  return OkStatus();
+  return {};
 }
 
-Status CheckElementCount(std::string_view what, uint64_t elements) {
+Result<void> CheckElementCount(std::string_view what, uint64_t elements) {
   if (elements >= (uint64_t{1} << 31)) {
-    return NotSupportedError(std::string(what) + " has " + std::to_string(elements) +
-                             " elements; this backend handles fewer than 2^31");
+    return NotSupported(std::string(what) + " has " + std::to_string(elements) +
+                        " elements; this backend handles fewer than 2^31");
   }
-  return OkStatus();
+  return {};
 }
 
 }  // namespace opcts::vulkan

@@ -9,24 +9,24 @@
 #include <cstdint>
 #include <string_view>
 
+#include "base/result.h"
 #include "common/plugin_support.h"
 #include "device.h"
-#include "vk_status.h"
 
 namespace opcts::vulkan {
 
-// OK, or NOT_SUPPORTED naming the missing device feature.
-Status CheckScanDType(uint32_t data_type, const EnabledFeatures& enabled);
-Status CheckReductionDType(uint32_t data_type, const EnabledFeatures& enabled);
+// kNotSupported, naming the missing device feature, when the device cannot do `data_type`.
+Result<void> CheckScanDType(uint32_t data_type, const EnabledFeatures& enabled);
+Result<void> CheckReductionDType(uint32_t data_type, const EnabledFeatures& enabled);
 
 // Per scheme, the highest level whose tables (and every lower level's, in the operator table
 // generated from the specs) this backend meets on this device: scans and scatter reductions for
 // every dtype listed.
 plugin::Claims Claim(const EnabledFeatures& enabled);
 
-// NOT_SUPPORTED when one storage buffer of `bytes` exceeds maxStorageBufferRange or
+// kNotSupported when one storage buffer of `bytes` exceeds maxStorageBufferRange or
 // maxMemoryAllocationSize, or a tensor has 2^31 elements or more (kernels index with 32 bits).
-Status CheckBufferFits(const DeviceCaps& caps, std::string_view what, uint64_t bytes);
-Status CheckElementCount(std::string_view what, uint64_t elements);
+Result<void> CheckBufferFits(const DeviceCaps& caps, std::string_view what, uint64_t bytes);
+Result<void> CheckElementCount(std::string_view what, uint64_t elements);
 
 }  // namespace opcts::vulkan

@@ -34,32 +34,20 @@ std::string ModesText(const FloatControlModes& modes) {
 }  // namespace
 
 Result<std::unique_ptr<Backend>> Backend::Create(const char* options_text) {
-  Result<Options> options = ParseOptions(options_text);
-  if (!options.ok()) return options.status();
+  OPCTS_ASSIGN_OR_RETURN(const Options options, ParseOptions(options_text));
   std::unique_ptr<Backend> self(new Backend());
 
-  Result<std::unique_ptr<Instance>> instance = Instance::Create(options.value().validation);
-  if (!instance.ok()) return instance.status();
-  self->instance_ = std::move(instance.value());
-  Result<std::unique_ptr<Device>> device = Device::Create(*self->instance_, options.value());
-  if (!device.ok()) return device.status();
-  self->device_ = std::move(device.value());
-  Result<std::unique_ptr<KernelCache>> kernels = KernelCache::Create(*self->device_);
-  if (!kernels.ok()) return kernels.status();
-  self->kernels_ = std::move(kernels.value());
-  Result<std::unique_ptr<CommandStream>> commands =
-      CommandStream::Create(*self->device_, *self->kernels_);
-  if (!commands.ok()) return commands.status();
-  self->commands_ = std::move(commands.value());
+  OPCTS_ASSIGN_OR_RETURN(self->instance_, Instance::Create(options.validation));
+  OPCTS_ASSIGN_OR_RETURN(self->device_, Device::Create(*self->instance_, options));
+  OPCTS_ASSIGN_OR_RETURN(self->kernels_, KernelCache::Create(*self->device_));
+  OPCTS_ASSIGN_OR_RETURN(self->commands_, CommandStream::Create(*self->device_, *self->kernels_));
   self->buffers_ = std::make_unique<BufferPool>(*self->device_);
 
-  Result<std::string> f32 = self->ProbeSubnormals(OPCTS_DTYPE_FLOAT32);
-  if (!f32.ok()) return f32.status();
-  std::string measured = "float32 " + f32.value();
+  OPCTS_ASSIGN_OR_RETURN(const std::string f32, self->ProbeSubnormals(OPCTS_DTYPE_FLOAT32));
+  std::string measured = "float32 " + f32;
   if (self->device_->enabled().float64) {
-    Result<std::string> f64 = self->ProbeSubnormals(OPCTS_DTYPE_FLOAT64);
-    if (!f64.ok()) return f64.status();
-    measured += ", float64 " + f64.value();
+    OPCTS_ASSIGN_OR_RETURN(const std::string f64, self->ProbeSubnormals(OPCTS_DTYPE_FLOAT64));
+    measured += ", float64 " + f64;
   }
   self->device_description_ =
       self->DescribeDevice() + "; subnormals in scan arithmetic (measured at create): " + measured;
@@ -157,16 +145,13 @@ void Backend::GetInfo(opcts_backend_info* info) {
   info->details = Details();
 }
 
-Status Backend::Query(const opcts_op_desc& op) {
+Result<void> Backend::Query(const opcts_op_desc& op) {
   std::lock_guard lock(mutex_);
   return CheckSupport(op);
 }
 
-Status Backend::CheckSupport(const opcts_op_desc& op) {
-  std::string message;
-  if (int32_t code = plugin::CheckDescriptor(op, &message); code != OPCTS_STATUS_OK) {
-    return {code, message};
-  }
+Result<void> Backend::CheckSupport(const opcts_op_desc& op) {
+  OPCTS_TRY(plugin::CheckDescriptor(op));
   // CheckDescriptor refuses operators and families it does not know: a scan or a scatter.
   const abi::Operator& info = *abi::FindOperator(op.type);
   if (std::string_view(info.family) == "scatter_nd")
@@ -175,8 +160,8 @@ Status Backend::CheckSupport(const opcts_op_desc& op) {
   return CheckScanSupport(*device_, *scan.input.desc, *scan.output.desc);
 }
 
-Status Backend::Execute(const opcts_op_desc& op, const opcts_binding* bindings,
-                        uint32_t binding_count) {
+Result<void> Backend::Execute(const opcts_op_desc& op, const opcts_binding* bindings,
+                              uint32_t binding_count) {
   std::lock_guard lock(mutex_);
   if (lost_) {
     return InternalError(
@@ -184,34 +169,31 @@ Status Backend::Execute(const opcts_op_desc& op, const opcts_binding* bindings,
         "create a new backend instance");
   }
   OPCTS_TRY(CheckSupport(op));
-  std::string message;
-  if (int32_t code = plugin::CheckBindings(op, bindings, binding_count, &message);
-      code != OPCTS_STATUS_OK) {
-    return {code, message};
-  }
+  OPCTS_TRY(plugin::CheckBindings(op, bindings, binding_count));
   const uint64_t validation_before = instance_->validation_log().count();
-  Status status = Run(op, bindings);
-  if (status.vk_result == VK_ERROR_DEVICE_LOST || status.vk_result == VK_TIMEOUT) lost_ = true;
+  Result<void> ran = Run(op, bindings);
+  // native_code is the failing call's VkResult (vk_error.h); a timed-out fence wait counts as
+  // a loss too (CommandStream::SubmitAndWait).
+  if (!ran.ok() && (ran.error().native_code == VK_ERROR_DEVICE_LOST ||
+                    ran.error().native_code == VK_TIMEOUT))
+    lost_ = true;
   const uint64_t validation_after = instance_->validation_log().count();
-  if (status.ok() && validation_after != validation_before) {
+  if (ran.ok() && validation_after != validation_before) {
     return InternalError("Vulkan validation layer reported " +
                          std::to_string(validation_after - validation_before) +
                          " message(s) during this execute; first: " +
                          instance_->validation_log().Message(validation_before));
   }
-  return status;
+  return ran;
 }
 
-Status Backend::Run(const opcts_op_desc& op, const opcts_binding* bindings) {
+Result<void> Backend::Run(const opcts_op_desc& op, const opcts_binding* bindings) {
   Gpu gpu{*device_, *kernels_, *commands_, *buffers_};
   const abi::Operator& info = *abi::FindOperator(op.type);
   if (std::string_view(info.family) == "scatter_nd")
     return RunScatter(gpu, plugin::ReadScatter(info, op.desc), bindings);
   const plugin::ScanView scan = plugin::ReadScan(info, op.desc);
-  uint32_t axis = 0;
-  std::string message;
-  if (int32_t code = plugin::ResolveScanAxis(scan, bindings, &axis, &message); code != OPCTS_STATUS_OK)
-    return {code, message};
+  OPCTS_ASSIGN_OR_RETURN(const uint32_t axis, plugin::ResolveScanAxis(scan, bindings));
   ScanProblem problem{scan.input.desc, scan.output.desc, scan.product, axis, scan.reverse != 0,
                       scan.exclusive != 0};
   return RunScan(gpu, problem, bindings[scan.input.binding], bindings[scan.output.binding]);

@@ -10,6 +10,7 @@
 #include <optional>
 #include <string>
 
+#include "base/result.h"
 #include "buffer_pool.h"
 #include "common/plugin_support.h"
 #include "command_stream.h"
@@ -17,7 +18,6 @@
 #include "instance.h"
 #include "kernel_cache.h"
 #include "opcts/backend.h"
-#include "vk_status.h"
 
 namespace opcts::vulkan {
 
@@ -27,13 +27,14 @@ class Backend {
   ~Backend();
 
   void GetInfo(opcts_backend_info* info);
-  Status Query(const opcts_op_desc& op);
-  Status Execute(const opcts_op_desc& op, const opcts_binding* bindings, uint32_t binding_count);
+  Result<void> Query(const opcts_op_desc& op);
+  Result<void> Execute(const opcts_op_desc& op, const opcts_binding* bindings,
+                       uint32_t binding_count);
 
  private:
   Backend() = default;
-  Status CheckSupport(const opcts_op_desc& op);
-  Status Run(const opcts_op_desc& op, const opcts_binding* bindings);
+  Result<void> CheckSupport(const opcts_op_desc& op);
+  Result<void> Run(const opcts_op_desc& op, const opcts_binding* bindings);
   // Scans two subnormals and says whether the device kept them ("preserved") or not.
   Result<std::string> ProbeSubnormals(uint32_t data_type);
   std::string DescribeDevice() const;

@@ -1,4 +1,7 @@
-#include "vk_status.h"
+#include "vk_error.h"
+
+#include <string>
+#include <utility>
 
 namespace opcts::vulkan {
 
@@ -35,13 +38,14 @@ std::string_view VkResultName(VkResult result) {
   }
 }
 
-Status VulkanError(std::string_view call, VkResult result) {
+Error VulkanError(std::string_view call, VkResult result) {
   std::string_view function = call.substr(0, call.find('('));
   std::string message = std::string(function) + " failed: " + std::string(VkResultName(result));
   if (VkResultName(result) == "VkResult(unknown)") {
     message += " (" + std::to_string(static_cast<int>(result)) + ")";
   }
-  return {OPCTS_STATUS_ERROR, std::move(message), result};
+  return {result == VK_ERROR_DEVICE_LOST ? ErrorCode::kUnavailable : ErrorCode::kInternal,
+          std::move(message), result};
 }
 
 }  // namespace opcts::vulkan

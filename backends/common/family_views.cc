@@ -85,12 +85,5 @@ Result<uint32_t> ResolveScanAxis(const ScanView& scan, const opcts_binding* bind
   return static_cast<uint32_t>(value < 0 ? value + rank : value);
 }
 
-int32_t ResolveScanAxis(const ScanView& scan, const opcts_binding* bindings, uint32_t* axis,
-                        std::string* message) {
-  const Result<uint32_t> resolved = ResolveScanAxis(scan, bindings);
-  if (!resolved.ok()) return StatusAndMessage(resolved.error(), message);
-  if (axis != nullptr) *axis = *resolved;
-  return OPCTS_STATUS_OK;
-}
 
 }  // namespace opcts::plugin

@@ -57,9 +57,4 @@ ScatterView ReadScatter(const abi::Operator& op, const void* desc);
 // value is outside [-rank, rank) or the binding holds no such scalar.
 Result<uint32_t> ResolveScanAxis(const ScanView& scan, const opcts_binding* bindings);
 
-// The status + message form (plugin_support.h), for conformance/mutants/backend only. `axis`
-// may be null (check only).
-int32_t ResolveScanAxis(const ScanView& scan, const opcts_binding* bindings, uint32_t* axis,
-                        std::string* message);
-
 }  // namespace opcts::plugin

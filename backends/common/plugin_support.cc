@@ -276,16 +276,6 @@ Result<void> CheckDescriptor(const opcts_op_desc& op) {
   return NotSupported("operator family " + family + " is not one this backend implements");
 }
 
-int32_t StatusAndMessage(const Result<void>& result, std::string* message) {
-  if (result.ok()) return OPCTS_STATUS_OK;
-  if (message != nullptr) *message = result.error().message;
-  return AbiStatus(result.error());
-}
-
-int32_t CheckDescriptor(const opcts_op_desc& op, std::string* message) {
-  return StatusAndMessage(CheckDescriptor(op), message);
-}
-
 Result<void> CheckBindings(const opcts_op_desc& op, const opcts_binding* bindings, uint32_t count) {
   if (op.desc == nullptr) return InvalidInput("opcts_op_desc.desc is null");
   const abi::Operator* info = abi::FindOperator(op.type);
@@ -304,11 +294,6 @@ Result<void> CheckBindings(const opcts_op_desc& op, const opcts_binding* binding
                           ".TotalTensorSizeInBytes " + Str(desc->total_tensor_size_in_bytes));
   }
   return {};
-}
-
-int32_t CheckBindings(const opcts_op_desc& op, const opcts_binding* bindings, uint32_t count,
-                      std::string* message) {
-  return StatusAndMessage(CheckBindings(op, bindings, count), message);
 }
 
 namespace {

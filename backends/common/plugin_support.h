@@ -38,15 +38,7 @@ int32_t GuardedCall(const char* backend, char* message, size_t capacity, Body&& 
     if (message != nullptr && capacity > 0) std::snprintf(message, capacity, "%s: %s", backend, what);
   };
   try {
-    if constexpr (std::is_invocable_v<Body&, std::string*>) {
-      // The status + message form (below): `body(&text)` returns an OPCTS_STATUS_*.
-      std::string text;
-      const int32_t status = body(&text);
-      WriteMessage(text, message, capacity);
-      return status;
-    } else {
-      return ReportResult(body(), message, capacity);
-    }
+    return ReportResult(body(), message, capacity);
   } catch (const std::bad_alloc&) {
     report("out of memory");
   } catch (const std::exception& e) {
@@ -100,13 +92,5 @@ struct TensorLayout {
   uint64_t element_count = 1;
 };
 TensorLayout MakeLayout(const opcts_tensor_desc& desc);
-
-// The status + message form: an OPCTS_STATUS_* and the failure's message in *message (when not
-// null). Only for conformance/mutants/backend, which does not use Result<T> yet (issue #22);
-// delete with its last use (GuardedCall's string-taking bodies too).
-int32_t StatusAndMessage(const Result<void>& result, std::string* message);
-int32_t CheckDescriptor(const opcts_op_desc& op, std::string* message);
-int32_t CheckBindings(const opcts_op_desc& op, const opcts_binding* bindings, uint32_t count,
-                      std::string* message);
 
 }  // namespace opcts::plugin

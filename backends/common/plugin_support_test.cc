@@ -546,14 +546,6 @@ TEST(GuardedCall, TurnsAnExceptionIntoAnError) {
   EXPECT_STREQ(buffer, "no");
 }
 
-TEST(StatusAndMessage, GivesTheStatusAndAnOptionalMessage) {
-  std::string message;
-  EXPECT_EQ(StatusAndMessage(Result<void>(), &message), OPCTS_STATUS_OK);
-  EXPECT_EQ(StatusAndMessage(NotSupported("later"), &message), OPCTS_STATUS_NOT_SUPPORTED);
-  EXPECT_EQ(message, "later");
-  EXPECT_EQ(StatusAndMessage(InvalidInput("bad"), nullptr), OPCTS_STATUS_INVALID);
-}
-
 // ---- small helpers -------------------------------------------------------------------------
 
 TEST(WriteMessage, TruncatesAndTerminates) {

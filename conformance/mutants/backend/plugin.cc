@@ -36,38 +36,28 @@ bool IsInt64Scan(const abi::Operator& info, const opcts_op_desc& op) {
 #endif
 
 // The documented rules (the shared checks); every valid descriptor is supported.
-int32_t CheckOp(const opcts_op_desc* op, std::string* message) {
-  if (op == nullptr) {
-    *message = "op is null";
-    return OPCTS_STATUS_INVALID;
-  }
-  const int32_t status = plugin::CheckDescriptor(*op, message);
-  if (status != OPCTS_STATUS_OK) return status;
+Result<void> CheckOp(const opcts_op_desc* op) {
+  if (op == nullptr) return InvalidInput("op is null");
+  OPCTS_TRY(plugin::CheckDescriptor(*op));
 #ifdef OPCTS_MUTANT_OPSET14_TYPE_REFUSED
   // Mutant: ONNX CumSum's float16 and bfloat16 (opset 14's additions) taken for optional.
   const abi::Operator& onnx = *abi::FindOperator(op->type);
   if (std::string_view(onnx.scheme) == "onnx" && std::string_view(onnx.family) == "scan") {
     const uint32_t t = plugin::ReadScan(onnx, op->desc).input.desc->data_type;
-    if (t == OPCTS_DTYPE_FLOAT16 || t == OPCTS_DTYPE_BFLOAT16) {
-      *message = "mutant: float16 and bfloat16 are not implemented for ONNX";
-      return OPCTS_STATUS_NOT_SUPPORTED;
-    }
+    if (t == OPCTS_DTYPE_FLOAT16 || t == OPCTS_DTYPE_BFLOAT16)
+      return NotSupported("mutant: float16 and bfloat16 are not implemented for ONNX");
   }
 #endif
 #ifdef OPCTS_MUTANT_CLAIM_NOT_HONOURED
   const abi::Operator& info = *abi::FindOperator(op->type);
   // Mutant: claims 5_0 but never implemented its additions, 64-bit integer scans.
-  if (IsInt64Scan(info, *op)) {
-    *message = "mutant: 64-bit integer scans are not implemented";
-    return OPCTS_STATUS_NOT_SUPPORTED;
-  }
+  if (IsInt64Scan(info, *op)) return NotSupported("mutant: 64-bit integer scans are not implemented");
 #endif
-  return status;
+  return {};
 }
 
 // A scan's axis, where it is an input, is data: read and checked at execute.
-int32_t ScanAxis(const plugin::ScanView& scan, const opcts_binding* bindings, uint32_t* axis,
-                 std::string* message) {
+Result<uint32_t> ScanAxis(const plugin::ScanView& scan, const opcts_binding* bindings) {
 #if defined(OPCTS_MUTANT_AXIS_VALUE_WRAPPED)
   // Mutant: any axis value is taken modulo the rank, Python style, instead of rejected.
   const int64_t rank = scan.input.desc->dimension_count;
@@ -81,18 +71,13 @@ int32_t ScanAxis(const plugin::ScanView& scan, const opcts_binding* bindings, ui
   } else if (axis_desc != nullptr) {
     std::memcpy(&value, data, 8);
   }
-  *axis = static_cast<uint32_t>((value % rank + rank) % rank);
-  (void)message;
-  return OPCTS_STATUS_OK;
+  return static_cast<uint32_t>((value % rank + rank) % rank);
 #else
 #if defined(OPCTS_MUTANT_ABSENT_AXIS_LAST)
   // Mutant: without the axis input the last axis is scanned, as several frameworks default.
-  if (scan.axis_is_tensor && scan.axis_tensor.desc == nullptr) {
-    *axis = scan.input.desc->dimension_count - 1;
-    return OPCTS_STATUS_OK;
-  }
+  if (scan.axis_is_tensor && scan.axis_tensor.desc == nullptr) return scan.input.desc->dimension_count - 1;
 #endif
-  return plugin::ResolveScanAxis(scan, bindings, axis, message);
+  return plugin::ResolveScanAxis(scan, bindings);
 #endif
 }
 
@@ -132,7 +117,7 @@ void Scan(Instance& self, const opcts_tensor_desc& in_desc, const opcts_binding&
   RunScan(it->second, params, in_desc.data_type, source, static_cast<uint8_t*>(out.data));
 }
 
-int32_t ScatterND(const plugin::ScatterView& v, const opcts_binding* bindings, std::string* message) {
+Result<void> ScatterND(const plugin::ScatterView& v, const opcts_binding* bindings) {
   const ScatterArgs args{v.input.desc,
                          v.indices.desc,
                          v.updates.desc,
@@ -148,32 +133,25 @@ int32_t ScatterND(const plugin::ScatterView& v, const opcts_binding* bindings, s
     input = input_copy.data();
   }
   return RunScatterND(args, input, static_cast<const uint8_t*>(bindings[v.indices.binding].data),
-                      static_cast<const uint8_t*>(bindings[v.updates.binding].data), output, message);
+                      static_cast<const uint8_t*>(bindings[v.updates.binding].data), output);
 }
 
-int32_t Run(Instance& self, const opcts_op_desc& op, const opcts_binding* bindings, std::string* message) {
+Result<void> Run(Instance& self, const opcts_op_desc& op, const opcts_binding* bindings) {
   const abi::Operator& info = *abi::FindOperator(op.type);
-  if (std::string_view(info.family) == "scatter_nd") return ScatterND(plugin::ReadScatter(info, op.desc), bindings, message);
+  if (std::string_view(info.family) == "scatter_nd") return ScatterND(plugin::ReadScatter(info, op.desc), bindings);
   const plugin::ScanView scan = plugin::ReadScan(info, op.desc);
-  uint32_t axis = 0;
-  if (int32_t status = ScanAxis(scan, bindings, &axis, message); status != OPCTS_STATUS_OK) return status;
+  OPCTS_ASSIGN_OR_RETURN(const uint32_t axis, ScanAxis(scan, bindings));
   Scan(self, *scan.input.desc, bindings[scan.input.binding], *scan.output.desc, bindings[scan.output.binding],
        axis, {scan.product ? ScanOp::kProduct : ScanOp::kSum, scan.reverse != 0, scan.exclusive != 0});
-  return OPCTS_STATUS_OK;
+  return {};
 }
 
 int32_t Create(const char* options, void** instance, char* message, size_t capacity) {
-  return plugin::GuardedCall("mutant", message, capacity, [&](std::string* text) {
-    if (instance == nullptr) {
-      *text = "instance is null";
-      return OPCTS_STATUS_INVALID;
-    }
-    if (options != nullptr && options[0] != '\0') {
-      *text = "the mutant backends take no options";
-      return OPCTS_STATUS_INVALID;
-    }
+  return plugin::GuardedCall("mutant", message, capacity, [&]() -> Result<void> {
+    if (instance == nullptr) return InvalidInput("instance is null");
+    if (options != nullptr && options[0] != '\0') return InvalidInput("the mutant backends take no options");
     *instance = new Instance;
-    return OPCTS_STATUS_OK;
+    return {};
   });
 }
 
@@ -186,27 +164,20 @@ int32_t GetInfo(void* instance, opcts_backend_info* info) {
 }
 
 int32_t Query(void* instance, const opcts_op_desc* op, char* message, size_t capacity) {
-  return plugin::GuardedCall("mutant", message, capacity, [&](std::string* text) {
-    if (instance == nullptr) {
-      *text = "instance is null";
-      return OPCTS_STATUS_INVALID;
-    }
-    return CheckOp(op, text);
+  return plugin::GuardedCall("mutant", message, capacity, [&]() -> Result<void> {
+    if (instance == nullptr) return InvalidInput("instance is null");
+    return CheckOp(op);
   });
 }
 
 int32_t Execute(void* instance, const opcts_op_desc* op, const opcts_binding* bindings,
                 uint32_t binding_count, char* message, size_t capacity) {
-  return plugin::GuardedCall("mutant", message, capacity, [&](std::string* text) {
-    if (instance == nullptr) {
-      *text = "instance is null";
-      return OPCTS_STATUS_INVALID;
-    }
+  return plugin::GuardedCall("mutant", message, capacity, [&]() -> Result<void> {
+    if (instance == nullptr) return InvalidInput("instance is null");
     // A harness may execute without querying first: check everything again.
-    int32_t status = CheckOp(op, text);
-    if (status == OPCTS_STATUS_OK) status = plugin::CheckBindings(*op, bindings, binding_count, text);
-    if (status != OPCTS_STATUS_OK) return status;
-    return Run(*static_cast<Instance*>(instance), *op, bindings, text);
+    OPCTS_TRY(CheckOp(op));
+    OPCTS_TRY(plugin::CheckBindings(*op, bindings, binding_count));
+    return Run(*static_cast<Instance*>(instance), *op, bindings);
   });
 }
 

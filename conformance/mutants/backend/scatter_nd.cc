@@ -158,8 +158,8 @@ Number Combine(uint32_t t, plugin::ScatterReduction reduction, Number a, Number 
 
 }  // namespace
 
-int32_t RunScatterND(const ScatterArgs& desc, const uint8_t* input, const uint8_t* indices,
-                     const uint8_t* updates, uint8_t* output, std::string* message) {
+Result<void> RunScatterND(const ScatterArgs& desc, const uint8_t* input, const uint8_t* indices,
+                          const uint8_t* updates, uint8_t* output) {
   const Layout in = ReadLayout(*desc.input), idx = ReadLayout(*desc.indices);
   const Layout upd = ReadLayout(*desc.updates), out = WriteLayout(*desc.output);
   const uint32_t data_type = desc.input->data_type, index_type = desc.indices->data_type;
@@ -189,9 +189,8 @@ int32_t RunScatterND(const ScatterArgs& desc, const uint8_t* input, const uint8_
   const uint64_t tuples = idx.element_count / q;
   // The descriptor checks make these hold; the kernel never reads past a tensor if they do not.
   if (q > input_dims || tuples * slice != upd.element_count) {
-    *message = "mutant: " + std::to_string(tuples) + " index tuples of " + std::to_string(q) +
-               " do not match UpdatesTensor's " + std::to_string(upd.element_count) + " elements";
-    return OPCTS_STATUS_ERROR;
+    return InternalError("mutant: " + std::to_string(tuples) + " index tuples of " + std::to_string(q) +
+                         " do not match UpdatesTensor's " + std::to_string(upd.element_count) + " elements");
   }
 
   // Resolve every tuple to the logical index of its slice's first element; skipped: -1.
@@ -235,12 +234,12 @@ int32_t RunScatterND(const ScatterArgs& desc, const uint8_t* input, const uint8_
   if (size == 8) {
     for (uint64_t t = 0; t < tuples; ++t) write(t, 0, 4);
     for (uint64_t t = tuples; t-- > 0;) write(t, 4, 4);
-    return OPCTS_STATUS_OK;
+    return {};
   }
 #endif
   if (desc.reduction == plugin::ScatterReduction::kNone) {
     for (uint64_t t = 0; t < tuples; ++t) write(t, 0, size);
-    return OPCTS_STATUS_OK;
+    return {};
   }
   // Each element starts from the input and meets its updates in index order; stored once.
   std::map<uint64_t, Number> combined;
@@ -261,7 +260,7 @@ int32_t RunScatterND(const ScatterArgs& desc, const uint8_t* input, const uint8_
     }
   }
   for (const auto& [e, value] : combined) StoreNumber(data_type, size, output + Offset(out, e) * size, value);
-  return OPCTS_STATUS_OK;
+  return {};
 }
 
 }  // namespace opcts::mutant

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <string>
 
+#include "base/result.h"
 #include "common/family_views.h"
 #include "opcts/backend.h"
 
@@ -22,8 +23,8 @@ struct ScatterArgs {
 };
 
 // The descriptor and bindings have been checked. `input` may be a copy of the output's buffer
-// (in place). OPCTS_STATUS_OK, or OPCTS_STATUS_ERROR with *message.
-int32_t RunScatterND(const ScatterArgs& desc, const uint8_t* input, const uint8_t* indices,
-                     const uint8_t* updates, uint8_t* output, std::string* message);
+// (in place). An internal error when the shapes do not fit after all.
+Result<void> RunScatterND(const ScatterArgs& desc, const uint8_t* input, const uint8_t* indices,
+                          const uint8_t* updates, uint8_t* output);
 
 }  // namespace opcts::mutant

@@ -44,14 +44,14 @@ int ListCommand(const Args& raw) {
     if (info.details && *info.details) std::cout << "    " << info.details << "\n";
   }
   const std::vector<CaseRecipe> cases = SelectCases(specs, seed, filter);
-  std::map<std::string, std::map<std::string, uint64_t>> counts;
-  for (const CaseRecipe& c : cases) ++counts[c.spec->name][std::string(GroupName(c.group))];
+  std::map<std::string, std::map<CaseGroup, uint64_t>> counts;
+  for (const CaseRecipe& c : cases) ++counts[c.spec->name][c.group];
   std::cout << "\noperators (" << DefaultSpecDir() << "):\n";
   for (const OperatorSpec& s : specs.specs) {
     std::string levels;
     for (const SupportLevel& l : s.support) levels += " " + l.level;
-    std::cout << "  " << s.name << "  levels:" << levels << "  cases: " << counts[s.name]["valid"]
-              << " valid, " << counts[s.name]["invalid"] << " invalid\n";
+    std::cout << "  " << s.name << "  levels:" << levels << "  cases: " << counts[s.name][CaseGroup::kValid]
+              << " valid, " << counts[s.name][CaseGroup::kInvalid] << " invalid\n";
   }
   std::cout << "\n" << cases.size() << " cases (seed " << seed << ")\n";
   if (args.Has("--cases"))

@@ -11,6 +11,7 @@
 
 #include "conformance/abi_operation.h"
 #include "conformance/case_executor.h"
+#include "conformance/case_run.h"
 
 namespace opcts::bench {
 namespace {
@@ -48,6 +49,19 @@ const Operation& Materialized(const BenchCase& c) {
     id = c.recipe.id;
   }
   return op;
+}
+
+// Why `plugin` may not be timed on the case: a wrong answer (the conformance pipeline's verdict,
+// taken once per backend and case) is no speed. "" when it conforms.
+const std::string& Unacceptable(const Plugin& plugin, const BenchCase& c) {
+  static std::map<std::pair<std::string, std::string>, std::string> verdicts;
+  const auto [it, first] = verdicts.try_emplace({plugin.path(), c.recipe.id});
+  if (first) {
+    PreparedCase prepared(Materialized(c));
+    const CaseVerdict v = RunCase(plugin, prepared, GroupFor(c.recipe, ClaimsOf(plugin)));
+    if (!v.acceptable) it->second = std::string(StatusName(v.outcome.status)) + ": " + v.outcome.message;
+  }
+  return it->second;
 }
 
 // Reads a buffer the size of the DRAM class (twice this machine's L3): what the in-place restore
@@ -105,6 +119,10 @@ void Bind(const Operation& op, const AbiOperation& abi, Bound& bound) {
 
 void TimeCase(benchmark::State& state, const Plugin& plugin, const BenchCase& c) {
   const std::string backend = plugin.info().name;
+  if (const std::string& why = Unacceptable(plugin, c); !why.empty()) {
+    state.SkipWithError((backend + " does not conform on this case, so it is not timed: " + why).c_str());
+    return;
+  }
   const Operation& op = Materialized(c);
   const Result<std::unique_ptr<AbiOperation>> built = AbiOperation::Build(op);
   if (!built) {

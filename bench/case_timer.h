@@ -7,8 +7,10 @@
 //   })->UseManualTime();
 //
 // Counters: bytes_per_second (the case's bytes over the execute time), memcpy_bytes_per_second,
-// ratio_to_memcpy (memcpy time / execute time), elements, bytes. A query refusal or an execute
-// failure ends the benchmark with SkipWithError naming the backend, the status and its message.
+// ratio_to_memcpy (memcpy time / execute time), elements, bytes. Before it is timed, the case
+// goes once through the conformance pipeline (conformance/case_run.h): a backend that gets it
+// wrong is not timed. A wrong answer, a query refusal or an execute failure ends the benchmark
+// with SkipWithError naming the backend, the status and its message.
 #pragma once
 
 #include <benchmark/benchmark.h>

@@ -154,8 +154,8 @@ std::vector<Violation> FindViolations(const Operation& op, bool with_data) {
       if (!t.optional) found.push_back({"missing-tensor", t.name + " is missing"});
       continue;
     }
-    if (auto problem = ValidateTensorDesc(data->desc, t.role == TensorRole::kScalarInput))
-      found.push_back({"tensor-desc", t.name + ": " + *problem});
+    if (const Result<void> valid = ValidateTensorDesc(data->desc, t.role == TensorRole::kScalarInput); !valid)
+      found.push_back({"tensor-desc", t.name + ": " + valid.error().message});
     else if (t.role == TensorRole::kScalarInput && data->desc.rank() != 0)
       found.push_back({"tensor-desc", t.name + " must be a scalar"});
   }

@@ -47,29 +47,28 @@ TensorDesc PackedDesc(DType dtype, std::vector<uint32_t> sizes) {
   return t;
 }
 
-std::optional<std::string> ValidateTensorDesc(const TensorDesc& t, bool allow_scalar) {
-  if (t.sizes.empty() && !allow_scalar) return "DimensionCount is 0";
+Result<void> ValidateTensorDesc(const TensorDesc& t, bool allow_scalar) {
+  if (t.sizes.empty() && !allow_scalar) return InvalidInput("DimensionCount is 0");
   if (t.sizes.size() > kMaxRank)
-    return "DimensionCount " + std::to_string(t.sizes.size()) + " exceeds " +
-           std::to_string(kMaxRank);
+    return InvalidInput("DimensionCount " + std::to_string(t.sizes.size()) + " exceeds " + std::to_string(kMaxRank));
   if (!t.strides.empty() && t.strides.size() != t.sizes.size())
-    return "Strides has " + std::to_string(t.strides.size()) + " entries for " +
-           std::to_string(t.sizes.size()) + " dimensions";
+    return InvalidInput("Strides has " + std::to_string(t.strides.size()) + " entries for " +
+                        std::to_string(t.sizes.size()) + " dimensions");
   uint64_t elements = 1;
   for (size_t d = 0; d < t.sizes.size(); ++d) {
-    if (t.sizes[d] == 0) return "Sizes[" + std::to_string(d) + "] is 0";
+    if (t.sizes[d] == 0) return InvalidInput("Sizes[" + std::to_string(d) + "] is 0");
     elements *= t.sizes[d];
-    if (elements > kMaxElements) return "more than 2^32-1 elements";
+    if (elements > kMaxElements) return InvalidInput("more than 2^32-1 elements");
   }
-  if (IndexOfLastElement(t) >= kMaxElements) return "strides address more than 2^32-1 elements";
+  if (IndexOfLastElement(t) >= kMaxElements) return InvalidInput("strides address more than 2^32-1 elements");
   const uint64_t implied = ImpliedMinimumBytes(t);
   if (t.total_bytes < implied)
-    return "TotalTensorSizeInBytes " + std::to_string(t.total_bytes) +
-           " is below the implied minimum " + std::to_string(implied);
+    return InvalidInput("TotalTensorSizeInBytes " + std::to_string(t.total_bytes) +
+                        " is below the implied minimum " + std::to_string(implied));
   if (t.alignment != 0 && (!std::has_single_bit(t.alignment) || t.alignment < DTypeSize(t.dtype)))
-    return "GuaranteedBaseOffsetAlignment " + std::to_string(t.alignment) +
-           " is not 0 or a power of two at least the element size";
-  return std::nullopt;
+    return InvalidInput("GuaranteedBaseOffsetAlignment " + std::to_string(t.alignment) +
+                        " is not 0 or a power of two at least the element size");
+  return {};
 }
 
 StridedIndexer::StridedIndexer(const TensorDesc& t)

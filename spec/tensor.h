@@ -5,7 +5,7 @@
 // scalar, used only for OpenVINO's axis input.
 //
 //   TensorDesc t = PackedDesc(DType::kFloat32, {1, 1, 3, 4});
-//   ImpliedMinimumBytes(t) == 48; ValidateTensorDesc(t) == std::nullopt
+//   ImpliedMinimumBytes(t) == 48; ValidateTensorDesc(t).ok()
 #pragma once
 
 #include <cstdint>
@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "base/result.h"
 #include "spec/dtype.h"
 
 namespace opcts {
@@ -48,9 +49,9 @@ uint64_t BufferElementCount(const TensorDesc& t);
 // A packed desc with total_bytes set to the implied minimum.
 TensorDesc PackedDesc(DType dtype, std::vector<uint32_t> sizes);
 
-// Every rule of DML_BUFFER_TENSOR_DESC; returns the first violation as a sentence, or nullopt.
+// Every rule of DML_BUFFER_TENSOR_DESC; the first violation as a sentence (kInvalidInput).
 // `allow_scalar` admits rank 0 (OpenVINO scalar inputs only).
-std::optional<std::string> ValidateTensorDesc(const TensorDesc& t, bool allow_scalar = false);
+Result<void> ValidateTensorDesc(const TensorDesc& t, bool allow_scalar = false);
 
 // Maps a logical (row-major) element number to its buffer element index through the strides.
 class StridedIndexer {

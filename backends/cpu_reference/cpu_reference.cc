@@ -16,8 +16,6 @@
 namespace opcts::cpu_reference {
 namespace {
 
-using plugin::WriteMessage;
-
 struct Instance {
   // Out-of-range ScatterND tuples: the spec lets a backend refuse such data at execute or
   // leave their effect free. By default this backend skips them; `out_of_range=refuse`

@@ -139,7 +139,7 @@ class CpuReference : public ::testing::Test {
                      uint32_t direction, uint32_t exclusive) {
     const opcts_tensor_desc in = input.Desc(), out = output.Desc();
     const opcts_dml_cumulative_desc desc{&in, &out, axis, direction, exclusive};
-    const Outcome outcome = Execute(type, &desc, {input.Binding(), output.Binding()});
+    Outcome outcome = Execute(type, &desc, {input.Binding(), output.Binding()});
     EXPECT_TRUE(input.GuardsIntact());
     EXPECT_TRUE(output.GuardsIntact());
     return outcome;

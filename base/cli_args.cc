@@ -6,8 +6,8 @@
 
 namespace opcts {
 
-CliArgs::CliArgs(const std::vector<std::string>& args, std::set<std::string> flags,
-                 std::set<std::string> options) {
+CliArgs::CliArgs(const std::vector<std::string>& args, const std::set<std::string>& flags,
+                 const std::set<std::string>& options) {
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
     if (a == "--help" || a == "-h") {

@@ -14,7 +14,8 @@ namespace opcts {
 class CliArgs {
  public:
   // `flags` take no value; `options` take one (and may repeat).
-  CliArgs(const std::vector<std::string>& args, std::set<std::string> flags, std::set<std::string> options);
+  CliArgs(const std::vector<std::string>& args, const std::set<std::string>& flags,
+          const std::set<std::string>& options);
 
   bool help() const { return help_; }  // --help or -h was given
   bool Has(const std::string& flag) const;

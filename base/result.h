@@ -94,4 +94,4 @@ class [[nodiscard]] Result<void> {
   auto OPCTS_RESULT_CONCAT(opcts_result_, __LINE__) = (expression);                           \
   if (!OPCTS_RESULT_CONCAT(opcts_result_, __LINE__).ok())                                     \
     return std::move(OPCTS_RESULT_CONCAT(opcts_result_, __LINE__)).error();                   \
-  declaration = std::move(OPCTS_RESULT_CONCAT(opcts_result_, __LINE__)).value()
+  declaration = std::move(OPCTS_RESULT_CONCAT(opcts_result_, __LINE__)).value()  // NOLINT(bugprone-macro-parentheses): a declaration, `auto x`

@@ -78,7 +78,7 @@ void ScanShape(const std::string& layout, uint64_t n, std::vector<uint32_t>* sha
     *shape = {static_cast<uint32_t>(n)};
     *axis = 0;
   } else if (layout == "middle") {
-    *shape = {kMiddleOuter, static_cast<uint32_t>(n / (kMiddleOuter * kMiddleInner)), kMiddleInner};
+    *shape = {kMiddleOuter, static_cast<uint32_t>(n / (uint64_t{kMiddleOuter} * kMiddleInner)), kMiddleInner};
     *axis = 1;
   } else {
     *shape = {rows, kRowLength};

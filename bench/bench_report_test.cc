@@ -12,7 +12,7 @@ namespace opcts::bench {
 namespace {
 
 std::string WriteTemp(const std::string& name, const std::string& text) {
-  const std::string path = testing::TempDir() + name;
+  std::string path = testing::TempDir() + name;
   std::ofstream(path) << text;
   return path;
 }

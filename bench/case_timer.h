@@ -23,7 +23,7 @@
 namespace opcts::bench {
 
 // `state` must use manual time (the in-place restore between executions is not timed).
-void TimeCase(benchmark::State& state, const Plugin& plugin, const BenchCase& bench_case);
+void TimeCase(benchmark::State& state, const Plugin& plugin, const BenchCase& c);
 
 // The baseline on its own: memcpy of `bytes` between two buffers.
 void TimeMemcpy(benchmark::State& state, uint64_t bytes);

@@ -5,6 +5,7 @@
 
 #include "cli/commands.h"
 #include "opcts/backend.h"
+#include "opcts/version.h"
 
 namespace {
 
@@ -42,7 +43,7 @@ int main(int argc, char** argv) {
     return 0;
   }
   if (name == "--version" || name == "version") {
-    std::cout << "opcts " << OPCTS_VERSION << " (backend ABI " << OPCTS_ABI_VERSION << ")\n";
+    std::cout << "opcts " << OPCTS_VERSION_STRING << " (backend ABI " << OPCTS_ABI_VERSION << ")\n";
     return 0;
   }
   for (const Command& c : kCommands) {

@@ -6,6 +6,14 @@
 namespace opcts {
 namespace {
 
+// 'text' (appended, not "'" + ...: GCC 12's -Wrestrict misfires on that).
+std::string Quoted(std::string_view text) {
+  std::string quoted = "'";
+  quoted += text;
+  quoted += '\'';
+  return quoted;
+}
+
 std::vector<std::string_view> Split(std::string_view text) {
   std::vector<std::string_view> parts;
   for (size_t start = 0;;) {
@@ -38,7 +46,7 @@ std::string CaseId::ToString() const { return Stem() + ".s" + std::to_string(see
 
 Result<CaseId> CaseId::Parse(std::string_view text) {
   const auto bad = [&](const std::string& why) {
-    return InvalidInput("case id '" + std::string(text) + "': " + why +
+    return InvalidInput("case id " + Quoted(text) + ": " + why +
                         " (ids read <operator>[.prop].<dtype>.rank<N>.<variant>....s<seed>; opcts list --cases lists them)");
   };
   std::vector<std::string_view> parts = Split(text);
@@ -53,9 +61,9 @@ Result<CaseId> CaseId::Parse(std::string_view text) {
   bool known = false;
   for (DType t : kAllDTypes)
     if (DTypeShortName(t) == parts[next]) id.dtype = t, known = true;
-  if (!known) return bad("'" + std::string(parts[next]) + "' is no data type");
+  if (!known) return bad(Quoted(parts[next]) + " is no data type");
   const std::optional<uint64_t> rank = NumberAfter(parts[++next], "rank");
-  if (!rank || *rank > 8) return bad("'" + std::string(parts[next]) + "' is not rank<N> with N at most 8");
+  if (!rank || *rank > 8) return bad(Quoted(parts[next]) + " is not rank<N> with N at most 8");
   id.rank = static_cast<unsigned>(*rank);
   const std::optional<uint64_t> seed = NumberAfter(parts.back(), "s");
   if (!seed) return bad("it does not end in .s<seed>");

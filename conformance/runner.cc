@@ -14,6 +14,7 @@
 #include "conformance/case_generator.h"
 #include "conformance/stop_signal.h"
 #include "conformance/worker.h"
+#include "opcts/version.h"
 #include "reports/journal.h"
 #include "reports/status.h"
 #include "reports/text_escape.h"
@@ -478,7 +479,7 @@ RunResult RunConformance(const SpecSet& specs, const RunOptions& options, std::o
     return {2};
   }
   JournalHeader header;
-  header.opcts_version = OPCTS_VERSION;
+  header.opcts_version = OPCTS_VERSION_STRING;
   header.started = Now();
   header.seed = options.seed;
   header.shard_index = options.filter.shard_index;

@@ -3,7 +3,8 @@
 # ASan + UBSan, libFuzzer), fuzzes each for a few seconds through `opcts fuzz` (a finding fails
 # CI and is written to fuzz/regressions/), then runs the fuzz tests of that build: seed and
 # regression replays under the sanitizers, the codec and regression-corpus tests, and the
-# OSS-Fuzz build.sh check. Prints how long each step took.
+# OSS-Fuzz build.sh check. Prints how long each step took. OPCTS_WERROR=ON (as .ci/run sets it)
+# makes warnings errors.
 #   fuzz/ci.sh            OPCTS_FUZZ_CI_SECONDS=N (default 4) sets the seconds per target
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -11,7 +12,7 @@ seconds=${OPCTS_FUZZ_CI_SECONDS:-4}
 SECONDS=0
 step() { echo "fuzz/ci.sh: $1 done after ${SECONDS} s"; }
 
-cmake --preset fuzz -DOPCTS_VULKAN=OFF >/dev/null
+cmake --preset fuzz -DOPCTS_VULKAN=OFF ${OPCTS_WERROR:+-DOPCTS_WERROR=$OPCTS_WERROR} >/dev/null
 cmake --build build/fuzz --target opcts opcts_fuzz_targets opcts_fuzz_test opcts_fault_flip_bit_f16 -j2
 step "build"
 build/fuzz/opcts fuzz --seconds "$seconds" --jobs 1

@@ -23,7 +23,7 @@ class ReferenceTest : public ::testing::Test {
   static void SetUpTestSuite() { specs_ = new SpecSet(LoadSpecSet(DefaultSpecDir())); }
   static void TearDownTestSuite() { delete specs_; }
 
-  static Operation Cumulative(const char* op_name, DType t, std::vector<uint32_t> sizes,
+  static Operation Cumulative(const char* op_name, DType t, const std::vector<uint32_t>& sizes,
                               const std::vector<double>& values, unsigned axis, bool reverse,
                               bool exclusive) {
     Operation op;
@@ -193,7 +193,7 @@ TEST_F(ReferenceTest, ScatterNegativeBoundaryAndDuplicateIndices) {
   StoreBits(DType::kInt64, indices.Element(1), static_cast<uint64_t>(-1));  // element 3
   StoreBits(DType::kInt64, indices.Element(2), 3);                          // element 3 again
   TensorData updates = MakeTensor(PackedDesc(DType::kInt32, {1, 3}));
-  for (int i = 0; i < 3; ++i) StoreBits(DType::kInt32, updates.Element(i), 10 * (i + 1));
+  for (int i = 0; i < 3; ++i) StoreBits(DType::kInt32, updates.Element(i), uint64_t{10} * (i + 1));
   op.tensors = {{"InputTensor", input}, {"IndicesTensor", indices}, {"UpdatesTensor", updates},
                 {"OutputTensor", MakeTensor(PackedDesc(DType::kInt32, {1, 4}))}};
   const ExpectedTensor e = Run(op);

@@ -32,6 +32,6 @@ struct ScatterNDOperands {
 
 // Negative indices wrap for signed index types where the spec allows them; an out-of-range tuple
 // leaves every element unconstrained, and refusable where the spec says memory_safe_only.
-ReferenceResult ReferenceScatterND(const ScatterNDOperands& operands, const Semantics& semantics);
+ReferenceResult ReferenceScatterND(const ScatterNDOperands& in, const Semantics& semantics);
 
 }  // namespace opcts

@@ -4,7 +4,7 @@
 set -euo pipefail
 
 packages=(
-  cmake ninja-build g++ clang-14 libclang-rt-14-dev pkg-config
+  cmake ninja-build g++ clang-14 libclang-rt-14-dev pkg-config clang-format-14 clang-tidy-14
   libgtest-dev libgmock-dev librapidcheck-dev libbenchmark-dev libhwy-dev
   libyaml-cpp-dev nlohmann-json3-dev
   libvulkan-dev glslc mesa-vulkan-drivers vulkan-validationlayers

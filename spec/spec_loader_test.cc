@@ -23,6 +23,7 @@ std::string ReadFile(const std::string& path) {
 
 std::vector<std::string> Formatted(const std::vector<SpecError>& errors) {
   std::vector<std::string> lines;
+  lines.reserve(errors.size());
   for (const SpecError& e : errors) lines.push_back(FormatSpecError(e));
   return lines;
 }

@@ -21,8 +21,9 @@
 
 namespace opcts {
 
-// A node with the path and line errors about it should name.
-struct YamlField {
+// A node with the path and line errors about it should name. (Its implicit move assignment may
+// throw: YAML::Node has only a copy assignment, which may.)
+struct YamlField {  // NOLINT(bugprone-exception-escape)
   YAML::Node node;
   std::string path;
   int line = 0;

@@ -10,6 +10,7 @@
 #include "cpu_reference/output_writer.h"
 #include "cpu_reference/translate.h"
 #include "opcts/backend.h"
+#include "opcts/version.h"
 #include "reference/reference.h"
 
 namespace opcts::cpu_reference {
@@ -37,7 +38,7 @@ int32_t GetInfo(void*, opcts_backend_info* info) {
   if (info == nullptr) return OPCTS_STATUS_INVALID;
   static const plugin::Claims claims = plugin::ClaimEveryLevel();
   *info = {.name = "cpu-reference",
-           .version = "1.0",
+           .version = OPCTS_VERSION_STRING,
            .device = "scalar CPU (the opcts oracle)",
            .feature_level = claims.feature_level,
            .extra_support = claims.extra_support.c_str(),

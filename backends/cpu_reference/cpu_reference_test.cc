@@ -12,6 +12,7 @@
 
 #include "common/claims_testing.h"
 #include "opcts/backend.h"
+#include "opcts/version.h"
 
 namespace {
 
@@ -138,7 +139,7 @@ class CpuReference : public ::testing::Test {
                      uint32_t direction, uint32_t exclusive) {
     const opcts_tensor_desc in = input.Desc(), out = output.Desc();
     const opcts_dml_cumulative_desc desc{&in, &out, axis, direction, exclusive};
-    const Outcome outcome = Execute(type, &desc, {input.Binding(), output.Binding()});
+    Outcome outcome = Execute(type, &desc, {input.Binding(), output.Binding()});
     EXPECT_TRUE(input.GuardsIntact());
     EXPECT_TRUE(output.GuardsIntact());
     return outcome;
@@ -161,7 +162,7 @@ TEST_F(CpuReference, InfoDescribesTheOracle) {
   opcts_backend_info info{};
   ASSERT_EQ(api_->get_info(instance_, &info), OPCTS_STATUS_OK);
   EXPECT_STREQ(info.name, "cpu-reference");
-  EXPECT_STREQ(info.version, "1.0");
+  EXPECT_STREQ(info.version, OPCTS_VERSION_STRING);
   EXPECT_STREQ(info.device, "scalar CPU (the opcts oracle)");
   EXPECT_EQ(info.feature_level, OPCTS_FEATURE_LEVEL(5, 0));
   EXPECT_EQ(info.extra_support, opcts::claims::EveryExtraLevel());

@@ -14,6 +14,7 @@
 #include "cpu_simd/scan.h"
 #include "cpu_simd/scatter_nd.h"
 #include "opcts/backend.h"
+#include "opcts/version.h"
 
 namespace opcts::cpu_simd {
 namespace {
@@ -88,7 +89,7 @@ int32_t Create(const char* options, void** instance, char* message, size_t capac
                        "; compiled targets " + CompiledTargetNames() + "; threads " +
                        std::to_string(created->threads);
     created->info = {"cpu-simd",
-                     "0.1.0",
+                     OPCTS_VERSION_STRING,
                      created->device.c_str(),
                      Claimed().feature_level,
                      Claimed().extra_support.c_str(),

@@ -96,9 +96,7 @@ C& CarryAs(Carry& c) {
 // a op b in the compute type; small unsigned types are widened first so `*` cannot overflow int.
 template <ScanOp kOp, class C>
 C ApplyScalar(C a, C b) {
-  if constexpr (std::is_floating_point_v<C>)
-    return kOp == ScanOp::kSum ? a + b : a * b;
-  else if constexpr (sizeof(C) < sizeof(unsigned))
+  if constexpr (std::is_integral_v<C> && sizeof(C) < sizeof(unsigned))
     return static_cast<C>(kOp == ScanOp::kSum ? unsigned{a} + b : unsigned{a} * b);
   else
     return kOp == ScanOp::kSum ? a + b : a * b;

@@ -6,6 +6,7 @@
 #include "common/family_views.h"
 #include "common/plugin_support.h"
 #include "gpu.h"
+#include "opcts/version.h"
 #include "options.h"
 #include "scan_op.h"
 #include "scatter_op.h"
@@ -13,8 +14,6 @@
 
 namespace opcts::vulkan {
 namespace {
-
-constexpr const char* kVersion = OPCTS_VULKAN_VERSION;
 
 std::string Flag(bool value) { return value ? "1" : "0"; }
 
@@ -137,7 +136,7 @@ const char* Backend::Details() {
 void Backend::GetInfo(opcts_backend_info* info) {
   std::lock_guard lock(mutex_);
   info->name = "vulkan";
-  info->version = kVersion;
+  info->version = OPCTS_VERSION_STRING;
   info->device = device_->caps().name.c_str();
   if (!claims_) claims_ = Claim(device_->enabled());
   info->feature_level = claims_->feature_level;

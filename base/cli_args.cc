@@ -88,7 +88,8 @@ int PrintUsage(const char* usage, const std::string& error) {
   return 2;
 }
 
-std::vector<std::string> ExpandPaths(const std::vector<std::string>& paths, const std::string& extension) {
+std::vector<std::string> ExpandPaths(const std::vector<std::string>& paths,
+                                     const std::string& extension) {
   std::vector<std::string> files;
   for (const std::string& path : paths) {
     std::error_code ec;

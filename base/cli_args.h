@@ -21,7 +21,7 @@ class CliArgs {
   bool Has(const std::string& flag) const;
   std::optional<std::string> Get(const std::string& option) const;  // the last one given
   std::vector<std::string> GetAll(const std::string& option) const;
-  std::optional<uint64_t> GetNumber(const std::string& option);      // sets error() when malformed
+  std::optional<uint64_t> GetNumber(const std::string& option);  // sets error() when malformed
   const std::vector<std::string>& positionals() const { return positionals_; }
   const std::string& error() const { return error_; }
 
@@ -37,6 +37,7 @@ int PrintUsage(const char* usage, const std::string& error = "");
 
 // The files a command's FILE|DIR arguments name: directories expanded to the files with
 // `extension` inside them (recursively, sorted); plain files kept as given.
-std::vector<std::string> ExpandPaths(const std::vector<std::string>& paths, const std::string& extension);
+std::vector<std::string> ExpandPaths(const std::vector<std::string>& paths,
+                                     const std::string& extension);
 
 }  // namespace opcts

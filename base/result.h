@@ -1,8 +1,8 @@
 // Result<T>: a value, or the Error saying why there is none. The one error type of opcts's C++
 // (spec, conformance, reports, fuzz and the backends' C++ sides); no exceptions cross a module.
 //
-//   Result<Journal> ReadJournal(const std::string& path);    // "run.jsonl:12: status: unknown 'Passs'"
-//   Result<void> WriteFile(const std::string& path, std::string_view text);
+//   Result<Journal> ReadJournal(const std::string& path);    // "run.jsonl:12: status: unknown
+//   'Passs'" Result<void> WriteFile(const std::string& path, std::string_view text);
 //
 //   OPCTS_TRY(WriteFile(path, text));                          // returns its Error on failure
 //   OPCTS_ASSIGN_OR_RETURN(Journal journal, ReadJournal(path));
@@ -30,17 +30,27 @@ struct Error {
   int64_t native_code = 0;  // the failing API's own code (a VkResult, an errno); 0 if none
 };
 
-inline Error InvalidInput(std::string message) { return {ErrorCode::kInvalidInput, std::move(message)}; }
-inline Error NotSupported(std::string message) { return {ErrorCode::kNotSupported, std::move(message)}; }
-inline Error Unavailable(std::string message) { return {ErrorCode::kUnavailable, std::move(message)}; }
+inline Error InvalidInput(std::string message) {
+  return {ErrorCode::kInvalidInput, std::move(message)};
+}
+inline Error NotSupported(std::string message) {
+  return {ErrorCode::kNotSupported, std::move(message)};
+}
+inline Error Unavailable(std::string message) {
+  return {ErrorCode::kUnavailable, std::move(message)};
+}
 inline Error IoError(std::string message) { return {ErrorCode::kIo, std::move(message)}; }
-inline Error InternalError(std::string message) { return {ErrorCode::kInternal, std::move(message)}; }
+inline Error InternalError(std::string message) {
+  return {ErrorCode::kInternal, std::move(message)};
+}
 
 template <typename T>
 class [[nodiscard]] Result {
  public:
-  Result(T value) : state_(std::in_place_index<0>, std::move(value)) {}  // NOLINT(google-explicit-constructor)
-  Result(Error error) : state_(std::in_place_index<1>, std::move(error)) {}  // NOLINT(google-explicit-constructor)
+  Result(T value)
+      : state_(std::in_place_index<0>, std::move(value)) {}  // NOLINT(google-explicit-constructor)
+  Result(Error error)
+      : state_(std::in_place_index<1>, std::move(error)) {}  // NOLINT(google-explicit-constructor)
 
   bool ok() const { return state_.index() == 0; }
   explicit operator bool() const { return ok(); }
@@ -64,7 +74,8 @@ template <>
 class [[nodiscard]] Result<void> {
  public:
   Result() = default;
-  Result(Error error) : error_(std::move(error)), ok_(false) {}  // NOLINT(google-explicit-constructor)
+  Result(Error error)
+      : error_(std::move(error)), ok_(false) {}  // NOLINT(google-explicit-constructor)
 
   bool ok() const { return ok_; }
   explicit operator bool() const { return ok_; }
@@ -82,16 +93,18 @@ class [[nodiscard]] Result<void> {
 #define OPCTS_RESULT_CONCAT(a, b) OPCTS_RESULT_CONCAT_INNER(a, b)
 
 // Returns the Error of a failed Result (of any T) from the enclosing function.
-#define OPCTS_TRY(expression)                                                      \
-  do {                                                                             \
-    if (auto opcts_try_result_ = (expression); !opcts_try_result_.ok()) {          \
-      return std::move(opcts_try_result_).error();                                 \
-    }                                                                              \
+#define OPCTS_TRY(expression)                                             \
+  do {                                                                    \
+    if (auto opcts_try_result_ = (expression); !opcts_try_result_.ok()) { \
+      return std::move(opcts_try_result_).error();                        \
+    }                                                                     \
   } while (false)
 
 // `declaration` = the value of a successful Result; otherwise returns its Error.
-#define OPCTS_ASSIGN_OR_RETURN(declaration, expression)                                       \
-  auto OPCTS_RESULT_CONCAT(opcts_result_, __LINE__) = (expression);                           \
-  if (!OPCTS_RESULT_CONCAT(opcts_result_, __LINE__).ok())                                     \
-    return std::move(OPCTS_RESULT_CONCAT(opcts_result_, __LINE__)).error();                   \
-  declaration = std::move(OPCTS_RESULT_CONCAT(opcts_result_, __LINE__)).value()  // NOLINT(bugprone-macro-parentheses): a declaration, `auto x`
+// NOLINTBEGIN(bugprone-macro-parentheses): `declaration` is a declaration (`const int n`).
+#define OPCTS_ASSIGN_OR_RETURN(declaration, expression)                     \
+  auto OPCTS_RESULT_CONCAT(opcts_result_, __LINE__) = (expression);         \
+  if (!OPCTS_RESULT_CONCAT(opcts_result_, __LINE__).ok())                   \
+    return std::move(OPCTS_RESULT_CONCAT(opcts_result_, __LINE__)).error(); \
+  declaration = std::move(OPCTS_RESULT_CONCAT(opcts_result_, __LINE__)).value()
+// NOLINTEND(bugprone-macro-parentheses)

@@ -1,8 +1,8 @@
 #include "base/result.h"
 
-#include <gtest/gtest.h>
-
 #include <memory>
+
+#include <gtest/gtest.h>
 
 namespace opcts {
 namespace {

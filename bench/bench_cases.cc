@@ -64,8 +64,12 @@ void Finish(BenchCase& c, const OperatorSpec& spec, CaseRecipe recipe) {
   recipe.spec = &spec;
   recipe.group = CaseGroup::kValid;
   recipe.value_tag = "random";
-  FinishRecipe(recipe, {OperatorKey(spec), false, recipe.dtype, static_cast<unsigned>(recipe.shape.size()),
-                        {"bench", c.layout, c.size}, /*seed=*/1});
+  FinishRecipe(recipe, {OperatorKey(spec),
+                        false,
+                        recipe.dtype,
+                        static_cast<unsigned>(recipe.shape.size()),
+                        {"bench", c.layout, c.size},
+                        /*seed=*/1});
   c.recipe = std::move(recipe);
 }
 
@@ -78,7 +82,8 @@ void ScanShape(const std::string& layout, uint64_t n, std::vector<uint32_t>* sha
     *shape = {static_cast<uint32_t>(n)};
     *axis = 0;
   } else if (layout == "middle") {
-    *shape = {kMiddleOuter, static_cast<uint32_t>(n / (uint64_t{kMiddleOuter} * kMiddleInner)), kMiddleInner};
+    *shape = {kMiddleOuter, static_cast<uint32_t>(n / (uint64_t{kMiddleOuter} * kMiddleInner)),
+              kMiddleInner};
     *axis = 1;
   } else {
     *shape = {rows, kRowLength};
@@ -102,15 +107,25 @@ void AddScanCases(const OperatorSpec& spec, std::vector<BenchCase>& out) {
         r.dtype = dtype;
         r.in_place = layout == "in-place";
         // "strided": rows padded apart in the input (a view into a larger tensor).
-        r.layout = r.in_place ? Layout::kInPlace : layout == "strided" ? Layout::kPadded : Layout::kPacked;
-        r.tensors[binding.input] = {LayoutDesc(dtype, r.shape, layout == "strided" ? Layout::kPadded : Layout::kPacked),
-                                 values, {}, r.shape[axis], 0};
+        r.layout = r.in_place            ? Layout::kInPlace
+                   : layout == "strided" ? Layout::kPadded
+                                         : Layout::kPacked;
+        r.tensors[binding.input] = {
+            LayoutDesc(dtype, r.shape, layout == "strided" ? Layout::kPadded : Layout::kPacked),
+            values,
+            {},
+            r.shape[axis],
+            0};
         r.tensors[binding.output] = {PackedDesc(dtype, r.shape), Values::kNone, {}, 1, 0};
         if (!binding.axis_param.empty())
           r.params[binding.axis_param] = axis;
         else
-          r.tensors[binding.axis_tensor] = {PackedDesc(TopSupport(spec).tensors.at(binding.axis_tensor).dtypes.at(0), {}),
-                                            Values::kScalar, {}, 1, axis};
+          r.tensors[binding.axis_tensor] = {
+              PackedDesc(TopSupport(spec).tensors.at(binding.axis_tensor).dtypes.at(0), {}),
+              Values::kScalar,
+              {},
+              1,
+              axis};
         Finish(c, spec, std::move(r));
         out.push_back(std::move(c));
       }
@@ -151,7 +166,8 @@ class ScatterCaseBuilder {
     r.in_place = v.in_place;
     r.params = shapes->params;
     r.tensors[form_.input] = {PackedDesc(dtype, shapes->input), Values::kRandomBits, {}, 1, 0};
-    r.tensors[form_.indices] = {PackedDesc(index_type, shapes->indices), Values::kIndexUnique, shapes->index_dims, 1, 0};
+    r.tensors[form_.indices] = {PackedDesc(index_type, shapes->indices), Values::kIndexUnique,
+                                shapes->index_dims, 1, 0};
     r.tensors[form_.updates] = {PackedDesc(dtype, shapes->updates), Values::kRandomBits, {}, 1, 0};
     r.tensors[form_.output] = {PackedDesc(dtype, shapes->input), Values::kNone, {}, 1, 0};
     c.bytes = uint64_t{count} * (slice * DTypeSize(dtype) + DTypeSize(index_type)) +
@@ -176,8 +192,9 @@ void AddScatterCases(const OperatorSpec& spec, std::vector<BenchCase>& out) {
 
 using CaseAdder = void (*)(const OperatorSpec&, std::vector<BenchCase>&);
 const FamilyHooks<CaseAdder>& CaseAdders() {
-  static const FamilyHooks<CaseAdder> hooks("bench cases (bench/bench_cases.cc)",
-                                            {{"scan", AddScanCases}, {"scatter_nd", AddScatterCases}});
+  static const FamilyHooks<CaseAdder> hooks(
+      "bench cases (bench/bench_cases.cc)",
+      {{"scan", AddScanCases}, {"scatter_nd", AddScatterCases}});
   return hooks;
 }
 

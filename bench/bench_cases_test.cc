@@ -3,10 +3,10 @@
 // operation whose byte count matches its tensors.
 #include "bench/bench_cases.h"
 
-#include <gtest/gtest.h>
-
 #include <map>
 #include <set>
+
+#include <gtest/gtest.h>
 
 #include "conformance/case_generator.h"
 #include "conformance/constraints.h"
@@ -117,10 +117,11 @@ TEST(BenchCases, SmallCasesAreValidOperations) {
       const std::vector<uint32_t>& sizes = c.recipe.shape;
       const std::string axis_role = op.spec->Role("axis");
       int64_t axis = op.Param(axis_role).value_or(-1);
-      if (const TensorData* t = op.Tensor(axis_role)) axis = BitsToInt64(t->desc.dtype, LoadBits(t->desc.dtype, t->Element(0)));
+      if (const TensorData* t = op.Tensor(axis_role))
+        axis = BitsToInt64(t->desc.dtype, LoadBits(t->desc.dtype, t->Element(0)));
       const int64_t expected = c.layout == "1d" || c.layout == "outer" ? 0
                                : c.layout == "middle"                  ? 1
-                                                                       : static_cast<int64_t>(sizes.size()) - 1;
+                                                      : static_cast<int64_t>(sizes.size()) - 1;
       EXPECT_EQ(axis, expected);
       const TensorDesc& input = op.Tensor(op.spec->tensors[0].name)->desc;
       EXPECT_EQ(input.strides.empty(), c.layout != "strided");

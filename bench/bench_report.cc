@@ -6,8 +6,9 @@
 #include <fstream>
 #include <iterator>
 #include <map>
-#include <nlohmann/json.hpp>
 #include <sstream>
+
+#include <nlohmann/json.hpp>
 
 #include "bench/bench_cases.h"
 
@@ -67,11 +68,16 @@ std::string GBps(double bytes_per_second) {
 std::string Escape(const std::string& s) {
   std::string out;
   for (char c : s) {
-    if (c == '<') out += "&lt;";
-    else if (c == '>') out += "&gt;";
-    else if (c == '&') out += "&amp;";
-    else if (c == '"') out += "&quot;";
-    else out += c;
+    if (c == '<')
+      out += "&lt;";
+    else if (c == '>')
+      out += "&gt;";
+    else if (c == '&')
+      out += "&amp;";
+    else if (c == '"')
+      out += "&quot;";
+    else
+      out += c;
   }
   return out;
 }
@@ -272,12 +278,15 @@ std::string RenderSvg(const BenchResults& results) {
   for (const BenchResult& r : results.results) widen(r.bytes, r.bytes_per_second);
   for (const MemcpyResult& m : results.memcpy) widen(m.bytes, m.bytes_per_second);
   if (x_max == 0) x_min = 1, x_max = 2, y_min = 1e9, y_max = 1e10;
-  const double lx0 = std::floor(std::log2(x_min) / 2) * 2, lx1 = std::ceil(std::log2(x_max) / 2) * 2 + (x_min == x_max ? 2 : 0);
-  const double ly0 = std::floor(std::log10(y_min)), ly1 = std::ceil(std::log10(y_max)) + (y_min == y_max ? 1 : 0);
+  const double lx0 = std::floor(std::log2(x_min) / 2) * 2,
+               lx1 = std::ceil(std::log2(x_max) / 2) * 2 + (x_min == x_max ? 2 : 0);
+  const double ly0 = std::floor(std::log10(y_min)),
+               ly1 = std::ceil(std::log10(y_max)) + (y_min == y_max ? 1 : 0);
 
   const size_t columns = 2, panels = std::max<size_t>(ops.size(), 1);
   const double width = kLeft + columns * (kPanelW + kGapX);
-  const double height = kTop + static_cast<double>((panels + 1) / 2) * (kPanelH + kGapY);
+  const size_t rows = (panels + 1) / columns;  // panels fill rows of `columns`
+  const double height = kTop + static_cast<double>(rows) * (kPanelH + kGapY);
   std::ostringstream svg;
   svg << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << width << "\" height=\"" << height
       << "\" font-family=\"sans-serif\" font-size=\"11\">\n"
@@ -301,9 +310,12 @@ std::string RenderSvg(const BenchResults& results) {
 
   for (size_t p = 0; p < panels; ++p) {
     const double ox = kLeft + static_cast<double>(p % columns) * (kPanelW + kGapX);
-    const double oy = kTop + static_cast<double>(p / columns) * (kPanelH + kGapY);
+    const size_t row = p / columns;
+    const double oy = kTop + static_cast<double>(row) * (kPanelH + kGapY);
     auto px = [&](double bytes) { return ox + (std::log2(bytes) - lx0) / (lx1 - lx0) * kPlotW; };
-    auto py = [&](double bps) { return oy + 20 + kPlotH - (std::log10(bps) - ly0) / (ly1 - ly0) * kPlotH; };
+    auto py = [&](double bps) {
+      return oy + 20 + kPlotH - (std::log10(bps) - ly0) / (ly1 - ly0) * kPlotH;
+    };
     svg << "<g>\n<text x=\"" << ox << "\" y=\"" << oy + 12 << "\" font-size=\"13\">"
         << Escape(p < ops.size() ? ops[p] : "(no results)") << "</text>\n"
         << "<rect x=\"" << ox << "\" y=\"" << oy + 20 << "\" width=\"" << kPlotW << "\" height=\""
@@ -315,7 +327,8 @@ std::string RenderSvg(const BenchResults& results) {
       svg << "<line x1=\"" << ox << "\" x2=\"" << ox + kPlotW << "\" y1=\"" << py(std::pow(10, e))
           << "\" y2=\"" << py(std::pow(10, e)) << "\" stroke=\"#eee\"/><text x=\"" << ox - 4
           << "\" y=\"" << py(std::pow(10, e)) + 4 << "\" text-anchor=\"end\">"
-          << Escape(e >= 9 ? Fixed(std::pow(10, e - 9), 0) + " GB/s" : Fixed(std::pow(10, e - 6), 0) + " MB/s")
+          << Escape(e >= 9 ? Fixed(std::pow(10, e - 9), 0) + " GB/s"
+                           : Fixed(std::pow(10, e - 6), 0) + " MB/s")
           << "</text>\n";
     if (p >= ops.size()) {
       svg << "</g>\n";
@@ -332,10 +345,11 @@ std::string RenderSvg(const BenchResults& results) {
       std::map<std::string, int> counts;
       for (const BenchResult& r : results.results) {
         if (r.op != ops[p] || r.backend != backends[b]) continue;
-        svg << "<circle cx=\"" << Fixed(px(r.bytes), 1) << "\" cy=\"" << Fixed(py(r.bytes_per_second), 1)
-            << "\" r=\"2\" fill=\"" << kColors[b % 6] << "\" fill-opacity=\"0.35\"><title>"
-            << Escape(r.op + "/" + r.backend + "/" + r.dtype + "/" + r.layout + "/" + r.size) << ": "
-            << GBps(r.bytes_per_second) << " GB/s, " << Fixed(r.ratio_to_memcpy, 3)
+        svg << "<circle cx=\"" << Fixed(px(r.bytes), 1) << "\" cy=\""
+            << Fixed(py(r.bytes_per_second), 1) << "\" r=\"2\" fill=\"" << kColors[b % 6]
+            << "\" fill-opacity=\"0.35\"><title>"
+            << Escape(r.op + "/" + r.backend + "/" + r.dtype + "/" + r.layout + "/" + r.size)
+            << ": " << GBps(r.bytes_per_second) << " GB/s, " << Fixed(r.ratio_to_memcpy, 3)
             << "x memcpy</title></circle>\n";
         log_sums[r.size].first += std::log(r.bytes);
         log_sums[r.size].second += std::log(r.bytes_per_second);

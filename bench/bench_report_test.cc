@@ -2,11 +2,11 @@
 // with their reasons, the ratio table and its targets, the SVG, and unreadable input.
 #include "bench/bench_report.h"
 
-#include <gtest/gtest.h>
-
 #include <cstdio>
 #include <fstream>
 #include <string>
+
+#include <gtest/gtest.h>
 
 namespace opcts::bench {
 namespace {
@@ -101,14 +101,16 @@ TEST(BenchReport, RendersTheRatioTableAndThePlot) {
   EXPECT_NE(md.find("| dml_cumulative_summation | f32 | 1d | 0.95× (19.00 / 20.00) | ≥ 0.9 met |"),
             std::string::npos)
       << md;
-  EXPECT_NE(md.find("| dml_cumulative_summation | f16 | 1d | 0.50× (10.00 / 20.00) | ≥ 0.8 **missed** |"),
-            std::string::npos)
+  EXPECT_NE(
+      md.find("| dml_cumulative_summation | f16 | 1d | 0.50× (10.00 / 20.00) | ≥ 0.8 **missed** |"),
+      std::string::npos)
       << md;
-  EXPECT_NE(md.find("`dml_scatter_nd/vulkan/u8/slice1KiB-all/DRAM`: vulkan refuses"), std::string::npos);
+  EXPECT_NE(md.find("`dml_scatter_nd/vulkan/u8/slice1KiB-all/DRAM`: vulkan refuses"),
+            std::string::npos);
   const std::string svg = RenderSvg(r);
   EXPECT_EQ(svg.rfind("<svg", 0), 0u);
   EXPECT_NE(svg.find("stroke-dasharray=\"4 2\"/>"), std::string::npos);  // the memcpy line
-  EXPECT_NE(svg.find(">cpu-simd</text>"), std::string::npos);             // the legend
+  EXPECT_NE(svg.find(">cpu-simd</text>"), std::string::npos);            // the legend
   EXPECT_NE(svg.find("</svg>"), std::string::npos);
 }
 
@@ -121,7 +123,8 @@ TEST(BenchReport, RejectsWhatIsNotBenchmarkOutput) {
   EXPECT_NE(error.find("bad.json: not JSON"), std::string::npos) << error;
   error = LoadError(WriteTemp("other.json", "{\"results\": []}"));
   EXPECT_NE(error.find("no \"benchmarks\" array"), std::string::npos) << error;
-  error = LoadError(WriteTemp("name.json", R"({"benchmarks": [{"name": "x/y", "bytes_per_second": 1}]})"));
+  error = LoadError(
+      WriteTemp("name.json", R"({"benchmarks": [{"name": "x/y", "bytes_per_second": 1}]})"));
   EXPECT_NE(error.find("\"x/y\" is not op/backend/dtype/layout/size"), std::string::npos) << error;
 }
 

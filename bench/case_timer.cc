@@ -23,7 +23,8 @@ using Clock = std::chrono::steady_clock;
 class Buffer {
  public:
   explicit Buffer(uint64_t size)
-      : size_(size), data_(static_cast<uint8_t*>(std::aligned_alloc(64, (size + 63) / 64 * 64 + 64))) {
+      : size_(size),
+        data_(static_cast<uint8_t*>(std::aligned_alloc(64, (size + 63) / 64 * 64 + 64))) {
     if (data_ == nullptr) throw std::bad_alloc();
     std::memset(data_.get(), 0, size_);
   }
@@ -59,7 +60,8 @@ const std::string& Unacceptable(const Plugin& plugin, const BenchCase& c) {
   if (first) {
     PreparedCase prepared(Materialized(c));
     const CaseVerdict v = RunCase(plugin, prepared, GroupFor(c.recipe, ClaimsOf(plugin)));
-    if (!v.acceptable) it->second = std::string(StatusName(v.outcome.status)) + ": " + v.outcome.message;
+    if (!v.acceptable)
+      it->second = std::string(StatusName(v.outcome.status)) + ": " + v.outcome.message;
   }
   return it->second;
 }
@@ -78,7 +80,8 @@ void EvictCaches() {
 uint64_t OutputBytes(const Operation& op) {
   uint64_t bytes = 0;
   for (const auto& [name, t] : op.tensors)
-    if (const TensorSpec* spec = op.spec->FindTensor(name); spec && spec->role == TensorRole::kOutput)
+    if (const TensorSpec* spec = op.spec->FindTensor(name);
+        spec && spec->role == TensorRole::kOutput)
       bytes += t.desc.total_bytes;
   return bytes;
 }
@@ -120,7 +123,8 @@ void Bind(const Operation& op, const AbiOperation& abi, Bound& bound) {
 void TimeCase(benchmark::State& state, const Plugin& plugin, const BenchCase& c) {
   const std::string backend = plugin.info().name;
   if (const std::string& why = Unacceptable(plugin, c); !why.empty()) {
-    state.SkipWithError((backend + " does not conform on this case, so it is not timed: " + why).c_str());
+    state.SkipWithError(
+        (backend + " does not conform on this case, so it is not timed: " + why).c_str());
     return;
   }
   const Operation& op = Materialized(c);
@@ -189,7 +193,8 @@ void TimeCase(benchmark::State& state, const Plugin& plugin, const BenchCase& c)
   if (status != OPCTS_STATUS_OK) return fail(status);
   const auto iterations = static_cast<double>(state.iterations());
   state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * c.bytes));
-  state.counters["memcpy_bytes_per_second"] = iterations * static_cast<double>(c.bytes) / memcpy_seconds;
+  state.counters["memcpy_bytes_per_second"] =
+      iterations * static_cast<double>(c.bytes) / memcpy_seconds;
   state.counters["ratio_to_memcpy"] = memcpy_seconds / execute_seconds;
   state.counters["elements"] = static_cast<double>(c.elements);
   state.counters["bytes"] = static_cast<double>(c.bytes);

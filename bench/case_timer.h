@@ -13,9 +13,9 @@
 // with SkipWithError naming the backend, the status and its message.
 #pragma once
 
-#include <benchmark/benchmark.h>
-
 #include <cstdint>
+
+#include <benchmark/benchmark.h>
 
 #include "bench/bench_cases.h"
 #include "conformance/plugin_loader.h"

@@ -5,8 +5,6 @@
 //
 // NAME is a built-in backend (cpu-reference, cpu-simd, vulkan) or a plugin path; OPTIONS go to
 // its create() ("threads=1"). Default: every built-in backend found.
-#include <benchmark/benchmark.h>
-
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -14,6 +12,8 @@
 #include <set>
 #include <string>
 #include <vector>
+
+#include <benchmark/benchmark.h>
 
 #include "bench/bench_cases.h"
 #include "bench/case_timer.h"
@@ -82,7 +82,8 @@ int Main(int argc, char** argv) {
     const std::string options = at == std::string::npos ? "" : spec.substr(at + 1);
     PluginLoad load = LoadPlugin(name, options);
     if (IsUnavailable(load)) {  // e.g. no Vulkan device: say so, benchmark the others
-      std::cerr << "opcts_bench: backend " << spec << " unavailable here: " << load.error().message << "\n";
+      std::cerr << "opcts_bench: backend " << spec << " unavailable here: " << load.error().message
+                << "\n";
       benchmark::AddCustomContext("backend " + spec, "unavailable: " + load.error().message);
       continue;
     }

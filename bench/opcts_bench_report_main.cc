@@ -59,8 +59,9 @@ int main(int argc, char** argv) {
   if (!markdown.empty() && !WriteFile(markdown, table)) return 2;
   if (markdown.empty()) std::cout << table;
   if (results.results.empty() || results.memcpy.empty()) {
-    std::cerr << "opcts_bench_report: " << (results.results.empty() ? "no operator result" : "no memcpy baseline")
-              << " in " << inputs.front() << (inputs.size() > 1 ? " and the others" : "") << "\n";
+    std::cerr << "opcts_bench_report: "
+              << (results.results.empty() ? "no operator result" : "no memcpy baseline") << " in "
+              << inputs.front() << (inputs.size() > 1 ? " and the others" : "") << "\n";
     return 1;
   }
   return 0;

@@ -6,8 +6,6 @@
 // second are reported.
 //
 //   opcts fuzz --backend cpu-simd --seconds 60 --jobs 2 [--target 'opcts_fuzz_dml_*']
-#include "cli/commands.h"
-
 #include <fcntl.h>
 #include <fnmatch.h>
 #include <sys/wait.h>
@@ -27,8 +25,9 @@
 #include <fuzzer/FuzzedDataProvider.h>
 #include <nlohmann/json.hpp>
 
-#include "conformance/case_generator.h"
 #include "base/cli_args.h"
+#include "cli/commands.h"
+#include "conformance/case_generator.h"
 #include "conformance/constraints.h"
 #include "conformance/vector_check.h"
 #include "fuzz/embedded_specs.h"
@@ -73,13 +72,13 @@ int Usage(const std::string& error) {
   std::ostream& out = error.empty() ? std::cout : std::cerr;
   if (!error.empty()) out << "opcts fuzz: " << error << "\n";
   out << "usage: opcts fuzz [--backend NAME|PATH] [--seconds N] [--jobs J] [--target GLOB]...\n"
-               "                  [--strict] [--work DIR] [--regressions DIR]\n"
-               "  --seconds  fuzzing time per target (default 60)\n"
-               "  --jobs     parallel workers per target (libFuzzer -fork; default 1)\n"
-               "  --target   which targets (default all; see fuzz-targets.txt beside opcts)\n"
-               "  --strict   a QualityWarning is a mismatch (as opcts run --strict fails it)\n"
-               "  --work     corpora, artifacts and logs (default fuzz-work/ beside opcts)\n"
-               "  --regressions  where findings go (default the source tree's fuzz/regressions)\n";
+         "                  [--strict] [--work DIR] [--regressions DIR]\n"
+         "  --seconds  fuzzing time per target (default 60)\n"
+         "  --jobs     parallel workers per target (libFuzzer -fork; default 1)\n"
+         "  --target   which targets (default all; see fuzz-targets.txt beside opcts)\n"
+         "  --strict   a QualityWarning is a mismatch (as opcts run --strict fails it)\n"
+         "  --work     corpora, artifacts and logs (default fuzz-work/ beside opcts)\n"
+         "  --regressions  where findings go (default the source tree's fuzz/regressions)\n";
   return error.empty() ? 0 : 2;
 }
 
@@ -118,6 +117,7 @@ int RunLogged(const std::vector<std::string>& argv, const Campaign& c, const fs:
     setenv("OPCTS_FUZZ_BACKEND", c.backend.c_str(), 1);
     setenv("OPCTS_FUZZ_STRICT", c.strict ? "1" : "0", 1);
     std::vector<char*> args;
+    args.reserve(argv.size() + 1);
     for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
     args.push_back(nullptr);
     execv(args[0], args.data());
@@ -156,7 +156,8 @@ std::string Summary(const std::string& log) {
 }
 
 std::string Signature(std::string summary) {
-  summary.erase(std::remove_if(summary.begin(), summary.end(), [](unsigned char c) { return std::isdigit(c); }),
+  summary.erase(std::remove_if(summary.begin(), summary.end(),
+                               [](unsigned char c) { return std::isdigit(c); }),
                 summary.end());
   return summary.substr(0, 160);
 }
@@ -169,7 +170,8 @@ std::string Hash8(const std::string& bytes) {
 
 // A differential finding as a vector (expected: the reference); nullopt when the bytes are no
 // valid case (the target itself crashed while decoding: kept raw).
-std::optional<TestVector> AsVector(const std::string& target, const std::string& bytes, const std::string& source) {
+std::optional<TestVector> AsVector(const std::string& target, const std::string& bytes,
+                                   const std::string& source) {
   for (const OperatorSpec& spec : EmbeddedSpecSet().specs) {
     if (target != kTargetPrefix + OperatorKey(spec)) continue;
     FuzzedDataProvider fdp(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size());
@@ -181,15 +183,16 @@ std::optional<TestVector> AsVector(const std::string& target, const std::string&
   return std::nullopt;
 }
 
-void WriteFinding(const Campaign& c, const std::string& target, const std::string& kind, const std::string& bytes,
-                  const std::string& summary) {
+void WriteFinding(const Campaign& c, const std::string& target, const std::string& kind,
+                  const std::string& bytes, const std::string& summary) {
   const std::string source = "opcts fuzz " + target + " --backend " + c.backend + ": " + summary;
   fs::create_directories(c.regressions);
   if (const std::optional<TestVector> v = AsVector(target, bytes, source)) {
     const fs::path file = c.regressions / (v->name + ".json");
     std::ofstream(file) << VectorToJson(*v).dump(1) << "\n";
     const VectorCheck check = CheckVectorAgainstReference(*v);
-    std::cout << "  wrote " << file.string() << (check.ok ? "" : "  (warning: " + check.message + ")") << "\n";
+    std::cout << "  wrote " << file.string()
+              << (check.ok ? "" : "  (warning: " + check.message + ")") << "\n";
     return;
   }
   const fs::path dir = c.regressions / target;
@@ -207,14 +210,21 @@ TargetRun Fuzz(const Campaign& c, const std::string& target) {
   fs::remove_all(artifacts);
   fs::create_directories(artifacts);
   fs::create_directories(c.work / "logs");
-  std::vector<std::string> argv = {binary.string(), "-fork=" + std::to_string(c.jobs), "-ignore_crashes=1",
-                                   "-ignore_timeouts=1", "-ignore_ooms=1", kLimits[0], kLimits[1],
+  std::vector<std::string> argv = {binary.string(),
+                                   "-fork=" + std::to_string(c.jobs),
+                                   "-ignore_crashes=1",
+                                   "-ignore_timeouts=1",
+                                   "-ignore_ooms=1",
+                                   kLimits[0],
+                                   kLimits[1],
                                    "-max_total_time=" + std::to_string(c.seconds),
-                                   "-artifact_prefix=" + artifacts.string() + "/", "-print_final_stats=1"};
+                                   "-artifact_prefix=" + artifacts.string() + "/",
+                                   "-print_final_stats=1"};
   if (fs::exists(seeds.string() + ".dict")) argv.push_back("-dict=" + seeds.string() + ".dict");
   argv.push_back(corpus.string());
   if (fs::exists(seeds)) argv.push_back(seeds.string());
-  std::cout << target << ": fuzzing " << c.seconds << " s with " << c.jobs << " job(s)..." << std::endl;
+  std::cout << target << ": fuzzing " << c.seconds << " s with " << c.jobs << " job(s)..."
+            << std::endl;
   const fs::path log = c.work / "logs" / (target + ".log");
   const int code = RunLogged(argv, c, log);
   const std::string text = ReadFile(log);
@@ -257,7 +267,8 @@ TargetRun Fuzz(const Campaign& c, const std::string& target) {
 }  // namespace
 
 int FuzzCommand(const Args& args) {
-  CliArgs cli(args, {"--strict"}, {"--backend", "--seconds", "--jobs", "--target", "--work", "--regressions"});
+  CliArgs cli(args, {"--strict"},
+              {"--backend", "--seconds", "--jobs", "--target", "--work", "--regressions"});
   if (cli.help()) return Usage("");
   Campaign c;
   c.backend = cli.Get("--backend").value_or(c.backend);
@@ -282,9 +293,10 @@ int FuzzCommand(const Args& args) {
   }
   std::vector<std::string> targets;
   for (const std::string& t : built) {
-    const bool wanted = c.globs.empty() || std::any_of(c.globs.begin(), c.globs.end(), [&](const std::string& g) {
-                          return fnmatch(g.c_str(), t.c_str(), 0) == 0;
-                        });
+    const bool wanted =
+        c.globs.empty() || std::any_of(c.globs.begin(), c.globs.end(), [&](const std::string& g) {
+          return fnmatch(g.c_str(), t.c_str(), 0) == 0;
+        });
     if (!wanted) continue;
     if (!fs::exists(c.bin / t)) {
       std::cerr << "opcts fuzz: " << (c.bin / t).string() << " is listed but not built\n";
@@ -295,20 +307,24 @@ int FuzzCommand(const Args& args) {
   if (targets.empty()) return Usage("no target matches --target");
 
   std::vector<TargetRun> runs;
+  runs.reserve(targets.size());
   for (const std::string& t : targets) runs.push_back(Fuzz(c, t));
-  std::cout << "\n" << std::left << std::setw(40) << "target" << std::right << std::setw(12) << "executions"
-            << std::setw(10) << "exec/s" << std::setw(10) << "findings" << "\n";
+  std::cout << "\n"
+            << std::left << std::setw(40) << "target" << std::right << std::setw(12) << "executions"
+            << std::setw(10) << "exec/s" << std::setw(10) << "findings"
+            << "\n";
   int findings = 0;
   bool broken = false;
   for (const TargetRun& r : runs) {
-    std::cout << std::left << std::setw(40) << r.target << std::right << std::setw(12) << r.execs << std::setw(10)
-              << static_cast<uint64_t>(r.exec_per_sec) << std::setw(10)
+    std::cout << std::left << std::setw(40) << r.target << std::right << std::setw(12) << r.execs
+              << std::setw(10) << static_cast<uint64_t>(r.exec_per_sec) << std::setw(10)
               << (r.failed_to_run ? std::string("error") : std::to_string(r.findings)) << "\n";
     findings += r.findings;
     broken = broken || r.failed_to_run;
   }
-  std::cout << "backend " << c.backend << (c.strict ? " (strict)" : "") << ", " << c.seconds << " s per target, " << c.jobs << " job(s); "
-            << findings << " finding(s)" << (findings ? " written to " + c.regressions.string() : "") << "\n";
+  std::cout << "backend " << c.backend << (c.strict ? " (strict)" : "") << ", " << c.seconds
+            << " s per target, " << c.jobs << " job(s); " << findings << " finding(s)"
+            << (findings ? " written to " + c.regressions.string() : "") << "\n";
   if (broken) return 2;
   return findings ? 1 : 0;
 }

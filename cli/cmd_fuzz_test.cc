@@ -1,16 +1,18 @@
 // `opcts fuzz` without fuzz targets or with bad arguments: a clear message and exit code 2.
-#include "cli/commands.h"
-
-#include <gtest/gtest.h>
 #include <stdlib.h>
 
 #include <filesystem>
+
+#include <gtest/gtest.h>
+
+#include "cli/commands.h"
 
 namespace opcts {
 namespace {
 
 TEST(FuzzCommand, WithoutBuiltTargetsSaysHowToBuildThem) {
-  const std::filesystem::path empty = std::filesystem::temp_directory_path() / "opcts-fuzz-command-test";
+  const std::filesystem::path empty =
+      std::filesystem::temp_directory_path() / "opcts-fuzz-command-test";
   std::filesystem::create_directories(empty);
   setenv("OPCTS_FUZZ_BIN_DIR", empty.c_str(), 1);
   testing::internal::CaptureStderr();

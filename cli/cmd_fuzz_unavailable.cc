@@ -8,8 +8,9 @@
 namespace opcts {
 
 int FuzzCommand(const Args&) {
-  std::cerr << "opcts fuzz: this opcts was built without fuzzing support: configure with -DOPCTS_FUZZ=ON "
-               "(the fuzz preset: cmake --preset fuzz -DOPCTS_VULKAN=OFF)\n";
+  std::cerr
+      << "opcts fuzz: this opcts was built without fuzzing support: configure with -DOPCTS_FUZZ=ON "
+         "(the fuzz preset: cmake --preset fuzz -DOPCTS_VULKAN=OFF)\n";
   return 2;
 }
 

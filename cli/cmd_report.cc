@@ -1,7 +1,5 @@
 #include "cli/cmd_report.h"
 
-#include "cli/commands.h"
-
 #include <filesystem>
 #include <iostream>
 #include <map>
@@ -9,6 +7,7 @@
 #include <utility>
 
 #include "base/result.h"
+#include "cli/commands.h"
 #include "reports/atomic_file.h"
 #include "reports/html_report.h"
 #include "reports/journal_diff.h"

@@ -1,12 +1,12 @@
 #include "cli/cmd_report.h"
 
-#include <gtest/gtest.h>
-
 #include <algorithm>
 #include <cerrno>
 #include <filesystem>
 #include <sstream>
 #include <tuple>
+
+#include <gtest/gtest.h>
 
 #include "reports/atomic_file.h"
 #include "reports/test_support.h"

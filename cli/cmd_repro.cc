@@ -26,14 +26,17 @@ constexpr const char* kUsage =
 constexpr uint64_t kShown = 48;  // elements printed per tensor
 
 void PrintTensor(const std::string& name, const TensorData& t, bool logical_only) {
-  std::cout << "  " << name << ": " << DTypeName(t.desc.dtype) << " sizes " << FormatShape(t.desc.sizes);
+  std::cout << "  " << name << ": " << DTypeName(t.desc.dtype) << " sizes "
+            << FormatShape(t.desc.sizes);
   if (!t.desc.strides.empty()) std::cout << " strides " << FormatShape(t.desc.strides);
   std::cout << " total " << t.desc.total_bytes << " bytes\n   ";
   if (logical_only) return void(std::cout << " (output)\n");
   const StridedIndexer indexer(t.desc);
   const uint64_t n = ElementCount(t.desc);
   for (uint64_t i = 0; i < std::min(n, kShown); ++i)
-    std::cout << " " << FormatElement(t.desc.dtype, LoadBits(t.desc.dtype, t.Element(indexer.BufferIndex(i))));
+    std::cout << " "
+              << FormatElement(t.desc.dtype,
+                               LoadBits(t.desc.dtype, t.Element(indexer.BufferIndex(i))));
   std::cout << (n > kShown ? " ..." : "") << "\n";
 }
 
@@ -43,7 +46,8 @@ int ReproCommand(const Args& raw) {
   CliArgs args(raw, {}, {"--backend", "--backend-options", "--seed"});
   if (args.help()) return PrintUsage(kUsage);
   if (!args.error().empty()) return PrintUsage(kUsage, "opcts repro: " + args.error());
-  if (args.positionals().size() != 1) return PrintUsage(kUsage, "opcts repro: give exactly one CASE_ID");
+  if (args.positionals().size() != 1)
+    return PrintUsage(kUsage, "opcts repro: give exactly one CASE_ID");
   const std::string& wanted = args.positionals()[0];
   // An exact id carries its run's seed; a glob takes --seed (default 1).
   std::optional<uint64_t> seed = args.GetNumber("--seed");
@@ -69,16 +73,17 @@ int ReproCommand(const Args& raw) {
     cases = SelectCases(specs, seed.value_or(1), filter);
   }
   if (cases.size() != 1) {
-    std::cerr << "opcts repro: " << cases.size() << " cases match '" << filter.ids[0] << "' (seed " << seed.value_or(1)
-              << "); give one exact id (see opcts list --cases)\n";
+    std::cerr << "opcts repro: " << cases.size() << " cases match '" << filter.ids[0] << "' (seed "
+              << seed.value_or(1) << "); give one exact id (see opcts list --cases)\n";
     return 2;
   }
   const CaseRecipe& c = cases[0];
   PreparedCase prepared(Materialize(c));
   const Operation& op = prepared.op();
-  std::cout << "case " << c.id << "\n  operator " << c.spec->name << ", group " << GroupName(c.group)
-            << (c.violates.empty() ? "" : " (violates " + c.violates + ")") << ", level "
-            << (c.level.empty() ? "-" : c.level) << (c.in_place ? ", in place" : "") << "\n  parameters:";
+  std::cout << "case " << c.id << "\n  operator " << c.spec->name << ", group "
+            << GroupName(c.group) << (c.violates.empty() ? "" : " (violates " + c.violates + ")")
+            << ", level " << (c.level.empty() ? "-" : c.level) << (c.in_place ? ", in place" : "")
+            << "\n  parameters:";
   for (const auto& [name, value] : op.params) std::cout << " " << name << "=" << value;
   std::cout << "\n";
   for (const auto& [name, t] : op.tensors)
@@ -104,12 +109,14 @@ int ReproCommand(const Args& raw) {
       continue;
     }
     const Plugin& plugin = **load;
-    const CaseVerdict verdict = RunCase(plugin, prepared, GroupFor(c, ClaimsOf(plugin)), {.keep_outputs = true});
+    const CaseVerdict verdict =
+        RunCase(plugin, prepared, GroupFor(c, ClaimsOf(plugin)), {.keep_outputs = true});
     const CaseOutcome& o = verdict.outcome;
     std::cout << "\nbackend " << TerminalSafe(plugin.info().name) << ": " << StatusName(o.status)
               << (o.message.empty() ? "" : ": " + TerminalSafe(o.message)) << "\n";
     if (o.max_error)
-      std::cout << "  max error " << *o.max_error << ", bound " << *o.bound << ", " << *o.ulp << " ULP\n";
+      std::cout << "  max error " << *o.max_error << ", bound " << *o.bound << ", " << *o.ulp
+                << " ULP\n";
     for (const auto& [out_name, actual] : o.outputs) {
       PrintTensor("actual " + out_name, actual, false);
       for (const ExpectedTensor& e : prepared.expected().outputs) {
@@ -121,7 +128,10 @@ int ReproCommand(const Args& raw) {
         for (uint64_t i : bad)
           std::cout << "    " << FormatCoordinates(e.desc.sizes, i) << ": expected "
                     << FormatExpected(e.desc.dtype, e, e.elements[i]) << ", got "
-                    << FormatElement(actual.desc.dtype, LoadBits(actual.desc.dtype, actual.Element(indexer.BufferIndex(i)))) << "\n";
+                    << FormatElement(
+                           actual.desc.dtype,
+                           LoadBits(actual.desc.dtype, actual.Element(indexer.BufferIndex(i))))
+                    << "\n";
       }
     }
     if (!verdict.acceptable && exit_code == 0) exit_code = 1;

@@ -3,10 +3,10 @@
 #include <sstream>
 
 #include "base/cli_args.h"
+#include "cli/cmd_report.h"
 #include "cli/commands.h"
 #include "conformance/runner.h"
 #include "conformance/stop_signal.h"
-#include "cli/cmd_report.h"
 
 namespace opcts {
 namespace {
@@ -17,7 +17,8 @@ constexpr const char* kUsage =
     "                 [--exclude GLOB]... [--case-list FILE] [--seed N] [--max-cases N]\n"
     "                 [--shard I/N] [--strict] [--require-level LEVEL] [--require OP=LEVEL]...\n"
     "                 [--journal FILE] [--report-dir DIR] [--resume JOURNAL]\n"
-    "                 [--allow-unavailable] [--no-isolation] [--timeout-ms N] [--memory-limit MIB]\n"
+    "                 [--allow-unavailable] [--no-isolation] [--timeout-ms N] [--memory-limit "
+    "MIB]\n"
     "                 [--no-progress]\n"
     "Repeated filters of one kind are a union; --exclude drops ids; --case-list keeps the ids or\n"
     "globs it lists (one per line, # comments). Without --shard, GTEST_TOTAL_SHARDS/\n"
@@ -40,20 +41,24 @@ bool KnownLevel(const SpecSet& specs, const std::string& op, const std::string& 
 }
 
 // --require-level and --require, parsed and checked against the specs.
-Result<void> ReadRequirements(const CliArgs& args, const SpecSet& specs, std::vector<LevelRequirement>& out) {
+Result<void> ReadRequirements(const CliArgs& args, const SpecSet& specs,
+                              std::vector<LevelRequirement>& out) {
   std::vector<std::string> texts = args.GetAll("--require-level");
   for (const std::string& t : texts)
     if (t.find('=') != std::string::npos)
       return InvalidInput("--require-level takes a level; use --require OP=LEVEL for one operator");
   for (const std::string& t : args.GetAll("--require")) {
-    if (t.find('=') == std::string::npos) return InvalidInput("--require takes OP=LEVEL, not '" + t + "'");
+    if (t.find('=') == std::string::npos)
+      return InvalidInput("--require takes OP=LEVEL, not '" + t + "'");
     texts.push_back(t);
   }
   for (const std::string& t : texts) {
     OPCTS_ASSIGN_OR_RETURN(LevelRequirement required, ParseLevelRequirement(t));
     if (!KnownLevel(specs, required.op, required.level))
-      return InvalidInput("'" + t + "': no " + (required.op.empty() ? "operator" : "operator matching " + required.op) +
-                          " has a feature level " + required.level + " (opcts list shows the levels)");
+      return InvalidInput("'" + t + "': no " +
+                          (required.op.empty() ? "operator" : "operator matching " + required.op) +
+                          " has a feature level " + required.level +
+                          " (opcts list shows the levels)");
     out.push_back(std::move(required));
   }
   return {};
@@ -67,10 +72,13 @@ Result<void> ReadRunOptions(CliArgs& args, const SpecSet& specs, RunOptions& opt
   options.memory_limit_mib = args.GetNumber("--memory-limit").value_or(0);
   if (!args.error().empty()) return InvalidInput(args.error());
   if (args.Get("--timeout-ms") && options.timeout_ms == 0)
-    return InvalidInput("--timeout-ms 0 would time out every case; give a limit in ms, or leave it out for the default");
+    return InvalidInput(
+        "--timeout-ms 0 would time out every case; give a limit in ms, or leave it out for the "
+        "default");
   if (args.Get("--memory-limit") && options.memory_limit_mib == 0)
     return InvalidInput(
-        "--memory-limit 0 would stop every worker; give MiB, or leave it out for half the machine's memory");
+        "--memory-limit 0 would stop every worker; give MiB, or leave it out for half the "
+        "machine's memory");
   if (args.Get("--resume") && args.Get("--journal"))
     return InvalidInput("--resume continues the journal it names; do not give --journal too");
   return {};
@@ -103,7 +111,8 @@ int RunCommand(const Args& raw) {
   options.isolation = !args.Has("--no-isolation");
   options.resume = args.Get("--resume").value_or("");
   const auto report_dir = args.Get("--report-dir");
-  options.journal = args.Get("--journal").value_or(report_dir ? *report_dir + "/journal.jsonl" : "");
+  options.journal =
+      args.Get("--journal").value_or(report_dir ? *report_dir + "/journal.jsonl" : "");
   if (!options.resume.empty()) options.journal = options.resume;
   if (report_dir) {
     std::error_code ec;
@@ -119,13 +128,15 @@ int RunCommand(const Args& raw) {
   std::cout.flush();
   if (!report_dir || !std::filesystem::exists(options.journal)) return result.exit_code;
   std::ostringstream verdict;  // the run printed its own
-  const int report = WriteReportSet({options.journal}, RunReportOptions(options, result.stop_signal), *report_dir,
-                                    verdict, std::cerr);
+  const int report =
+      WriteReportSet({options.journal}, RunReportOptions(options, result.stop_signal), *report_dir,
+                     verdict, std::cerr);
   if (report == kReportExitBadInput) {
     std::cerr << "opcts run: the reports in " << *report_dir << " were not written\n";
     return result.stop_signal ? result.exit_code : 2;
   }
-  std::cout << "reports written to " << *report_dir << " (summary.json, junit.xml, summary.md, report.html)"
+  std::cout << "reports written to " << *report_dir
+            << " (summary.json, junit.xml, summary.md, report.html)"
             << (result.stop_signal ? ", marked interrupted" : "") << "\n";
   return result.exit_code;
 }

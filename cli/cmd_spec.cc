@@ -19,7 +19,8 @@ constexpr const char* kUsage =
 int SpecCommand(const Args& args) {
   for (const std::string& a : args)
     if (a == "--help" || a == "-h") return PrintUsage(kUsage);
-  if (args.empty() || args[0] != "check") return PrintUsage(kUsage, "opcts spec: the subcommand is check");
+  if (args.empty() || args[0] != "check")
+    return PrintUsage(kUsage, "opcts spec: the subcommand is check");
   return SpecCheckMain(Args(args.begin() + 1, args.end()), DefaultSpecDir(), std::cout, std::cerr);
 }
 

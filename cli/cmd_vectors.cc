@@ -2,9 +2,9 @@
 #include <filesystem>
 #include <iostream>
 
-#include "conformance/case_run.h"
 #include "base/cli_args.h"
 #include "cli/commands.h"
+#include "conformance/case_run.h"
 #include "conformance/constraints.h"
 #include "conformance/runner.h"
 #include "conformance/spec_set.h"
@@ -19,7 +19,8 @@ namespace {
 constexpr const char* kVectorsUsage =
     "usage: opcts vectors [--backend NAME|PATH]... [--backend-options S] FILE|DIR...\n"
     "Checks JSON test vectors (conformance/VECTORS.md) against the reference, and on each backend\n"
-    "given. Exit 0 all passed, 1 a vector failed, 2 bad input (an unreadable vector, none found).\n";
+    "given. Exit 0 all passed, 1 a vector failed, 2 bad input (an unreadable vector, none "
+    "found).\n";
 
 }  // namespace
 
@@ -27,7 +28,8 @@ int VectorsCommand(const Args& raw) {
   CliArgs args(raw, {}, {"--backend", "--backend-options"});
   if (args.help()) return PrintUsage(kVectorsUsage);
   if (!args.error().empty()) return PrintUsage(kVectorsUsage, "opcts vectors: " + args.error());
-  if (args.positionals().empty()) return PrintUsage(kVectorsUsage, "opcts vectors: no FILE or DIR given");
+  if (args.positionals().empty())
+    return PrintUsage(kVectorsUsage, "opcts vectors: no FILE or DIR given");
   const SpecSet specs = LoadSpecSet(DefaultSpecDir());
   if (!specs.errors.empty()) {
     for (const std::string& e : specs.errors) std::cerr << e << "\n";
@@ -59,7 +61,8 @@ int VectorsCommand(const Args& raw) {
       const CaseVerdict verdict = RunVector(*plugin, v);
       const CaseOutcome& o = verdict.outcome;
       ok = ok && verdict.acceptable;
-      message += "; " + TerminalSafe(plugin->info().name) + ": " + std::string(StatusName(o.status)) +
+      message += "; " + TerminalSafe(plugin->info().name) + ": " +
+                 std::string(StatusName(o.status)) +
                  (o.message.empty() ? "" : " (" + TerminalSafe(o.message) + ")");
     }
     (ok ? passed : failed)++;

@@ -1,5 +1,5 @@
-// The `opcts` subcommands (one cmd_*.cc each). Each takes the arguments after its own name and returns the exit
-// code: 0 success, 1 a check failed (a gate), 2 bad input or usage.
+// The `opcts` subcommands (one cmd_*.cc each). Each takes the arguments after its own name and
+// returns the exit code: 0 success, 1 a check failed (a gate), 2 bad input or usage.
 #pragma once
 
 #include <string>
@@ -10,10 +10,10 @@ namespace opcts {
 using Args = std::vector<std::string>;
 
 int SpecCommand(const Args& args);
-int VectorsCommand(const Args& args);
-int RunCommand(const Args& args);
-int ListCommand(const Args& args);
-int ReproCommand(const Args& args);
+int VectorsCommand(const Args& raw);
+int RunCommand(const Args& raw);
+int ListCommand(const Args& raw);
+int ReproCommand(const Args& raw);
 int ReportCommand(const Args& args);  // cmd_report.h
 // A fuzzing campaign over the libFuzzer targets built beside opcts (the `fuzz` preset): each
 // selected target runs for --seconds with --jobs workers against --backend; every finding is

@@ -16,13 +16,19 @@ struct Command {
 };
 
 const Command kCommands[] = {
-    {"spec", opcts::SpecCommand, "spec check [FILE...]      validate operator specs (default: all)"},
-    {"vectors", opcts::VectorsCommand, "vectors FILE|DIR...       check test vectors against the reference"},
-    {"list", opcts::ListCommand, "list [--cases] [FILTERS]  built-in backends, operators and cases"},
+    {"spec", opcts::SpecCommand,
+     "spec check [FILE...]      validate operator specs (default: all)"},
+    {"vectors", opcts::VectorsCommand,
+     "vectors FILE|DIR...       check test vectors against the reference"},
+    {"list", opcts::ListCommand,
+     "list [--cases] [FILTERS]  built-in backends, operators and cases"},
     {"run", opcts::RunCommand, "run [--backend B]... ...  the conformance run (opcts run --help)"},
-    {"repro", opcts::ReproCommand, "repro [--backend B] ID    re-run one case and show inputs, expected, actual"},
-    {"report", opcts::ReportCommand, "report ...                render, diff or merge journals (reports/README.md)"},
-    {"fuzz", opcts::FuzzCommand, "fuzz [--backend B] [--seconds N] [--jobs J]  libFuzzer campaign (fuzz/README.md)"},
+    {"repro", opcts::ReproCommand,
+     "repro [--backend B] ID    re-run one case and show inputs, expected, actual"},
+    {"report", opcts::ReportCommand,
+     "report ...                render, diff or merge journals (reports/README.md)"},
+    {"fuzz", opcts::FuzzCommand,
+     "fuzz [--backend B] [--seconds N] [--jobs J]  libFuzzer campaign (fuzz/README.md)"},
 };
 
 int Usage(std::ostream& out) {

@@ -17,7 +17,8 @@ std::string Bytes(const T& value) {
 }
 
 std::string Bytes(const std::vector<uint32_t>& values) {
-  return std::string(reinterpret_cast<const char*>(values.data()), values.size() * sizeof(uint32_t));
+  return std::string(reinterpret_cast<const char*>(values.data()),
+                     values.size() * sizeof(uint32_t));
 }
 
 }  // namespace
@@ -37,7 +38,8 @@ const opcts_tensor_desc* AbiOperation::Describe(const Operation& op, const std::
 Result<std::unique_ptr<AbiOperation>> AbiOperation::Build(const Operation& op) {
   const abi::Operator* info = abi::FindOperator(op.spec->name);
   if (info == nullptr) {
-    return NotSupported("operator " + op.spec->name + " has no form in the backend ABI (not in the operator table)");
+    return NotSupported("operator " + op.spec->name +
+                        " has no form in the backend ABI (not in the operator table)");
   }
   std::unique_ptr<AbiOperation> abi(new AbiOperation);
   abi->struct_.assign(info->desc_size, 0);

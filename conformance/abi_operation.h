@@ -1,9 +1,9 @@
 // An Operation expressed as the C ABI's descriptor struct (opcts/operators.h), laid out by the
 // operator table generated from the specs: any operator with an `abi:` section has one.
 //
-//   Result<std::unique_ptr<AbiOperation>> abi = AbiOperation::Build(op);  // an error if the operator has no ABI form
-//   api.query(instance, &(*abi)->desc(), ...);
-//   for (const std::string& name : (*abi)->binding_order()) ...   // bind tensors in this order
+//   Result<std::unique_ptr<AbiOperation>> abi = AbiOperation::Build(op);  // an error if the
+//   operator has no ABI form api.query(instance, &(*abi)->desc(), ...); for (const std::string&
+//   name : (*abi)->binding_order()) ...   // bind tensors in this order
 #pragma once
 
 #include <deque>
@@ -38,7 +38,7 @@ class AbiOperation {
 
   opcts_op_desc desc_{};
   std::vector<std::string> binding_order_;
-  std::deque<opcts_tensor_desc> tensors_;  // deque: pointers stay valid as it grows
+  std::deque<opcts_tensor_desc> tensors_;   // deque: pointers stay valid as it grows
   std::vector<std::string> tensor_names_;   // parallel to tensors_
   std::deque<std::vector<uint32_t>> dims_;  // sizes, strides of tensors_[0], then [1], ...
   // The operator's descriptor struct, laid out by the operator table.

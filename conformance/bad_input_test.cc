@@ -21,31 +21,66 @@ struct BadInput {
 
 const BadInput kInputs[] = {
     // Spec files.
-    {"spec_bad_yaml", {{"s.yaml", "schema: [unclosed\n"}}, "spec check $D/s.yaml", 1, "$D/s.yaml:2:"},
-    {"spec_missing_keys", {{"s.yaml", "schema: opcts-spec/1\noperator: X\n"}}, "spec check $D/s.yaml", 1,
+    {"spec_bad_yaml",
+     {{"s.yaml", "schema: [unclosed\n"}},
+     "spec check $D/s.yaml",
+     1,
+     "$D/s.yaml:2:"},
+    {"spec_missing_keys",
+     {{"s.yaml", "schema: opcts-spec/1\noperator: X\n"}},
+     "spec check $D/s.yaml",
+     1,
      "$D/s.yaml:1: missing required key 'reference'"},
     {"spec_missing_file", {}, "spec check $D/nope.yaml", 1, "$D/nope.yaml"},
     // Plugin paths.
     {"plugin_missing", {}, "run --backend $D/nope.so", 2, "$D/nope.so: no such file"},
-    {"plugin_not_elf", {{"p.so", "text"}}, "run --backend $D/p.so", 2, "$D/p.so: not a loadable plugin"},
-    {"plugin_wrong_abi", {}, "run --backend " OPCTS_TEST_PLUGIN_DIR "/opcts-bad-abi-version.so", 2,
+    {"plugin_not_elf",
+     {{"p.so", "text"}},
+     "run --backend $D/p.so",
+     2,
+     "$D/p.so: not a loadable plugin"},
+    {"plugin_wrong_abi",
+     {},
+     "run --backend " OPCTS_TEST_PLUGIN_DIR "/opcts-bad-abi-version.so",
+     2,
      "built for opcts ABI version 999, this opcts speaks version 1"},
-    {"plugin_missing_symbol", {}, "run --backend " OPCTS_TEST_PLUGIN_DIR "/opcts-bad-missing-symbol.so", 2,
+    {"plugin_missing_symbol",
+     {},
+     "run --backend " OPCTS_TEST_PLUGIN_DIR "/opcts-bad-missing-symbol.so",
+     2,
      "no exported symbol opcts_backend_entry"},
-    {"plugin_null_function", {}, "run --backend " OPCTS_TEST_PLUGIN_DIR "/opcts-bad-null-function.so", 2,
+    {"plugin_null_function",
+     {},
+     "run --backend " OPCTS_TEST_PLUGIN_DIR "/opcts-bad-null-function.so",
+     2,
      "function table entry 'execute' is NULL"},
     {"plugin_unknown_builtin", {}, "run --backend no-such", 2, "no built-in backend 'no-such'"},
     // Vector files.
     {"vector_not_json", {{"v.json", "{nope"}}, "vectors $D/v.json", 2, "$D/v.json: not valid JSON"},
-    {"vector_bad_value", {{"v.json", R"({"format":"opcts-vector/1","name":"x","operator":"DML_CUMULATIVE_SUMMATION","parameters":{"Axis":0},"tensors":{"InputTensor":{"dtype":"FLOAT32","sizes":[2],"data":[1,"x"]},"OutputTensor":{"dtype":"FLOAT32","sizes":[2]}},"expected":"reject"})"}},
-     "vectors $D/v.json", 2, "$D/v.json: tensors.InputTensor.data[1]: 'x' is not a number"},
-    {"vector_unknown_operator", {{"v.json", R"({"format":"opcts-vector/1","name":"x","operator":"FOO","tensors":{},"expected":"reject"})"}},
-     "vectors $D/v.json", 2, "$D/v.json: operator: unknown operator 'FOO'"},
-    {"vector_int_out_of_range", {{"v.json", R"({"format":"opcts-vector/1","name":"x","operator":"DML_CUMULATIVE_SUMMATION","tensors":{"InputTensor":{"dtype":"UINT16","sizes":[1],"data":[70000]},"OutputTensor":{"dtype":"UINT16","sizes":[1]}},"expected":"reject"})"}},
-     "vectors $D/v.json", 2, "data[0]: out of range for UINT16"},
+    {"vector_bad_value",
+     {{"v.json",
+       R"({"format":"opcts-vector/1","name":"x","operator":"DML_CUMULATIVE_SUMMATION","parameters":{"Axis":0},"tensors":{"InputTensor":{"dtype":"FLOAT32","sizes":[2],"data":[1,"x"]},"OutputTensor":{"dtype":"FLOAT32","sizes":[2]}},"expected":"reject"})"}},
+     "vectors $D/v.json",
+     2,
+     "$D/v.json: tensors.InputTensor.data[1]: 'x' is not a number"},
+    {"vector_unknown_operator",
+     {{"v.json",
+       R"({"format":"opcts-vector/1","name":"x","operator":"FOO","tensors":{},"expected":"reject"})"}},
+     "vectors $D/v.json",
+     2,
+     "$D/v.json: operator: unknown operator 'FOO'"},
+    {"vector_int_out_of_range",
+     {{"v.json",
+       R"({"format":"opcts-vector/1","name":"x","operator":"DML_CUMULATIVE_SUMMATION","tensors":{"InputTensor":{"dtype":"UINT16","sizes":[1],"data":[70000]},"OutputTensor":{"dtype":"UINT16","sizes":[1]}},"expected":"reject"})"}},
+     "vectors $D/v.json",
+     2,
+     "data[0]: out of range for UINT16"},
     // Journals.
     {"journal_garbage", {{"j.jsonl", "garbage\n{}\n"}}, "report $D/j.jsonl", 2, "$D/j.jsonl:1:"},
-    {"journal_resume_garbage", {{"j.jsonl", "garbage\n{}\n"}}, "run --backend cpu-reference --resume $D/j.jsonl", 2,
+    {"journal_resume_garbage",
+     {{"j.jsonl", "garbage\n{}\n"}},
+     "run --backend cpu-reference --resume $D/j.jsonl",
+     2,
      "opcts run --resume: $D/j.jsonl:1:"},
     {"journal_missing", {}, "report $D/none.jsonl", 2, "$D/none.jsonl"},
     // A run killed mid-write: the torn last line is dropped with a warning, and the journal,
@@ -54,20 +89,40 @@ const BadInput kInputs[] = {
      {{"j.jsonl", R"({"type":"header","format":"opcts-journal/1","seed":1,"planned_cases":2}
 {"type":"case","id":"a.b","backend":"x","status":"Pass"}
 {"type":"case","id":"a.c","backend":"x","sta)"}},
-     "report $D/j.jsonl", 1, "dropped an incomplete last line"},
+     "report $D/j.jsonl",
+     1,
+     "dropped an incomplete last line"},
     // Waiver files.
-    {"waivers_bad_yaml", {{"w.yaml", "- id: [\n"}, {"j.jsonl", ""}}, "report --waivers $D/w.yaml $D/j.jsonl", 2, "$D/w.yaml"},
+    {"waivers_bad_yaml",
+     {{"w.yaml", "- id: [\n"}, {"j.jsonl", ""}},
+     "report --waivers $D/w.yaml $D/j.jsonl",
+     2,
+     "$D/w.yaml"},
     // Command-line arguments.
     {"cli_unknown_command", {}, "frobnicate", 2, "opcts: unknown command 'frobnicate'"},
     {"cli_unknown_option", {}, "run --frob", 2, "unknown option --frob"},
-    {"cli_bad_shard", {}, "run --shard 3/2", 2, "--shard: a shard is I/N with 0 <= I < N, not '3/2'"},
+    {"cli_bad_shard",
+     {},
+     "run --shard 3/2",
+     2,
+     "--shard: a shard is I/N with 0 <= I < N, not '3/2'"},
     {"cli_bad_seed", {}, "run --seed -4", 2, "--seed needs a non-negative integer, not '-4'"},
     {"cli_missing_value", {}, "run --journal", 2, "--journal needs a value"},
-    {"cli_repro_malformed_id", {}, "repro no.such.case", 2, "case id 'no.such.case': too few parts"},
-    {"cli_repro_unknown_id", {}, "repro dml_cumulative_summation.f32.rank1.99.axis0.packed.random.s1", 2,
+    {"cli_repro_malformed_id",
+     {},
+     "repro no.such.case",
+     2,
+     "case id 'no.such.case': too few parts"},
+    {"cli_repro_unknown_id",
+     {},
+     "repro dml_cumulative_summation.f32.rank1.99.axis0.packed.random.s1",
+     2,
      "0 cases match 'dml_cumulative_summation.f32.rank1.99.axis0.packed.random.s1' (seed 1)"},
-    {"cli_repro_undrawable_property_id", {}, "repro dml_cumulative_summation.prop.f32.rank1.3.axis0-incl-fwd.packed.random.s5",
-     2, "no property test draws it"},
+    {"cli_repro_undrawable_property_id",
+     {},
+     "repro dml_cumulative_summation.prop.f32.rank1.3.axis0-incl-fwd.packed.random.s5",
+     2,
+     "no property test draws it"},
     {"cli_spec_without_check", {}, "spec", 2, "usage: opcts spec check"},
 };
 
@@ -88,12 +143,14 @@ TEST_P(BadInputTest, ClearErrorAndExitCode) {
   ASSERT_NE(pipe, nullptr);
   std::string output;
   std::array<char, 4096> chunk;
-  for (size_t n; (n = fread(chunk.data(), 1, chunk.size(), pipe)) > 0;) output.append(chunk.data(), n);
+  for (size_t n; (n = fread(chunk.data(), 1, chunk.size(), pipe)) > 0;)
+    output.append(chunk.data(), n);
   const int status = pclose(pipe);
   ASSERT_TRUE(WIFEXITED(status)) << "opcts died: " << command << "\n" << output;
   EXPECT_EQ(WEXITSTATUS(status), input.exit_code) << command << "\n" << output;
   EXPECT_NE(output.find(Expand(input.message, dir)), std::string::npos)
-      << command << "\nexpected: " << Expand(input.message, dir) << "\ngot:\n" << output;
+      << command << "\nexpected: " << Expand(input.message, dir) << "\ngot:\n"
+      << output;
 }
 
 INSTANTIATE_TEST_SUITE_P(Inputs, BadInputTest, ::testing::ValuesIn(kInputs),

@@ -19,19 +19,19 @@ namespace opcts {
 
 // How a tensor's elements are filled.
 enum class Values : uint8_t {
-  kNone,            // outputs: nothing to fill
-  kRandomSum,       // moderate values whose sums stay in range (signed integers never overflow)
-  kRandomProduct,   // values whose running products stay in range
-  kExtremes,        // integers: min, max, 0, ±1 (unsigned sums wrap); floats: subnormals, ±0,
-                    // ±inf, NaN, max finite and pairs that overflow
-  kRandomBits,      // any bit pattern (data movement: NaN payloads, -0, signalling NaNs)
-  kOnes,            // all 1
-  kIndexUnique,     // in-range index tuples, no two the same
-  kIndexBoundary,   // coordinates 0 and dim-1 (and -dim, -1 for signed types)
-  kIndexNegative,   // negative coordinates in [-dim, -1] (signed types)
-  kIndexDuplicates, // in-range tuples, some repeated
-  kIndexOutOfRange, // at least one coordinate outside [-dim, dim) (or huge unsigned)
-  kScalar,          // one value: `scalar`
+  kNone,             // outputs: nothing to fill
+  kRandomSum,        // moderate values whose sums stay in range (signed integers never overflow)
+  kRandomProduct,    // values whose running products stay in range
+  kExtremes,         // integers: min, max, 0, ±1 (unsigned sums wrap); floats: subnormals, ±0,
+                     // ±inf, NaN, max finite and pairs that overflow
+  kRandomBits,       // any bit pattern (data movement: NaN payloads, -0, signalling NaNs)
+  kOnes,             // all 1
+  kIndexUnique,      // in-range index tuples, no two the same
+  kIndexBoundary,    // coordinates 0 and dim-1 (and -dim, -1 for signed types)
+  kIndexNegative,    // negative coordinates in [-dim, -1] (signed types)
+  kIndexDuplicates,  // in-range tuples, some repeated
+  kIndexOutOfRange,  // at least one coordinate outside [-dim, dim) (or huge unsigned)
+  kScalar,           // one value: `scalar`
 };
 
 struct TensorRecipe {
@@ -44,12 +44,12 @@ struct TensorRecipe {
 
 struct CaseRecipe {
   const OperatorSpec* spec = nullptr;
-  std::string id;         // "dml_cumulative_summation.f32.rank4.1x1x3x4.axis3-inc-incl.packed.random.s1"
+  std::string id;  // "dml_cumulative_summation.f32.rank4.1x1x3x4.axis3-inc-incl.packed.random.s1"
   CaseGroup group = CaseGroup::kValid;  // kValid or kInvalid (unclaimed is per backend)
-  std::string level;      // lowest support level admitting it; "" if none (or invalid)
-  std::string violates;   // invalid: the constraint id it breaks
+  std::string level;     // lowest support level admitting it; "" if none (or invalid)
+  std::string violates;  // invalid: the constraint id it breaks
   Layout layout = Layout::kPacked;
-  std::string value_tag;  // "random", "extremes", ...
+  std::string value_tag;          // "random", "extremes", ...
   DType dtype = DType::kFloat32;  // the data type the case is about
   std::vector<uint32_t> shape;    // the main tensor's sizes
   std::map<std::string, int64_t> params;

@@ -16,11 +16,16 @@ constexpr size_t kMessageCapacity = 1024;
 // floats, 0xCD bytes for integers.
 uint64_t Prefill(DType t) {
   switch (t) {
-    case DType::kFloat64: return 0x7FF8DEADDEADDEADull;
-    case DType::kFloat32: return 0x7FC0DEADu;
-    case DType::kFloat16: return 0x7EADu;
-    case DType::kBFloat16: return 0x7FCDu;
-    default: return 0xCDCDCDCDCDCDCDCDull & BitsMask(t);
+    case DType::kFloat64:
+      return 0x7FF8DEADDEADDEADull;
+    case DType::kFloat32:
+      return 0x7FC0DEADu;
+    case DType::kFloat16:
+      return 0x7EADu;
+    case DType::kBFloat16:
+      return 0x7FCDu;
+    default:
+      return 0xCDCDCDCDCDCDCDCDull & BitsMask(t);
   }
 }
 
@@ -42,21 +47,24 @@ bool IsAbiStatus(int32_t status) {
 // whatever the case; after query said OK, only a refusal the spec allows for the data passes.
 CaseOutcome Refused(CaseGroup group, const char* stage, int32_t status, const char* text,
                     const ReferenceResult* expected) {
-  const std::string what = std::string(stage) + " answered " + AbiStatusName(status) + ": " + Message(text);
+  const std::string what =
+      std::string(stage) + " answered " + AbiStatusName(status) + ": " + Message(text);
   if (!IsAbiStatus(status))
-    return Outcome(Status::kFail, what + " (the ABI defines OK 0, NOT_SUPPORTED 1, INVALID 2 and ERROR 3)");
+    return Outcome(Status::kFail,
+                   what + " (the ABI defines OK 0, NOT_SUPPORTED 1, INVALID 2 and ERROR 3)");
   if (group == CaseGroup::kInvalid) return Outcome(Status::kInvalidRejected, what);
   if (std::string(stage) == "execute") {  // query said OK: the backend promised to run it
     if (status == OPCTS_STATUS_INVALID && expected && expected->refusable) {
-      CaseOutcome o = Outcome(Status::kPass, "refused the data at execute, which the spec allows: " +
-                                          *expected->refusable + " (" + what + ")");
+      CaseOutcome o =
+          Outcome(Status::kPass, "refused the data at execute, which the spec allows: " +
+                                     *expected->refusable + " (" + what + ")");
       o.behaviour = kRefusedAtExecute;
       return o;
     }
     if (status == OPCTS_STATUS_INVALID && group == CaseGroup::kValid)
       return Outcome(Status::kClaimViolation, "within the claimed level, but " + what);
     return Outcome(Status::kFail, "query accepted the case, then " + what +
-                               "; a backend that cannot run a case must say so at query");
+                                      "; a backend that cannot run a case must say so at query");
   }
   if (group == CaseGroup::kUnclaimed) return Outcome(Status::kNotSupported, what);
   if (status == OPCTS_STATUS_NOT_SUPPORTED || status == OPCTS_STATUS_INVALID)
@@ -85,11 +93,13 @@ CaseOutcome ExecuteCase(const Plugin& plugin, const Operation& op, CaseGroup gro
   char message[kMessageCapacity] = "";
   const AbiOperation::Snapshot pristine = abi->Take();
   SetInCall(true);
-  const int32_t query = plugin.api().query(plugin.instance(), &abi->desc(), message, sizeof message);
+  const int32_t query =
+      plugin.api().query(plugin.instance(), &abi->desc(), message, sizeof message);
   SetInCall(false);
   message[sizeof message - 1] = '\0';
   if (std::string changed = abi->ChangedSince(pristine); !changed.empty())
-    return Outcome(Status::kFail, "query wrote into the const descriptors it was given: " + changed + " changed");
+    return Outcome(Status::kFail,
+                   "query wrote into the const descriptors it was given: " + changed + " changed");
   if (query != OPCTS_STATUS_OK) return Refused(group, "query", query, message, expected);
 
   // Bind: inputs copied in, outputs prefilled, the in-place output sharing its input's buffer.
@@ -110,11 +120,13 @@ CaseOutcome ExecuteCase(const Plugin& plugin, const Operation& op, CaseGroup gro
       continue;
     }
     const auto guard = static_cast<uint8_t>(0xA5 + 0x3B * buffers.size());
-    GuardedBuffer& b = buffers.emplace(name, GuardedBuffer(name, t->desc.total_bytes, guard)).first->second;
+    GuardedBuffer& b =
+        buffers.emplace(name, GuardedBuffer(name, t->desc.total_bytes, guard)).first->second;
     if (spec->role == TensorRole::kOutput) {
       const uint64_t fill = Prefill(t->desc.dtype);
       const size_t element = DTypeSize(t->desc.dtype);
-      for (uint64_t i = 0; i + element <= b.size(); i += element) StoreBits(t->desc.dtype, b.data() + i, fill);
+      for (uint64_t i = 0; i + element <= b.size(); i += element)
+        StoreBits(t->desc.dtype, b.data() + i, fill);
     } else {
       std::memcpy(b.data(), t->bytes.data(), t->bytes.size());
     }
@@ -125,17 +137,20 @@ CaseOutcome ExecuteCase(const Plugin& plugin, const Operation& op, CaseGroup gro
   const std::vector<opcts_binding> bound = bindings;
   const auto start = std::chrono::steady_clock::now();
   SetInCall(true);
-  const int32_t execute = plugin.api().execute(plugin.instance(), &abi->desc(), bindings.data(),
-                                               static_cast<uint32_t>(bindings.size()), message, sizeof message);
+  const int32_t execute =
+      plugin.api().execute(plugin.instance(), &abi->desc(), bindings.data(),
+                           static_cast<uint32_t>(bindings.size()), message, sizeof message);
   SetInCall(false);
   const auto duration = std::chrono::steady_clock::now() - start;
   message[sizeof message - 1] = '\0';
   if (std::string changed = abi->ChangedSince(pristine); !changed.empty())
-    return Outcome(Status::kFail, "execute wrote into the const descriptors it was given: " + changed + " changed");
+    return Outcome(Status::kFail, "execute wrote into the const descriptors it was given: " +
+                                      changed + " changed");
   for (size_t i = 0; i < bound.size(); ++i)
     if (bindings[i].data != bound[i].data || bindings[i].size_in_bytes != bound[i].size_in_bytes)
-      return Outcome(Status::kFail, "execute wrote into the const bindings array: entry " + std::to_string(i) +
-                                 " (" + abi->binding_order()[i] + ") changed");
+      return Outcome(Status::kFail, "execute wrote into the const bindings array: entry " +
+                                        std::to_string(i) + " (" + abi->binding_order()[i] +
+                                        ") changed");
   CaseOutcome outcome;
   if (execute != OPCTS_STATUS_OK) outcome = Refused(group, "execute", execute, message, expected);
   outcome.duration_us = static_cast<uint64_t>(
@@ -153,7 +168,8 @@ CaseOutcome ExecuteCase(const Plugin& plugin, const Operation& op, CaseGroup gro
     for (size_t i = 0; i < t->bytes.size(); ++i)
       if (b.data()[i] != t->bytes[i]) {
         outcome.status = Status::kFail;
-        outcome.message = "modified input " + name + " at byte " + std::to_string(i) + " (not in place)";
+        outcome.message =
+            "modified input " + name + " at byte " + std::to_string(i) + " (not in place)";
         return outcome;
       }
   }
@@ -173,7 +189,8 @@ CaseOutcome ExecuteCase(const Plugin& plugin, const Operation& op, CaseGroup gro
     TensorData actual{op.Tensor(e.name)->desc, {}};
     actual.bytes.assign(b.data(), b.data() + b.size());
     const Judgement j = JudgeTensor(e, actual);
-    if (j.max_error && (!outcome.max_error || *j.max_error / *j.bound > *outcome.max_error / *outcome.bound)) {
+    if (j.max_error &&
+        (!outcome.max_error || *j.max_error / *j.bound > *outcome.max_error / *outcome.bound)) {
       outcome.max_error = j.max_error;
       outcome.bound = j.bound;
       outcome.ulp = j.ulp;
@@ -198,10 +215,14 @@ CaseOutcome ExecuteCase(const Plugin& plugin, const Operation& op, CaseGroup gro
 
 std::string AbiStatusName(int32_t s) {
   switch (s) {
-    case OPCTS_STATUS_OK: return "OK";
-    case OPCTS_STATUS_NOT_SUPPORTED: return "NOT_SUPPORTED";
-    case OPCTS_STATUS_INVALID: return "INVALID";
-    case OPCTS_STATUS_ERROR: return "ERROR";
+    case OPCTS_STATUS_OK:
+      return "OK";
+    case OPCTS_STATUS_NOT_SUPPORTED:
+      return "NOT_SUPPORTED";
+    case OPCTS_STATUS_INVALID:
+      return "INVALID";
+    case OPCTS_STATUS_ERROR:
+      return "ERROR";
   }
   return "unknown status " + std::to_string(s);
 }

@@ -20,7 +20,8 @@ namespace opcts {
 // How a backend handled data the spec lets it refuse (CaseOutcome::behaviour).
 inline constexpr const char* kRefusedAtExecute = "out-of-range indices refused at execute";
 inline constexpr const char* kSkipped = "out-of-range indices skipped";
-inline constexpr const char* kWrittenElsewhere = "out-of-range indices written elsewhere in the output";
+inline constexpr const char* kWrittenElsewhere =
+    "out-of-range indices written elsewhere in the output";
 
 struct CaseOutcome {
   Status status = Status::kPass;

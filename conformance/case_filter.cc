@@ -38,7 +38,8 @@ Result<void> Validate(const char* option, const std::vector<std::string>& values
                       const std::vector<std::string>& valid, const std::string& valid_text) {
   for (const std::string& v : values)
     if (!AnyMatches({v}, valid, /*casefold=*/true))
-      return InvalidInput(std::string("unknown ") + option + " '" + v + "'; valid values: " + valid_text);
+      return InvalidInput(std::string("unknown ") + option + " '" + v +
+                          "'; valid values: " + valid_text);
   return {};
 }
 
@@ -48,7 +49,8 @@ Result<void> ValidateFilter(const SpecSet& specs, const CaseFilter& f) {
   for (DType t : kAllDTypes) {
     dtypes.push_back(std::string(DTypeName(t)));
     dtypes.push_back(std::string(DTypeShortName(t)));
-    dtype_text += (dtype_text.empty() ? "" : ", ") + dtypes.back() + " (" + dtypes[dtypes.size() - 2] + ")";
+    dtype_text +=
+        (dtype_text.empty() ? "" : ", ") + dtypes.back() + " (" + dtypes[dtypes.size() - 2] + ")";
   }
   std::set<std::string> level_set;
   for (const OperatorSpec& s : specs.specs) {
@@ -75,7 +77,8 @@ Result<std::vector<std::string>> ReadCaseList(const std::string& path) {
     const size_t last = line.find_last_not_of(" \t\r");
     const std::string entry = line.substr(first, last - first + 1);
     if (entry.find_first_of(" \t") != std::string::npos)
-      return InvalidInput(path + ":" + std::to_string(number) + ": one case id or glob per line, not '" + entry + "'");
+      return InvalidInput(path + ":" + std::to_string(number) +
+                          ": one case id or glob per line, not '" + entry + "'");
     entries.push_back(entry);
   }
   if (file.bad()) return IoError("--case-list: cannot read " + path);
@@ -84,7 +87,8 @@ Result<std::vector<std::string>> ReadCaseList(const std::string& path) {
 }
 
 std::optional<uint64_t> ParseNumber(const std::string& text) {
-  if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos) return std::nullopt;
+  if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos)
+    return std::nullopt;
   errno = 0;
   const unsigned long long value = std::strtoull(text.c_str(), nullptr, 10);
   if (errno == ERANGE) return std::nullopt;
@@ -93,16 +97,19 @@ std::optional<uint64_t> ParseNumber(const std::string& text) {
 
 // The shard from the test runners' variables when --shard is absent.
 Result<void> ReadEnvShard(const EnvLookup& env, CaseFilter& filter) {
-  for (const auto& [total_name, index_name] :
-       {std::pair{"GTEST_TOTAL_SHARDS", "GTEST_SHARD_INDEX"}, {"TEST_TOTAL_SHARDS", "TEST_SHARD_INDEX"}}) {
+  for (const auto& [total_name, index_name] : {std::pair{"GTEST_TOTAL_SHARDS", "GTEST_SHARD_INDEX"},
+                                               {"TEST_TOTAL_SHARDS", "TEST_SHARD_INDEX"}}) {
     const char* total = env(total_name);
     const char* index = env(index_name);
     if (!total && !index) continue;
     if (!total || !index)
       return InvalidInput(std::string(total ? index_name : total_name) + " is not set, but " +
                           (total ? total_name : index_name) + " is");
-    const Result<void> shard = ParseShard(std::string(index) + "/" + total, filter.shard_index, filter.shard_count);
-    if (!shard) return InvalidInput(std::string(index_name) + "/" + total_name + ": " + shard.error().message);
+    const Result<void> shard =
+        ParseShard(std::string(index) + "/" + total, filter.shard_index, filter.shard_count);
+    if (!shard)
+      return InvalidInput(std::string(index_name) + "/" + total_name + ": " +
+                          shard.error().message);
     break;
   }
   if (const char* status_file = env("TEST_SHARD_STATUS_FILE"); status_file && *status_file) {
@@ -137,15 +144,17 @@ std::map<std::string, std::string> CaseFilter::Describe() const {
   std::map<std::string, std::string> d = {
       {"op", globs(ops)}, {"dtype", globs(dtypes)}, {"level", globs(levels)}, {"id", globs(ids)}};
   if (!excludes.empty()) d["exclude"] = Join(excludes, ",");
-  if (!case_list.empty()) d["case_list"] = case_list_file + " (" + std::to_string(case_list.size()) +
-                                           " entries, hash " + std::to_string(StableHash(Join(case_list, "\n"))) + ")";
+  if (!case_list.empty())
+    d["case_list"] = case_list_file + " (" + std::to_string(case_list.size()) + " entries, hash " +
+                     std::to_string(StableHash(Join(case_list, "\n"))) + ")";
   return d;
 }
 
 std::string FilterText(const CaseFilter& f) {
   std::string text;
   const auto add = [&](const char* option, const std::vector<std::string>& values) {
-    for (const std::string& v : values) text += std::string(text.empty() ? "" : " ") + option + " " + v;
+    for (const std::string& v : values)
+      text += std::string(text.empty() ? "" : " ") + option + " " + v;
   };
   add("--op", f.ops);
   add("--dtype", f.dtypes);
@@ -153,7 +162,8 @@ std::string FilterText(const CaseFilter& f) {
   add("--id", f.ids);
   add("--exclude", f.excludes);
   if (!f.case_list_file.empty()) add("--case-list", {f.case_list_file});
-  if (f.shard_count > 1) add("--shard", {std::to_string(f.shard_index) + "/" + std::to_string(f.shard_count)});
+  if (f.shard_count > 1)
+    add("--shard", {std::to_string(f.shard_index) + "/" + std::to_string(f.shard_count)});
   return text.empty() ? "(no filter)" : text;
 }
 
@@ -164,15 +174,16 @@ Result<void> ParseShard(const std::string& text, uint32_t& index, uint32_t& coun
   const auto i = ParseNumber(text.substr(0, slash)), n = ParseNumber(text.substr(slash + 1));
   if (!i || !n || *n == 0 || *i >= *n) return usage;
   if (*n > std::numeric_limits<uint32_t>::max())
-    return InvalidInput("a shard count above " + std::to_string(std::numeric_limits<uint32_t>::max()) +
+    return InvalidInput("a shard count above " +
+                        std::to_string(std::numeric_limits<uint32_t>::max()) +
                         " is not supported, not '" + text + "'");
   index = static_cast<uint32_t>(*i);
   count = static_cast<uint32_t>(*n);
   return {};
 }
 
-Result<void> ReadCaseFilter(CliArgs& args, const SpecSet& specs, const EnvLookup& env, CaseFilter& filter,
-                            uint64_t& seed) {
+Result<void> ReadCaseFilter(CliArgs& args, const SpecSet& specs, const EnvLookup& env,
+                            CaseFilter& filter, uint64_t& seed) {
   filter.ops = args.GetAll("--op");
   filter.dtypes = args.GetAll("--dtype");
   filter.levels = args.GetAll("--level");
@@ -182,7 +193,8 @@ Result<void> ReadCaseFilter(CliArgs& args, const SpecSet& specs, const EnvLookup
   filter.max_cases = args.GetNumber("--max-cases").value_or(0);
   if (!args.error().empty()) return InvalidInput(args.error());
   if (args.Get("--max-cases") && filter.max_cases == 0)
-    return InvalidInput("--max-cases 0 would run nothing; give at least 1, or leave it out for no limit");
+    return InvalidInput(
+        "--max-cases 0 would run nothing; give at least 1, or leave it out for no limit");
   OPCTS_TRY(ValidateFilter(specs, filter));
   if (const auto list = args.Get("--case-list")) {
     if (args.GetAll("--case-list").size() > 1) return InvalidInput("give --case-list once");

@@ -6,8 +6,8 @@
 // the specs: an unknown dtype, operator or level is a usage error that lists the valid ones.
 //
 //   CaseFilter f;
-//   if (Result<void> read = ReadCaseFilter(args, specs, env, f, seed); !read) ... read.error().message
-//   for (const CaseRecipe& c : SelectCases(specs, seed, f)) ...
+//   if (Result<void> read = ReadCaseFilter(args, specs, env, f, seed); !read) ...
+//   read.error().message for (const CaseRecipe& c : SelectCases(specs, seed, f)) ...
 #pragma once
 
 #include <cstdint>
@@ -16,9 +16,9 @@
 #include <string>
 #include <vector>
 
-#include "conformance/case.h"
 #include "base/cli_args.h"
 #include "base/result.h"
+#include "conformance/case.h"
 #include "conformance/spec_set.h"
 
 namespace opcts {
@@ -48,8 +48,8 @@ const char* ProcessEnvironment(const char* name);  // std::getenv
 // sharding variables select the shard: GTEST_TOTAL_SHARDS/GTEST_SHARD_INDEX, then Bazel's
 // TEST_TOTAL_SHARDS/TEST_SHARD_INDEX; TEST_SHARD_STATUS_FILE, when set, is touched to say
 // sharding is supported. An error is a usage error (kIo for an unreadable --case-list).
-Result<void> ReadCaseFilter(CliArgs& args, const SpecSet& specs, const EnvLookup& env, CaseFilter& filter,
-                            uint64_t& seed);
+Result<void> ReadCaseFilter(CliArgs& args, const SpecSet& specs, const EnvLookup& env,
+                            CaseFilter& filter, uint64_t& seed);
 
 // "I/N" with 0 <= I < N < 2^32.
 Result<void> ParseShard(const std::string& text, uint32_t& index, uint32_t& count);

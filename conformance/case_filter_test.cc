@@ -18,9 +18,11 @@ class CaseFilterTest : public ::testing::Test {
   static void TearDownTestSuite() { delete specs_; }
 
   // Parses `args` with `env`; the error, "" on success.
-  std::string Read(const std::vector<std::string>& args, std::map<std::string, std::string> env = {}) {
-    CliArgs cli(args, {}, {"--op", "--dtype", "--level", "--id", "--exclude", "--case-list", "--seed",
-                           "--max-cases", "--shard"});
+  std::string Read(const std::vector<std::string>& args,
+                   const std::map<std::string, std::string>& env = {}) {
+    CliArgs cli(args, {},
+                {"--op", "--dtype", "--level", "--id", "--exclude", "--case-list", "--seed",
+                 "--max-cases", "--shard"});
     EXPECT_EQ(cli.error(), "");
     filter_ = CaseFilter{};
     const EnvLookup lookup = [env](const char* name) -> const char* {
@@ -82,15 +84,18 @@ TEST_F(CaseFilterTest, CaseListKeepsTheListedIdsAndGlobs) {
   ASSERT_EQ(Read({"--op", "dml_cumulative_product", "--max-cases", "3"}), "");
   const std::vector<CaseRecipe> some = Selected();
   ASSERT_EQ(some.size(), 3u);
-  const std::string path = (std::filesystem::temp_directory_path() / "opcts-case-list.txt").string();
-  std::ofstream(path) << "# two exact ids and a glob\n" << some[0].id << "\n  " << some[1].id
+  const std::string path =
+      (std::filesystem::temp_directory_path() / "opcts-case-list.txt").string();
+  std::ofstream(path) << "# two exact ids and a glob\n"
+                      << some[0].id << "\n  " << some[1].id
                       << "  # trailing comment\n\nopenvino_cumsum_3.bf16.*\n";
   ASSERT_EQ(Read({"--case-list", path}), "");
   const std::vector<CaseRecipe> listed = Selected();
   ASSERT_GT(listed.size(), 2u);
   EXPECT_EQ(listed[0].id, some[0].id);
   EXPECT_EQ(listed[1].id, some[1].id);
-  for (size_t i = 2; i < listed.size(); ++i) EXPECT_EQ(listed[i].id.rfind("openvino_cumsum_3.bf16.", 0), 0u);
+  for (size_t i = 2; i < listed.size(); ++i)
+    EXPECT_EQ(listed[i].id.rfind("openvino_cumsum_3.bf16.", 0), 0u);
 
   std::ofstream(path) << "# nothing but comments\n";
   EXPECT_NE(Read({"--case-list", path}).find("lists no case"), std::string::npos);
@@ -115,15 +120,22 @@ TEST_F(CaseFilterTest, TestRunnerVariablesSelectTheShard) {
   ASSERT_EQ(Read({}, {{"TEST_TOTAL_SHARDS", "5"}, {"TEST_SHARD_INDEX", "4"}}), "");
   EXPECT_EQ(filter_.shard_count, 5u);
   // The flag wins over the variables.
-  ASSERT_EQ(Read({"--shard", "0/2"}, {{"GTEST_TOTAL_SHARDS", "3"}, {"GTEST_SHARD_INDEX", "2"}}), "");
+  ASSERT_EQ(Read({"--shard", "0/2"}, {{"GTEST_TOTAL_SHARDS", "3"}, {"GTEST_SHARD_INDEX", "2"}}),
+            "");
   EXPECT_EQ(filter_.shard_count, 2u);
-  EXPECT_NE(Read({}, {{"GTEST_TOTAL_SHARDS", "3"}}).find("GTEST_SHARD_INDEX is not set"), std::string::npos);
-  EXPECT_NE(Read({}, {{"TEST_TOTAL_SHARDS", "3"}, {"TEST_SHARD_INDEX", "3"}}).find("TEST_SHARD_INDEX"),
+  EXPECT_NE(Read({}, {{"GTEST_TOTAL_SHARDS", "3"}}).find("GTEST_SHARD_INDEX is not set"),
             std::string::npos);
+  EXPECT_NE(
+      Read({}, {{"TEST_TOTAL_SHARDS", "3"}, {"TEST_SHARD_INDEX", "3"}}).find("TEST_SHARD_INDEX"),
+      std::string::npos);
 
-  const std::string status = (std::filesystem::temp_directory_path() / "opcts-shard-status").string();
+  const std::string status =
+      (std::filesystem::temp_directory_path() / "opcts-shard-status").string();
   std::remove(status.c_str());
-  ASSERT_EQ(Read({}, {{"TEST_TOTAL_SHARDS", "2"}, {"TEST_SHARD_INDEX", "0"}, {"TEST_SHARD_STATUS_FILE", status}}), "");
+  ASSERT_EQ(Read({}, {{"TEST_TOTAL_SHARDS", "2"},
+                      {"TEST_SHARD_INDEX", "0"},
+                      {"TEST_SHARD_STATUS_FILE", status}}),
+            "");
   EXPECT_TRUE(std::filesystem::exists(status)) << "TEST_SHARD_STATUS_FILE must be touched";
   std::remove(status.c_str());
 }

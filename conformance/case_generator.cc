@@ -13,8 +13,9 @@ using Generator = void (*)(const OperatorSpec&, const GenerateOptions&, std::vec
 
 // By the spec's family: adding an operator of a known family needs nothing here.
 const FamilyHooks<Generator>& Generators() {
-  static const FamilyHooks<Generator> hooks("case generator (conformance/case_generator.cc)",
-                                            {{"scan", GenerateScanCases}, {"scatter_nd", GenerateScatterNDCases}});
+  static const FamilyHooks<Generator> hooks(
+      "case generator (conformance/case_generator.cc)",
+      {{"scan", GenerateScanCases}, {"scatter_nd", GenerateScatterNDCases}});
   return hooks;
 }
 
@@ -33,7 +34,9 @@ void FinishRecipe(CaseRecipe& recipe, const CaseId& id) {
   recipe.seed = StableHash(id.Stem()) ^ (id.seed * 0x9e3779b97f4a7c15ull);
   std::map<std::string, TensorDesc> descs;
   for (const auto& [name, t] : recipe.tensors) descs[name] = t.desc;
-  recipe.level = recipe.group == CaseGroup::kValid ? LowestSupportingLevel(*recipe.spec, descs, recipe.params).value_or("") : "";
+  recipe.level = recipe.group == CaseGroup::kValid
+                     ? LowestSupportingLevel(*recipe.spec, descs, recipe.params).value_or("")
+                     : "";
 }
 
 std::vector<CaseRecipe> GenerateCases(const SpecSet& specs, const GenerateOptions& options) {
@@ -43,8 +46,10 @@ std::vector<CaseRecipe> GenerateCases(const SpecSet& specs, const GenerateOption
     Generators().For(spec)(spec, options, valid);
     std::vector<CaseRecipe> invalid;
     GenerateInvalidCases(spec, valid, invalid);
-    all.insert(all.end(), std::make_move_iterator(valid.begin()), std::make_move_iterator(valid.end()));
-    all.insert(all.end(), std::make_move_iterator(invalid.begin()), std::make_move_iterator(invalid.end()));
+    all.insert(all.end(), std::make_move_iterator(valid.begin()),
+               std::make_move_iterator(valid.end()));
+    all.insert(all.end(), std::make_move_iterator(invalid.begin()),
+               std::make_move_iterator(invalid.end()));
   }
   return all;
 }

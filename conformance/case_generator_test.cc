@@ -1,12 +1,13 @@
 // The generated cases keep their promises: valid cases are valid at the level they name,
 // invalid cases break the rule their id names, every constraint and table entry is covered,
 // ids are unique and materialization is deterministic.
+#include "conformance/case_generator.h"
+
 #include <map>
 #include <set>
 
 #include <gtest/gtest.h>
 
-#include "conformance/case_generator.h"
 #include "conformance/constraints.h"
 
 namespace opcts {
@@ -62,9 +63,12 @@ TEST_F(CaseGeneratorTest, InvalidCasesBreakExactlyTheirRule) {
     };
     if (auto it = kInseparable.find(c.violates); it != kInseparable.end())
       for (const std::string& rule : it->second) broken.erase(rule);
-    const std::string want = c.violates.rfind("param-", 0) == 0 ? "param"
-                             : (c.violates == "size-zero" || c.violates == "total-bytes-below-minimum" ||
-                                c.violates == "alignment-not-power-of-two") ? "tensor-desc" : c.violates;
+    const std::string want =
+        c.violates.rfind("param-", 0) == 0 ? "param"
+        : (c.violates == "size-zero" || c.violates == "total-bytes-below-minimum" ||
+           c.violates == "alignment-not-power-of-two")
+            ? "tensor-desc"
+            : c.violates;
     EXPECT_EQ(broken, std::set<std::string>{want}) << c.id;
   }
 }
@@ -82,7 +86,8 @@ TEST_F(CaseGeneratorTest, EveryTableEntryHasCases) {
   for (const OperatorSpec& spec : specs_->specs) {
     std::set<std::pair<DType, unsigned>> covered;
     for (const CaseRecipe& c : *cases_)
-      if (c.spec == &spec && c.group == CaseGroup::kValid) covered.insert({c.dtype, static_cast<unsigned>(c.shape.size())});
+      if (c.spec == &spec && c.group == CaseGroup::kValid)
+        covered.insert({c.dtype, static_cast<unsigned>(c.shape.size())});
     for (const SupportLevel& level : spec.support) {
       const TensorSupport& data = level.tensors.at(spec.tensors.front().name);
       for (DType t : data.dtypes)
@@ -106,11 +111,11 @@ TEST_F(CaseGeneratorTest, CoversTheIssueCaseClasses) {
     if (c.level.empty() && c.group == CaseGroup::kValid) ++seen["outside-tables"];
   }
   for (const char* key : {"layout:packed", "layout:padded", "layout:transposed", "layout:broadcast",
-                          "layout:broadcast-axis", "layout:in-place", "values:random", "values:specials",
-                          "values:extremes", "values:unique", "values:boundary", "values:negative",
-                          "values:duplicates", "values:out-of-range", "negative-axis", "outside-tables",
-                          "long>65536:DML_CUMULATIVE_SUMMATION", "long>65536:DML_CUMULATIVE_PRODUCT",
-                          "long>65536:OPENVINO_CUMSUM_3"})
+                          "layout:broadcast-axis", "layout:in-place", "values:random",
+                          "values:specials", "values:extremes", "values:unique", "values:boundary",
+                          "values:negative", "values:duplicates", "values:out-of-range",
+                          "negative-axis", "outside-tables", "long>65536:DML_CUMULATIVE_SUMMATION",
+                          "long>65536:DML_CUMULATIVE_PRODUCT", "long>65536:OPENVINO_CUMSUM_3"})
     EXPECT_GT(seen[key], 0) << key;
 }
 
@@ -120,14 +125,15 @@ TEST_F(CaseGeneratorTest, MaterializeIsDeterministic) {
   for (size_t i = 0; i < cases_->size(); i += 97) {
     ASSERT_EQ(again[i].id, (*cases_)[i].id);
     const Operation a = Materialize((*cases_)[i]), b = Materialize(again[i]);
-    for (const auto& [name, t] : a.tensors) EXPECT_EQ(t.bytes, b.tensors.at(name).bytes) << (*cases_)[i].id;
+    for (const auto& [name, t] : a.tensors)
+      EXPECT_EQ(t.bytes, b.tensors.at(name).bytes) << (*cases_)[i].id;
   }
 }
 
 TEST(Layout, EveryLayoutHasOneNameThatRoundTrips) {
   std::set<std::string_view> names;
-  for (Layout l : {Layout::kPacked, Layout::kPadded, Layout::kTransposed, Layout::kBroadcast, Layout::kBroadcastAxis,
-                   Layout::kInPlace}) {
+  for (Layout l : {Layout::kPacked, Layout::kPadded, Layout::kTransposed, Layout::kBroadcast,
+                   Layout::kBroadcastAxis, Layout::kInPlace}) {
     EXPECT_TRUE(names.insert(LayoutName(l)).second) << LayoutName(l);
     EXPECT_EQ(LayoutNamed(LayoutName(l)), l);
   }

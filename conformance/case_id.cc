@@ -18,7 +18,8 @@ std::vector<std::string_view> Split(std::string_view text) {
   std::vector<std::string_view> parts;
   for (size_t start = 0;;) {
     const size_t dot = text.find('.', start);
-    parts.push_back(text.substr(start, dot == std::string_view::npos ? std::string_view::npos : dot - start));
+    parts.push_back(
+        text.substr(start, dot == std::string_view::npos ? std::string_view::npos : dot - start));
     if (dot == std::string_view::npos) return parts;
     start = dot + 1;
   }
@@ -37,7 +38,8 @@ std::optional<uint64_t> NumberAfter(std::string_view part, std::string_view pref
 }  // namespace
 
 std::string CaseId::Stem() const {
-  std::string id = op + (property ? ".prop." : ".") + std::string(DTypeShortName(dtype)) + ".rank" + std::to_string(rank);
+  std::string id = op + (property ? ".prop." : ".") + std::string(DTypeShortName(dtype)) + ".rank" +
+                   std::to_string(rank);
   for (const std::string& part : variant) id += "." + part;
   return id;
 }
@@ -47,7 +49,8 @@ std::string CaseId::ToString() const { return Stem() + ".s" + std::to_string(see
 Result<CaseId> CaseId::Parse(std::string_view text) {
   const auto bad = [&](const std::string& why) {
     return InvalidInput("case id " + Quoted(text) + ": " + why +
-                        " (ids read <operator>[.prop].<dtype>.rank<N>.<variant>....s<seed>; opcts list --cases lists them)");
+                        " (ids read <operator>[.prop].<dtype>.rank<N>.<variant>....s<seed>; opcts "
+                        "list --cases lists them)");
   };
   std::vector<std::string_view> parts = Split(text);
   CaseId id;

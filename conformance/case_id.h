@@ -6,7 +6,8 @@
 // The last part is the seed: the run's for a generated case, the draw's for a property case.
 //
 //   const CaseId id{OperatorKey(spec), false, DType::kFloat32, 1, {"5", "axis0-fwd-incl"}, 7};
-//   Result<CaseId> parsed = CaseId::Parse("dml_cumulative_summation.f32.rank1.5.axis0-fwd-incl.s7");
+//   Result<CaseId> parsed =
+//   CaseId::Parse("dml_cumulative_summation.f32.rank1.5.axis0-fwd-incl.s7");
 #pragma once
 
 #include <cstdint>
@@ -20,18 +21,19 @@
 namespace opcts {
 
 struct CaseId {
-  std::string op;                    // the operator key: "dml_cumulative_summation"
-  bool property = false;             // drawn by a property test
-  DType dtype = DType::kFloat32;     // the data type the case is about
+  std::string op;                 // the operator key: "dml_cumulative_summation"
+  bool property = false;          // drawn by a property test
+  DType dtype = DType::kFloat32;  // the data type the case is about
   unsigned rank = 0;
-  std::vector<std::string> variant;  // the parts after the rank: shape, attributes, layout, values, ...
+  std::vector<std::string>
+      variant;  // the parts after the rank: shape, attributes, layout, values, ...
   uint64_t seed = 0;
 
   // Without ".s<seed>": what a generated case's data seed is derived from.
   std::string Stem() const;
   std::string ToString() const;
   // An error naming the part that does not fit the scheme above.
-  static Result<CaseId> Parse(std::string_view id);
+  static Result<CaseId> Parse(std::string_view text);
 };
 
 }  // namespace opcts

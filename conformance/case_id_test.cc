@@ -9,8 +9,14 @@ namespace opcts {
 namespace {
 
 TEST(CaseId, ReadsWhatItWrites) {
-  const CaseId id{"dml_scatter_nd", true, DType::kFloat16, 3, {"2x3x4", "in3-idx2-3x1-u32", "packed", "unique"}, 42};
-  EXPECT_EQ(id.ToString(), "dml_scatter_nd.prop.f16.rank3.2x3x4.in3-idx2-3x1-u32.packed.unique.s42");
+  const CaseId id{"dml_scatter_nd",
+                  true,
+                  DType::kFloat16,
+                  3,
+                  {"2x3x4", "in3-idx2-3x1-u32", "packed", "unique"},
+                  42};
+  EXPECT_EQ(id.ToString(),
+            "dml_scatter_nd.prop.f16.rank3.2x3x4.in3-idx2-3x1-u32.packed.unique.s42");
   EXPECT_EQ(id.Stem(), "dml_scatter_nd.prop.f16.rank3.2x3x4.in3-idx2-3x1-u32.packed.unique");
   const Result<CaseId> parsed = CaseId::Parse(id.ToString());
   ASSERT_TRUE(parsed) << parsed.error().message;

@@ -8,7 +8,9 @@
 
 namespace opcts {
 
-BackendClaims ClaimsOf(const Plugin& plugin) { return {plugin.FeatureLevel(), plugin.ExtraSupport()}; }
+BackendClaims ClaimsOf(const Plugin& plugin) {
+  return {plugin.FeatureLevel(), plugin.ExtraSupport()};
+}
 
 bool Claims(const BackendClaims& claims, const OperatorSpec& spec, const std::string& level) {
   if (level.empty()) return false;
@@ -16,11 +18,12 @@ bool Claims(const BackendClaims& claims, const OperatorSpec& spec, const std::st
     // "onnx.opset14" claims every ONNX level up to opset14, as a feature level does.
     const std::string prefix = std::string(SchemeName(spec.scheme)) + ".";
     const int wanted = LevelIndex(spec.scheme, level);
-    return wanted >= 0 && std::any_of(claims.extra_support.begin(), claims.extra_support.end(),
-                                      [&](const std::string& claim) {
-                                        return claim.rfind(prefix, 0) == 0 &&
-                                               LevelIndex(spec.scheme, claim.substr(prefix.size())) >= wanted;
-                                      });
+    return wanted >= 0 &&
+           std::any_of(claims.extra_support.begin(), claims.extra_support.end(),
+                       [&](const std::string& claim) {
+                         return claim.rfind(prefix, 0) == 0 &&
+                                LevelIndex(spec.scheme, claim.substr(prefix.size())) >= wanted;
+                       });
   }
   const int claimed = LevelIndex(LevelScheme::kDirectML, claims.feature_level);
   return claimed >= 0 && LevelIndex(LevelScheme::kDirectML, level) <= claimed;
@@ -32,7 +35,7 @@ CaseGroup GroupFor(const CaseRecipe& recipe, const BackendClaims& claims) {
 }
 
 PreparedCase::PreparedCase(Operation op, std::optional<Tolerance> tolerance)
-    : op_(std::move(op)), tolerance_(std::move(tolerance)) {}
+    : op_(std::move(op)), tolerance_(tolerance) {}
 
 const ReferenceResult& PreparedCase::expected() {
   if (!expected_) {
@@ -54,7 +57,8 @@ const std::optional<std::string>& PreparedCase::invalid_reason() {
   return *invalid_reason_;
 }
 
-CaseVerdict RunCase(const Plugin& plugin, PreparedCase& prepared, CaseGroup group, const RunCaseOptions& options) {
+CaseVerdict RunCase(const Plugin& plugin, PreparedCase& prepared, CaseGroup group,
+                    const RunCaseOptions& options) {
   const ReferenceResult* expected = group == CaseGroup::kInvalid ? nullptr : &prepared.expected();
   CaseVerdict v;
   v.group = group;
@@ -69,11 +73,13 @@ CaseGroup GroupOfOperation(PreparedCase& prepared, const BackendClaims& claims) 
   return Claims(claims, *prepared.op().spec, level) ? CaseGroup::kValid : CaseGroup::kUnclaimed;
 }
 
-CaseVerdict RunVector(const Plugin& plugin, const TestVector& vector, const RunCaseOptions& options) {
+CaseVerdict RunVector(const Plugin& plugin, const TestVector& vector,
+                      const RunCaseOptions& options) {
   PreparedCase prepared(vector.op, vector.tolerance);
   if (vector.expect_reject) return RunCase(plugin, prepared, CaseGroup::kInvalid, options);
   const std::string level = LowestSupportingLevel(vector.op).value_or("");
-  const CaseGroup group = Claims(ClaimsOf(plugin), *vector.op.spec, level) ? CaseGroup::kValid : CaseGroup::kUnclaimed;
+  const CaseGroup group =
+      Claims(ClaimsOf(plugin), *vector.op.spec, level) ? CaseGroup::kValid : CaseGroup::kUnclaimed;
   return RunCase(plugin, prepared, group, options);
 }
 

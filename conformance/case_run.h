@@ -69,12 +69,14 @@ CaseVerdict RunCase(const Plugin& plugin, PreparedCase& prepared, CaseGroup grou
                     const RunCaseOptions& options = {});
 
 // The group of an operation no generator made (a test vector, a fuzz input) on a backend with
-// `claims`: invalid when it has an invalid_reason(); otherwise valid when the claims cover the lowest level admitting it, else unclaimed.
+// `claims`: invalid when it has an invalid_reason(); otherwise valid when the claims cover the
+// lowest level admitting it, else unclaimed.
 CaseGroup GroupOfOperation(PreparedCase& prepared, const BackendClaims& claims);
 
 // A test vector on a backend: a `reject` vector as an invalid case, any other judged against
 // the reference with the vector's tolerance (valid when the backend claims the lowest level
 // admitting it, else unclaimed).
-CaseVerdict RunVector(const Plugin& plugin, const TestVector& vector, const RunCaseOptions& options = {});
+CaseVerdict RunVector(const Plugin& plugin, const TestVector& vector,
+                      const RunCaseOptions& options = {});
 
 }  // namespace opcts

@@ -17,7 +17,9 @@ double Uniform(Rng& rng, double lo, double hi) {
 }
 uint64_t Below(Rng& rng, uint64_t n) { return n == 0 ? 0 : rng() % n; }
 
-int64_t SignedMax(DType t) { return DTypeBits(t) == 64 ? INT64_MAX : (int64_t{1} << (DTypeBits(t) - 1)) - 1; }
+int64_t SignedMax(DType t) {
+  return DTypeBits(t) == 64 ? INT64_MAX : (int64_t{1} << (DTypeBits(t) - 1)) - 1;
+}
 
 uint64_t RandomSum(DType t, Rng& rng, uint64_t line) {
   if (IsFloat(t)) {
@@ -27,7 +29,8 @@ uint64_t RandomSum(DType t, Rng& rng, uint64_t line) {
   if (IsUnsignedInt(t)) return rng() & BitsMask(t);  // wrapping is defined: any value
   // Signed: every prefix of `line` terms stays within range.
   const int64_t limit = std::max<int64_t>(1, SignedMax(t) / static_cast<int64_t>(line + 1));
-  return static_cast<uint64_t>(static_cast<int64_t>(Below(rng, 2 * limit + 1)) - limit) & BitsMask(t);
+  return static_cast<uint64_t>(static_cast<int64_t>(Below(rng, 2 * limit + 1)) - limit) &
+         BitsMask(t);
 }
 
 uint64_t RandomProduct(DType t, Rng& rng, uint64_t line) {
@@ -47,18 +50,26 @@ uint64_t RandomProduct(DType t, Rng& rng, uint64_t line) {
 uint64_t Extreme(DType t, Rng& rng) {
   if (IsFloat(t)) {
     const long double max = MaxFinite(t);
-    const double pool[] = {0.0, -0.0, INFINITY, -INFINITY, NAN, static_cast<double>(max),
-                           -static_cast<double>(max), static_cast<double>(SmallestSubnormal(t)),
+    const double pool[] = {0.0,
+                           -0.0,
+                           INFINITY,
+                           -INFINITY,
+                           NAN,
+                           static_cast<double>(max),
+                           -static_cast<double>(max),
+                           static_cast<double>(SmallestSubnormal(t)),
                            -static_cast<double>(SmallestSubnormal(t)),
-                           static_cast<double>(max) * 0.75, 1.0, -1.5};
+                           static_cast<double>(max) * 0.75,
+                           1.0,
+                           -1.5};
     // Half the time an ordinary value, so specials mix with normal arithmetic.
     if (rng() & 1) return DoubleToBits(t, Uniform(rng, -4, 4));
     return DoubleToBits(t, pool[Below(rng, std::size(pool))]);
   }
   const uint64_t mask = BitsMask(t);
   const uint64_t min_signed = IsSignedInt(t) ? (uint64_t{1} << (DTypeBits(t) - 1)) : 0;
-  const uint64_t pool[] = {0, 1, mask /* -1 or max */, mask >> (IsSignedInt(t) ? 1 : 0), min_signed,
-                           mask - 1};
+  const uint64_t pool[] = {
+      0, 1, mask /* -1 or max */, mask >> (IsSignedInt(t) ? 1 : 0), min_signed, mask - 1};
   return pool[Below(rng, std::size(pool))] & mask;
 }
 
@@ -75,7 +86,8 @@ std::vector<uint64_t> IndexData(DType t, Values kind, const std::vector<uint32_t
     std::shuffle(all.begin(), all.end(), rng);
     for (uint64_t i = 0; i < tuples; ++i) flat[i] = all[i % positions];
   } else if (kind == Values::kIndexDuplicates) {
-    for (uint64_t i = 0; i < tuples; ++i) flat[i] = i == 0 ? Below(rng, positions) : flat[Below(rng, i)];
+    for (uint64_t i = 0; i < tuples; ++i)
+      flat[i] = i == 0 ? Below(rng, positions) : flat[Below(rng, i)];
   } else {
     for (uint64_t i = 0; i < tuples; ++i) flat[i] = Below(rng, positions);
   }
@@ -101,7 +113,8 @@ std::vector<uint64_t> IndexData(DType t, Values kind, const std::vector<uint32_t
       const size_t c = Below(rng, q);
       const int64_t dim = dims[c];
       if (DTypeBits(t) == 64 && !is_signed && (rng() & 1)) {
-        coords[c] = static_cast<int64_t>((uint64_t{1} << 32) + Below(rng, 4));  // truncation to 32 bits would alias
+        coords[c] = static_cast<int64_t>((uint64_t{1} << 32) +
+                                         Below(rng, 4));  // truncation to 32 bits would alias
       } else if (is_signed && (rng() & 1)) {
         coords[c] = -dim - 1;
       } else {
@@ -124,30 +137,49 @@ void Fill(TensorData& data, const TensorRecipe& recipe, Rng& rng) {
   // An invalid case may give a TotalTensorSizeInBytes below what the sizes address: fill only
   // what the buffer holds.
   const uint64_t capacity = data.bytes.size() / DTypeSize(t);
-  for (uint64_t i = 0; i < std::min(BufferElementCount(desc), capacity); ++i) StoreBits(t, data.Element(i), Poison(t));
+  for (uint64_t i = 0; i < std::min(BufferElementCount(desc), capacity); ++i)
+    StoreBits(t, data.Element(i), Poison(t));
   std::vector<uint64_t> values;
   switch (recipe.values) {
-    case Values::kNone: return;
-    case Values::kScalar: values = {static_cast<uint64_t>(recipe.scalar) & BitsMask(t)}; break;
-    case Values::kIndexUnique: case Values::kIndexBoundary: case Values::kIndexNegative:
-    case Values::kIndexDuplicates: case Values::kIndexOutOfRange:
-      values = IndexData(t, recipe.values, recipe.index_dims, logical / recipe.index_dims.size(), rng);
+    case Values::kNone:
+      return;
+    case Values::kScalar:
+      values = {static_cast<uint64_t>(recipe.scalar) & BitsMask(t)};
+      break;
+    case Values::kIndexUnique:
+    case Values::kIndexBoundary:
+    case Values::kIndexNegative:
+    case Values::kIndexDuplicates:
+    case Values::kIndexOutOfRange:
+      values =
+          IndexData(t, recipe.values, recipe.index_dims, logical / recipe.index_dims.size(), rng);
       break;
     default:
       values.resize(logical);
       for (uint64_t& v : values) {
         switch (recipe.values) {
-          case Values::kRandomSum: v = RandomSum(t, rng, recipe.line_length); break;
-          case Values::kRandomProduct: v = RandomProduct(t, rng, recipe.line_length); break;
-          case Values::kExtremes: v = Extreme(t, rng); break;
-          case Values::kRandomBits: v = rng() & BitsMask(t); break;
-          default: v = DoubleToBits(t, 1.0); break;  // kOnes
+          case Values::kRandomSum:
+            v = RandomSum(t, rng, recipe.line_length);
+            break;
+          case Values::kRandomProduct:
+            v = RandomProduct(t, rng, recipe.line_length);
+            break;
+          case Values::kExtremes:
+            v = Extreme(t, rng);
+            break;
+          case Values::kRandomBits:
+            v = rng() & BitsMask(t);
+            break;
+          default:
+            v = DoubleToBits(t, 1.0);
+            break;  // kOnes
         }
       }
   }
   const StridedIndexer indexer(desc);
   for (uint64_t i = 0; i < values.size(); ++i)
-    if (const uint64_t at = indexer.BufferIndex(i); at < capacity) StoreBits(t, data.Element(at), values[i]);
+    if (const uint64_t at = indexer.BufferIndex(i); at < capacity)
+      StoreBits(t, data.Element(at), values[i]);
 }
 
 }  // namespace

@@ -72,9 +72,9 @@ std::optional<std::string> Check(const Constraint& c, const Operation& op, bool 
       const auto lo = EvaluateBound(*c.min, op), hi = EvaluateBound(*c.max, op);
       if (!lo || !hi) return std::nullopt;
       if (last < *lo || last > *hi)
-        return c.tensors[0] + ".Sizes[" + std::to_string(t->desc.rank() - 1) + "] (index tuple size) " +
-               std::to_string(last) + " is outside [" + std::to_string(*lo) + ", " +
-               std::to_string(*hi) + "]";
+        return c.tensors[0] + ".Sizes[" + std::to_string(t->desc.rank() - 1) +
+               "] (index tuple size) " + std::to_string(last) + " is outside [" +
+               std::to_string(*lo) + ", " + std::to_string(*hi) + "]";
       return std::nullopt;
     }
     case ConstraintKind::kScatterNDUpdatesSizes: {
@@ -86,7 +86,8 @@ std::optional<std::string> Check(const Constraint& c, const Operation& op, bool 
       } else {
         const auto input_dims = op.Param(c.params[0]), indices_dims = op.Param(c.params[1]);
         if (!input_dims || !indices_dims) return std::nullopt;
-        want = ScatterNDUpdatesSizes(input->desc.sizes, indices->desc.sizes, *input_dims, *indices_dims);
+        want = ScatterNDUpdatesSizes(input->desc.sizes, indices->desc.sizes, *input_dims,
+                                     *indices_dims);
       }
       if (!want) return std::nullopt;  // other constraints (ranks, counts) already fail
       if (updates->desc.sizes != *want)
@@ -102,7 +103,8 @@ std::optional<std::string> Check(const Constraint& c, const Operation& op, bool 
 
 std::optional<int64_t> EvaluateBound(const Bound& bound, const Operation& op) {
   switch (bound.kind) {
-    case Bound::Kind::kConstant: return bound.plus;
+    case Bound::Kind::kConstant:
+      return bound.plus;
     case Bound::Kind::kRankOf: {
       const TensorData* t = op.Tensor(bound.name);
       if (!t) return std::nullopt;
@@ -119,7 +121,8 @@ std::optional<int64_t> EvaluateBound(const Bound& bound, const Operation& op) {
 
 std::optional<std::vector<uint32_t>> ScatterNDUpdatesSizes(const std::vector<uint32_t>& input,
                                                            const std::vector<uint32_t>& indices,
-                                                           int64_t input_dims, int64_t indices_dims) {
+                                                           int64_t input_dims,
+                                                           int64_t indices_dims) {
   const int64_t rank = static_cast<int64_t>(input.size());
   if (rank == 0 || static_cast<int64_t>(indices.size()) != rank || input_dims < 1 ||
       input_dims > rank || indices_dims < 1 || indices_dims > rank)
@@ -154,7 +157,9 @@ std::vector<Violation> FindViolations(const Operation& op, bool with_data) {
       if (!t.optional) found.push_back({"missing-tensor", t.name + " is missing"});
       continue;
     }
-    if (const Result<void> valid = ValidateTensorDesc(data->desc, t.role == TensorRole::kScalarInput); !valid)
+    if (const Result<void> valid =
+            ValidateTensorDesc(data->desc, t.role == TensorRole::kScalarInput);
+        !valid)
       found.push_back({"tensor-desc", t.name + ": " + valid.error().message});
     else if (t.role == TensorRole::kScalarInput && data->desc.rank() != 0)
       found.push_back({"tensor-desc", t.name + " must be a scalar"});
@@ -170,7 +175,9 @@ std::vector<Violation> FindViolations(const Operation& op, bool with_data) {
                                                     : 0xFFFFFFFFll;
     if (*value < 0 || *value > hi)
       found.push_back({"param", p.name + " " + std::to_string(*value) + " is not a valid " +
-                                    (p.type == ParamType::kBool ? "BOOL" : p.type == ParamType::kEnum ? "enum value" : "UINT")});
+                                    (p.type == ParamType::kBool   ? "BOOL"
+                                     : p.type == ParamType::kEnum ? "enum value"
+                                                                  : "UINT")});
   }
   if (!found.empty()) return found;  // constraints assume well-formed tensors and params
   for (const Constraint& c : spec.constraints)
@@ -192,7 +199,8 @@ std::optional<std::string> LowestSupportingLevel(const OperatorSpec& spec,
     bool admitted = true;
     for (const auto& [name, allowed] : level.params) {
       const auto value = values.Param(name);
-      if (value && std::find(allowed.begin(), allowed.end(), *value) == allowed.end()) admitted = false;
+      if (value && std::find(allowed.begin(), allowed.end(), *value) == allowed.end())
+        admitted = false;
     }
     for (const auto& [name, support] : level.tensors) {
       auto t = tensors.find(name);

@@ -38,7 +38,8 @@ std::optional<int64_t> EvaluateBound(const Bound& bound, const Operation& op);
 // the dimension counts say which trailing dimensions are meaningful.
 std::optional<std::vector<uint32_t>> ScatterNDUpdatesSizes(const std::vector<uint32_t>& input,
                                                            const std::vector<uint32_t>& indices,
-                                                           int64_t input_dims, int64_t indices_dims);
+                                                           int64_t input_dims,
+                                                           int64_t indices_dims);
 // ONNX form (the rule without params): indices.shape[:-1] ++ input.shape[k:], ranks differ.
 std::optional<std::vector<uint32_t>> ScatterNDUpdatesSizes(const std::vector<uint32_t>& input,
                                                            const std::vector<uint32_t>& indices);

@@ -1,5 +1,7 @@
 // A backend that crashes or hangs while starting is a recorded gate failure with a bounded cost,
 // never a usage error, an unbounded wait, or a run with nothing in its journal.
+#include <unistd.h>
+
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -7,7 +9,6 @@
 #include <sstream>
 
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include "conformance/runner.h"
 #include "reports/journal.h"
@@ -29,7 +30,9 @@ class ContainmentTest : public ::testing::Test {
     options.filter = std::move(filter);
     options.timeout_ms = timeout_ms;
     options.progress = false;
-    options.journal = (std::filesystem::temp_directory_path() / ("opcts-containment-" + plugin + "-" + std::to_string(getpid()) + ".jsonl")).string();
+    options.journal = (std::filesystem::temp_directory_path() /
+                       ("opcts-containment-" + plugin + "-" + std::to_string(getpid()) + ".jsonl"))
+                          .string();
     log_.str("");
     const auto start = std::chrono::steady_clock::now();
     result_ = RunConformance(*specs_, options, log_, log_);
@@ -56,13 +59,16 @@ class ContainmentTest : public ::testing::Test {
 SpecSet* ContainmentTest::specs_ = nullptr;
 
 TEST_F(ContainmentTest, ACrashWhileLoadingIsARecordedGateFailure) {
-  const auto records = Run("opcts-bad-crash-on-create.so", Filter("dml_cumulative_summation", "*", 20));
+  const auto records =
+      Run("opcts-bad-crash-on-create.so", Filter("dml_cumulative_summation", "*", 20));
   EXPECT_EQ(result_.exit_code, 1) << log_.str();
   ASSERT_EQ(records.size(), 20u);
   for (const CaseRecord& r : records) {
     EXPECT_EQ(r.status, Status::kCrash) << r.id;
-    EXPECT_NE(r.message.find("the backend did not start: worker died while loading the backend: signal 11"),
-              std::string::npos) << r.message;
+    EXPECT_NE(r.message.find(
+                  "the backend did not start: worker died while loading the backend: signal 11"),
+              std::string::npos)
+        << r.message;
   }
   EXPECT_NE(log_.str().find("CRASHED while loading"), std::string::npos) << log_.str();
 }
@@ -72,20 +78,23 @@ TEST_F(ContainmentTest, AHangWhileCreatingCostsOneTimeLimit) {
   EXPECT_EQ(result_.exit_code, 1) << log_.str();
   ASSERT_EQ(records.size(), 50u);
   for (const CaseRecord& r : records)
-    EXPECT_NE(r.message.find("did not finish loading within 300 ms"), std::string::npos) << r.message;
+    EXPECT_NE(r.message.find("did not finish loading within 300 ms"), std::string::npos)
+        << r.message;
   EXPECT_LT(seconds_, 5.0) << "one limit for the backend, not one per case";
 }
 
 TEST_F(ContainmentTest, ABackendThatFailsToRestartTwiceIsMarkedFailedOnce) {
-  const auto records = Run("opcts-fault-restart-hangs.so", Filter("dml_cumulative_product", "f16", 0), 300);
+  const auto records =
+      Run("opcts-fault-restart-hangs.so", Filter("dml_cumulative_product", "f16", 0), 300);
   std::remove(("/tmp/opcts-restart-hangs-" + std::to_string(getpid())).c_str());
   EXPECT_EQ(result_.exit_code, 1) << log_.str();
   ASSERT_GT(records.size(), 20u);
   size_t crashed = 0, restarts = 0, given_up = 0;
   for (const CaseRecord& r : records) {
     crashed += r.message.find("signal 11") != std::string::npos;
-    restarts += r.message.find("could not restart the worker: did not finish loading within 300 ms") !=
-                std::string::npos;
+    restarts +=
+        r.message.find("could not restart the worker: did not finish loading within 300 ms") !=
+        std::string::npos;
     given_up += r.message.find("the backend failed to restart twice") != std::string::npos;
   }
   EXPECT_EQ(crashed, 1u);
@@ -103,17 +112,21 @@ TEST_F(ContainmentTest, WritesIntoConstDescriptorsOrBindingsAreCaughtAndNamed) {
   for (const CaseRecord& r : records) {
     if (r.group == CaseGroup::kInvalid) continue;
     EXPECT_EQ(r.status, Status::kFail) << r.id;
-    descriptors += r.dtype == "FLOAT32" &&
-                   r.message == "query wrote into the const descriptors it was given: OutputTensor.Sizes changed";
-    bindings += r.dtype == "INT32" &&
-                r.message == "execute wrote into the const bindings array: entry 0 (InputTensor) changed";
+    descriptors +=
+        r.dtype == "FLOAT32" &&
+        r.message ==
+            "query wrote into the const descriptors it was given: OutputTensor.Sizes changed";
+    bindings +=
+        r.dtype == "INT32" &&
+        r.message == "execute wrote into the const bindings array: entry 0 (InputTensor) changed";
   }
   EXPECT_GT(descriptors, 10u);
   EXPECT_GT(bindings, 10u);
 }
 
 TEST_F(ContainmentTest, AFarWriteIsAFailNamingTheBufferNotACrash) {
-  const auto records = Run("opcts-fault-write-far.so", Filter("dml_cumulative_summation", "f32", 0));
+  const auto records =
+      Run("opcts-fault-write-far.so", Filter("dml_cumulative_summation", "f32", 0));
   EXPECT_EQ(result_.exit_code, 1) << log_.str();
   size_t executed = 0;
   for (const CaseRecord& r : records) {
@@ -123,19 +136,24 @@ TEST_F(ContainmentTest, AFarWriteIsAFailNamingTheBufferNotACrash) {
     }
     ++executed;
     EXPECT_EQ(r.status, Status::kFail) << r.id;
-    const std::string buffer = r.layout == "in-place" ? "InputTensor" : "OutputTensor";  // the one written
-    EXPECT_EQ(r.message.rfind(buffer + ": accessed byte 1048576 past the end (an inaccessible guard page", 0), 0u)
+    const std::string buffer =
+        r.layout == "in-place" ? "InputTensor" : "OutputTensor";  // the one written
+    EXPECT_EQ(r.message.rfind(
+                  buffer + ": accessed byte 1048576 past the end (an inaccessible guard page", 0),
+              0u)
         << r.id << ": " << r.message;
   }
   EXPECT_GT(executed, 10u);
 }
 
 TEST_F(ContainmentTest, AWriteAfterExecuteReturnedIsCaughtAndSaysSo) {
-  const auto records = Run("opcts-fault-late-write.so", Filter("dml_cumulative_summation", "i32", 0));
+  const auto records =
+      Run("opcts-fault-late-write.so", Filter("dml_cumulative_summation", "i32", 0));
   EXPECT_EQ(result_.exit_code, 1) << log_.str();
   size_t late = 0;
   for (const CaseRecord& r : records) {
-    if (r.message.find("after the execute that owned it had returned") == std::string::npos) continue;
+    if (r.message.find("after the execute that owned it had returned") == std::string::npos)
+      continue;
     ++late;
     EXPECT_TRUE(r.status == Status::kFail || r.status == Status::kCrash) << StatusName(r.status);
   }
@@ -143,13 +161,15 @@ TEST_F(ContainmentTest, AWriteAfterExecuteReturnedIsCaughtAndSaysSo) {
 }
 
 TEST_F(ContainmentTest, AWorkerOverTheMemoryLimitIsStoppedAndTheRunGoesOn) {
-  const auto records = Run("opcts-fault-memory-hog.so", Filter("dml_cumulative_summation", "f32", 60), 0, 256);
+  const auto records =
+      Run("opcts-fault-memory-hog.so", Filter("dml_cumulative_summation", "f32", 60), 0, 256);
   EXPECT_EQ(result_.exit_code, 1) << log_.str();
   size_t over = 0, passed_after = 0;
   for (const CaseRecord& r : records) {
     if (r.status == Status::kMemoryLimit) {
       ++over;
-      EXPECT_NE(r.message.find("over the limit of 256 MiB (--memory-limit)"), std::string::npos) << r.message;
+      EXPECT_NE(r.message.find("over the limit of 256 MiB (--memory-limit)"), std::string::npos)
+          << r.message;
     } else if (over > 0 && r.status == Status::kPass) {
       ++passed_after;
     }
@@ -169,7 +189,8 @@ TEST_F(ContainmentTest, AForkedChildCannotDelayResultsOrOutliveTheRun) {
   size_t crashes = 0;
   for (const CaseRecord& r : records) {
     if (r.dtype != "FLOAT16" || r.group == CaseGroup::kInvalid) continue;
-    EXPECT_EQ(r.status, Status::kCrash) << r.id << ": " << r.message;  // not Timeout: the child holds the pipe
+    EXPECT_EQ(r.status, Status::kCrash)
+        << r.id << ": " << r.message;  // not Timeout: the child holds the pipe
     crashes += r.message.find("signal 11") != std::string::npos;
   }
   EXPECT_GT(crashes, 3u);
@@ -180,14 +201,16 @@ TEST_F(ContainmentTest, AForkedChildCannotDelayResultsOrOutliveTheRun) {
   // Gone, or a zombie: killed, and waiting for whoever adopted it to reap it.
   std::ifstream status("/proc/" + std::to_string(child) + "/status");
   std::string line;
-  while (std::getline(status, line) && line.rfind("State:", 0) != 0) {}
+  while (std::getline(status, line) && line.rfind("State:", 0) != 0) {
+  }
   EXPECT_TRUE(line.empty() || line.find("Z (zombie)") != std::string::npos)
       << "the forked child " << child << " outlived the run: " << line;
   std::remove(note.c_str());
 }
 
 TEST_F(ContainmentTest, ACrashInABackendThreadIsAttributedAsSuch) {
-  const auto records = Run("opcts-fault-thread-crash.so", Filter("dml_cumulative_summation", "i32", 0));
+  const auto records =
+      Run("opcts-fault-thread-crash.so", Filter("dml_cumulative_summation", "i32", 0));
   EXPECT_EQ(result_.exit_code, 1) << log_.str();
   size_t attributed = 0;
   for (const CaseRecord& r : records) {
@@ -213,9 +236,9 @@ TEST_F(ContainmentTest, AFailureKeepsWhatTheBackendPrintedDuringItsCase) {
     } else {
       EXPECT_EQ(r.status, Status::kFail) << r.id;
       // This case's output only: one line, not the output of the cases before it.
-      quoted += r.message.size() > 57 &&
-                r.message.substr(r.message.size() - 57) ==
-                    "; backend output: Pass forged.case: printed by the plugin";
+      quoted +=
+          r.message.size() > 57 && r.message.substr(r.message.size() - 57) ==
+                                       "; backend output: Pass forged.case: printed by the plugin";
     }
   }
   EXPECT_GT(quoted, 10u);

@@ -68,7 +68,8 @@ TEST_F(GateTest, APluginThatRefusesEverythingFailsTheGate) {
   EXPECT_EQ(result.failures, 0u) << "no single case fails: the verdict comes from the coverage";
   EXPECT_NE(log_.str().find("computed none of its"), std::string::npos) << log_.str();
   for (const CaseRecord& r : Journal(options.journal))
-    EXPECT_TRUE(r.status == Status::kNotSupported || r.status == Status::kInvalidRejected) << r.id << " " << StatusName(r.status);
+    EXPECT_TRUE(r.status == Status::kNotSupported || r.status == Status::kInvalidRejected)
+        << r.id << " " << StatusName(r.status);
 }
 
 TEST_F(GateTest, AnUnknownStatusCodeFailsWhateverTheCase) {
@@ -85,7 +86,8 @@ TEST_F(GateTest, AnUnknownStatusCodeFailsWhateverTheCase) {
       ++query77;
       invalid77 += r.group == CaseGroup::kInvalid;
     } else if (r.dtype == "FLOAT32") {
-      EXPECT_EQ(r.group, CaseGroup::kInvalid) << r.id << " (only an invalid case's output may be no FLOAT32)";
+      EXPECT_EQ(r.group, CaseGroup::kInvalid)
+          << r.id << " (only an invalid case's output may be no FLOAT32)";
     } else if (r.group != CaseGroup::kInvalid) {
       EXPECT_EQ(r.status, Status::kFail) << r.id;
       execute_minus1 += r.message.find("execute answered unknown status -1") != std::string::npos;
@@ -109,7 +111,8 @@ TEST_F(GateTest, ExecuteErrorAfterQueryOkFailsClaimedOrNot) {
     ++executed;
     EXPECT_EQ(r.status, Status::kFail) << r.id;
     EXPECT_NE(r.message.find("query accepted the case, then execute answered ERROR: device lost"),
-              std::string::npos) << r.message;
+              std::string::npos)
+        << r.message;
   }
   EXPECT_GT(executed, 10u);
 
@@ -139,8 +142,9 @@ TEST_F(GateTest, RefusingOutOfRangeIndicesAtExecuteIsConformant) {
     EXPECT_EQ(Run(options).exit_code, 0) << options_text << "\n" << log_.str();
     const std::vector<CaseRecord> records = Journal(options.journal);
     ASSERT_GT(records.size(), 10u);
-    const std::string expected_message = options_text.empty() ? "out-of-range indices skipped"
-                                                              : "refused the data at execute, which the spec allows";
+    const std::string expected_message = options_text.empty()
+                                             ? "out-of-range indices skipped"
+                                             : "refused the data at execute, which the spec allows";
     for (const CaseRecord& r : records) {
       EXPECT_EQ(r.status, Status::kPass) << r.id << ": " << r.message;
       EXPECT_NE(r.message.find(expected_message), std::string::npos) << r.message;
@@ -184,7 +188,8 @@ TEST_F(GateTest, ResumeRefusesAJournalOfAnotherRun) {
   RunOptions other_filter = resumed;
   other_filter.filter.dtypes = {"f32"};
   EXPECT_EQ(Run(other_filter).exit_code, 2);
-  EXPECT_NE(log_.str().find("filter dtype: '*' in the journal, 'f32' now"), std::string::npos) << log_.str();
+  EXPECT_NE(log_.str().find("filter dtype: '*' in the journal, 'f32' now"), std::string::npos)
+      << log_.str();
 
   RunOptions other_backend = resumed;
   other_backend.backends = {FaultPlugin("leak")};
@@ -204,7 +209,8 @@ TEST_F(GateTest, ResumeRefusesAJournalOfAnotherRun) {
     text.assign(std::istreambuf_iterator<char>(in), {});
   }
   const size_t second_line = text.find('\n') + 1;
-  const std::string first_case = text.substr(second_line, text.find('\n', second_line) + 1 - second_line);
+  const std::string first_case =
+      text.substr(second_line, text.find('\n', second_line) + 1 - second_line);
   std::ofstream(options.journal, std::ios::app) << first_case;
   EXPECT_EQ(Run(resumed).exit_code, 2);
   EXPECT_NE(log_.str().find("twice"), std::string::npos) << log_.str();
@@ -235,7 +241,8 @@ TEST(BuiltinBackends, RefuseAnOperatorTheyDoNotKnow) {
     const opcts_op_desc unknown{0xFFFFu, &desc};
     char message[256] = "";
     EXPECT_EQ((*load)->api().query((*load)->instance(), &unknown, message, sizeof message),
-              OPCTS_STATUS_NOT_SUPPORTED) << name;
+              OPCTS_STATUS_NOT_SUPPORTED)
+        << name;
     EXPECT_NE(std::string(message).find("65535"), std::string::npos) << name << ": " << message;
   }
 }

@@ -36,7 +36,8 @@ struct Spare {
 constexpr int kSpares = 16;
 Spare spares[kSpares];
 int spare_count = 0;
-constexpr uint64_t kKeepPagesBelow = 64 * 1024;  // smaller buffers keep their memory while held
+constexpr uint64_t kKeepPagesBelow =
+    uint64_t{64} * 1024;  // smaller buffers keep their memory while held
 
 int result_fd = -1;
 pid_t main_thread = 0;  // the worker's thread: the only one opcts calls the backend from
@@ -83,7 +84,8 @@ struct Line {
   void Add(uint64_t value) {
     char digits[24];
     int n = 0;
-    do digits[n++] = static_cast<char>('0' + value % 10); while ((value /= 10) != 0);
+    do digits[n++] = static_cast<char>('0' + value % 10);
+    while ((value /= 10) != 0);
     while (n > 0 && length < sizeof text - 1) text[length++] = digits[--n];
   }
 };
@@ -104,9 +106,10 @@ void DieBySignal(int signal) {
     Line line;
     line.Add("opcts: signal ");
     line.Add(static_cast<uint64_t>(signal));
-    line.Add(in_call ? " in a thread of the backend, during this case's call\n"
-                     : " in a thread of the backend, outside any call opcts made: it may come from an "
-                       "earlier case\n");
+    line.Add(in_call
+                 ? " in a thread of the backend, during this case's call\n"
+                 : " in a thread of the backend, outside any call opcts made: it may come from an "
+                   "earlier case\n");
     WriteAll(STDERR_FILENO, line.text, line.length);
   }
   ::signal(signal, SIG_DFL);
@@ -139,8 +142,10 @@ void OnFault(int signal, siginfo_t* info, void*) {
     line.Add(r.name);
     line.Add(": accessed");
     AddPosition(line, r, address);
-    line.Add(r.live ? " (an inaccessible guard page; outside TotalTensorSizeInBytes)\n"
-                    : " after the execute that owned it had returned (a backend thread still at work?)\n");
+    line.Add(
+        r.live
+            ? " (an inaccessible guard page; outside TotalTensorSizeInBytes)\n"
+            : " after the execute that owned it had returned (a backend thread still at work?)\n");
     if (case_prefix_length == 0) {  // between cases: the parent blames the next one, with this
       WriteAll(STDERR_FILENO, line.text, line.length);
     } else {
@@ -161,8 +166,8 @@ GuardedBuffer::GuardedBuffer(const std::string& name, uint64_t bytes, uint8_t gu
   reservation_size_ = accessible_size_ + 2 * kFarGuardBytes;
   reservation_ = TakeSpare(reservation_size_);
   if (reservation_ == nullptr) {
-    void* mapping =
-        mmap(nullptr, reservation_size_, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    void* mapping = mmap(nullptr, reservation_size_, PROT_NONE,
+                         MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (mapping == MAP_FAILED) throw std::bad_alloc();
     reservation_ = static_cast<uint8_t*>(mapping);
   }
@@ -189,9 +194,14 @@ GuardedBuffer::GuardedBuffer(const std::string& name, uint64_t bytes, uint8_t gu
 }
 
 GuardedBuffer::GuardedBuffer(GuardedBuffer&& other) noexcept
-    : reservation_(other.reservation_), reservation_size_(other.reservation_size_),
-      accessible_(other.accessible_), accessible_size_(other.accessible_size_), tensor_(other.tensor_),
-      size_(other.size_), guard_(other.guard_), slot_(other.slot_) {
+    : reservation_(other.reservation_),
+      reservation_size_(other.reservation_size_),
+      accessible_(other.accessible_),
+      accessible_size_(other.accessible_size_),
+      tensor_(other.tensor_),
+      size_(other.size_),
+      guard_(other.guard_),
+      slot_(other.slot_) {
   other.reservation_ = nullptr;
   other.slot_ = -1;
 }

@@ -44,7 +44,7 @@ class GuardedBuffer {
  private:
   uint8_t* reservation_ = nullptr;  // the whole mapping
   uint64_t reservation_size_ = 0;
-  uint8_t* accessible_ = nullptr;   // guard bytes + tensor + guard bytes
+  uint8_t* accessible_ = nullptr;  // guard bytes + tensor + guard bytes
   uint64_t accessible_size_ = 0;
   uint8_t* tensor_ = nullptr;
   uint64_t size_ = 0;

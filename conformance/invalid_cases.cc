@@ -15,11 +15,13 @@ namespace {
 using Mutation = std::function<bool(CaseRecipe&)>;  // false: not applicable to this base
 
 // Resizes a tensor (packed) and, unless `alone`, every tensor that must keep its sizes.
-void Resize(CaseRecipe& r, const std::string& name, const std::vector<uint32_t>& sizes, bool alone) {
+void Resize(CaseRecipe& r, const std::string& name, const std::vector<uint32_t>& sizes,
+            bool alone) {
   std::vector<std::string> names = {name};
   if (!alone)
     for (const Constraint& c : r.spec->constraints)
-      if (c.kind == ConstraintKind::kSameSizes && std::count(c.tensors.begin(), c.tensors.end(), name))
+      if (c.kind == ConstraintKind::kSameSizes &&
+          std::count(c.tensors.begin(), c.tensors.end(), name))
         names.insert(names.end(), c.tensors.begin(), c.tensors.end());
   for (const std::string& n : names) {
     auto it = r.tensors.find(n);
@@ -43,33 +45,34 @@ std::vector<Derived> MutationsFor(const Constraint& c) {
   switch (c.kind) {
     case ConstraintKind::kSameDType:
       return {{"", [c](CaseRecipe& r) {
-        TensorRecipe& t = r.tensors.at(c.tensors[1]);
-        const auto& allowed = TopSupport(*r.spec).tensors.at(c.tensors[1]).dtypes;
-        for (DType d : allowed)
-          if (d != t.desc.dtype) {
-            t.desc = PackedDesc(d, t.desc.sizes);
-            return true;
-          }
-        return false;
-      }}};
+                 TensorRecipe& t = r.tensors.at(c.tensors[1]);
+                 const auto& allowed = TopSupport(*r.spec).tensors.at(c.tensors[1]).dtypes;
+                 for (DType d : allowed)
+                   if (d != t.desc.dtype) {
+                     t.desc = PackedDesc(d, t.desc.sizes);
+                     return true;
+                   }
+                 return false;
+               }}};
     case ConstraintKind::kSameRank:
       return {{"", [c](CaseRecipe& r) {
-        TensorRecipe& t = r.tensors.at(c.tensors.back());
-        if (t.desc.rank() >= kMaxRank) return false;
-        std::vector<uint32_t> sizes = t.desc.sizes;
-        sizes.insert(sizes.begin(), 1);
-        t.desc = PackedDesc(t.desc.dtype, sizes);
-        return true;
-      }}};
+                 TensorRecipe& t = r.tensors.at(c.tensors.back());
+                 if (t.desc.rank() >= kMaxRank) return false;
+                 std::vector<uint32_t> sizes = t.desc.sizes;
+                 sizes.insert(sizes.begin(), 1);
+                 t.desc = PackedDesc(t.desc.dtype, sizes);
+                 return true;
+               }}};
     case ConstraintKind::kSameSizes:
       return {{"", [c](CaseRecipe& r) {
-        std::vector<uint32_t> sizes = r.tensors.at(c.tensors[1]).desc.sizes;
-        sizes.back() += 1;
-        Resize(r, c.tensors[1], sizes, /*alone=*/true);
-        return true;
-      }}};
+                 std::vector<uint32_t> sizes = r.tensors.at(c.tensors[1]).desc.sizes;
+                 sizes.back() += 1;
+                 Resize(r, c.tensors[1], sizes, /*alone=*/true);
+                 return true;
+               }}};
     case ConstraintKind::kParamRange:
-      return {{"above", [c](CaseRecipe& r) {
+      return {{"above",
+               [c](CaseRecipe& r) {
                  r.params[c.param] = Evaluate(*c.max, r) + 1;
                  return true;
                }},
@@ -80,7 +83,8 @@ std::vector<Derived> MutationsFor(const Constraint& c) {
                  return true;
                }}};
     case ConstraintKind::kScalarValueRange:
-      return {{"above", [c](CaseRecipe& r) {
+      return {{"above",
+               [c](CaseRecipe& r) {
                  auto it = r.tensors.find(c.tensors[0]);
                  if (it == r.tensors.end()) return false;
                  it->second.scalar = Evaluate(*c.max, r) + 1;
@@ -94,30 +98,30 @@ std::vector<Derived> MutationsFor(const Constraint& c) {
                }}};
     case ConstraintKind::kLeadingOnes:
       return {{"", [c](CaseRecipe& r) {
-        const TensorRecipe& t = r.tensors.at(c.tensors[0]);
-        if (r.params.at(c.param) >= static_cast<int64_t>(t.desc.rank())) return false;
-        std::vector<uint32_t> sizes = t.desc.sizes;
-        sizes[0] = 2;
-        Resize(r, c.tensors[0], sizes, /*alone=*/false);
-        return true;
-      }}};
+                 const TensorRecipe& t = r.tensors.at(c.tensors[0]);
+                 if (r.params.at(c.param) >= static_cast<int64_t>(t.desc.rank())) return false;
+                 std::vector<uint32_t> sizes = t.desc.sizes;
+                 sizes[0] = 2;
+                 Resize(r, c.tensors[0], sizes, /*alone=*/false);
+                 return true;
+               }}};
     case ConstraintKind::kLastDimRange:
       return {{"", [c](CaseRecipe& r) {
-        TensorRecipe& t = r.tensors.at(c.tensors[0]);
-        std::vector<uint32_t> sizes = t.desc.sizes;
-        sizes.back() = static_cast<uint32_t>(Evaluate(*c.max, r) + 1);
-        t.desc = PackedDesc(t.desc.dtype, sizes);
-        t.index_dims.resize(sizes.back(), 2);
-        return true;
-      }}};
+                 TensorRecipe& t = r.tensors.at(c.tensors[0]);
+                 std::vector<uint32_t> sizes = t.desc.sizes;
+                 sizes.back() = static_cast<uint32_t>(Evaluate(*c.max, r) + 1);
+                 t.desc = PackedDesc(t.desc.dtype, sizes);
+                 t.index_dims.resize(sizes.back(), 2);
+                 return true;
+               }}};
     case ConstraintKind::kScatterNDUpdatesSizes:
       return {{"", [c](CaseRecipe& r) {
-        TensorRecipe& t = r.tensors.at(c.tensors[2]);
-        std::vector<uint32_t> sizes = t.desc.sizes;
-        sizes.back() += 1;
-        t.desc = PackedDesc(t.desc.dtype, sizes);
-        return true;
-      }}};
+                 TensorRecipe& t = r.tensors.at(c.tensors[2]);
+                 std::vector<uint32_t> sizes = t.desc.sizes;
+                 sizes.back() += 1;
+                 t.desc = PackedDesc(t.desc.dtype, sizes);
+                 return true;
+               }}};
   }
   return {};
 }
@@ -132,18 +136,21 @@ struct GenericRule {
 std::vector<GenericRule> GenericMutations(const OperatorSpec& spec) {
   const std::string input = spec.tensors.front().name;
   std::vector<GenericRule> m = {
-      {"size-zero", "tensor-desc", [input](CaseRecipe& r) {
+      {"size-zero", "tensor-desc",
+       [input](CaseRecipe& r) {
          std::vector<uint32_t> sizes = r.tensors.at(input).desc.sizes;
          sizes[0] = 0;
          Resize(r, input, sizes, /*alone=*/false);
          return true;
        }},
-      {"total-bytes-below-minimum", "tensor-desc", [input](CaseRecipe& r) {
+      {"total-bytes-below-minimum", "tensor-desc",
+       [input](CaseRecipe& r) {
          TensorDesc& d = r.tensors.at(input).desc;
          d.total_bytes = ImpliedMinimumBytes(d) - 4;
          return true;
        }},
-      {"alignment-not-power-of-two", "tensor-desc", [input](CaseRecipe& r) {
+      {"alignment-not-power-of-two", "tensor-desc",
+       [input](CaseRecipe& r) {
          r.tensors.at(input).desc.alignment = 3;
          return true;
        }},
@@ -172,7 +179,12 @@ bool TryDerive(const CaseRecipe& base, const std::string& rule, const std::strin
     return false;
   // The base's run seed; the rank may have changed.
   const uint64_t run_seed = CaseId::Parse(base.id)->seed;
-  FinishRecipe(r, {OperatorKey(*r.spec), false, r.dtype, static_cast<unsigned>(r.shape.size()), {"invalid", name}, run_seed});
+  FinishRecipe(r, {OperatorKey(*r.spec),
+                   false,
+                   r.dtype,
+                   static_cast<unsigned>(r.shape.size()),
+                   {"invalid", name},
+                   run_seed});
   out.push_back(std::move(r));
   return true;
 }
@@ -184,8 +196,8 @@ void GenerateInvalidCases(const OperatorSpec& spec, const std::vector<CaseRecipe
   // Bases: packed, not in place, within the tables, smallest rank first.
   std::vector<const CaseRecipe*> bases;
   for (const CaseRecipe& c : valid)
-    if (c.group == CaseGroup::kValid && !c.level.empty() && c.layout == Layout::kPacked && !c.in_place &&
-        ElementCount(c.tensors.begin()->second.desc) < 4096)
+    if (c.group == CaseGroup::kValid && !c.level.empty() && c.layout == Layout::kPacked &&
+        !c.in_place && ElementCount(c.tensors.begin()->second.desc) < 4096)
       bases.push_back(&c);
   std::stable_sort(bases.begin(), bases.end(), [](const CaseRecipe* a, const CaseRecipe* b) {
     return a->shape.size() < b->shape.size();

@@ -27,16 +27,19 @@ struct ElementResult {
   bool pass = false, warn = false;
 };
 
-ElementResult JudgeElement(DType t, const ExpectedTensor& expected, const ExpectedElement& e, uint64_t bits) {
+ElementResult JudgeElement(DType t, const ExpectedTensor& expected, const ExpectedElement& e,
+                           uint64_t bits) {
   switch (e.kind) {
-    case Expect::kAny: return {true};
+    case Expect::kAny:
+      return {true};
     case Expect::kBits: {
       if (bits == e.bits) return {true};
       const long double a = BitsToLongDouble(t, bits);
       const bool special = std::isnan(a) || std::isinf(a);
       return {special && e.pass_overflow_ok, special && !e.pass_overflow_ok && e.warn_overflow_ok};
     }
-    case Expect::kNaN: return {IsNaNBits(t, bits)};
+    case Expect::kNaN:
+      return {IsNaNBits(t, bits)};
     case Expect::kAnyOf: {
       const auto& set = expected.candidates[e.bits];
       return {std::find(set.begin(), set.end(), bits) != set.end()};
@@ -55,9 +58,12 @@ ElementResult JudgeElement(DType t, const ExpectedTensor& expected, const Expect
 std::string FormatExpected(DType t, const ExpectedTensor& expected, const ExpectedElement& e) {
   char buffer[128];
   switch (e.kind) {
-    case Expect::kBits: return FormatElement(t, e.bits);
-    case Expect::kNaN: return "NaN";
-    case Expect::kAny: return "anything";
+    case Expect::kBits:
+      return FormatElement(t, e.bits);
+    case Expect::kNaN:
+      return "NaN";
+    case Expect::kAny:
+      return "anything";
     case Expect::kNear:
       std::snprintf(buffer, sizeof buffer, "%.17Lg ± %.3g", e.value, e.pass_bound);
       return buffer;
@@ -70,7 +76,6 @@ std::string FormatExpected(DType t, const ExpectedTensor& expected, const Expect
   }
   return "?";
 }
-
 
 std::vector<uint64_t> MismatchingElements(const ExpectedTensor& expected, const TensorData& actual,
                                           size_t limit) {
@@ -102,9 +107,11 @@ std::string FormatElement(DType t, uint64_t bits) {
   const long double v = BitsToLongDouble(t, bits);
   const int hex_digits = static_cast<int>(DTypeSize(t) * 2);
   if (std::isnan(v))
-    std::snprintf(buffer, sizeof buffer, "nan(0x%0*llx)", hex_digits, static_cast<unsigned long long>(bits));
+    std::snprintf(buffer, sizeof buffer, "nan(0x%0*llx)", hex_digits,
+                  static_cast<unsigned long long>(bits));
   else
-    std::snprintf(buffer, sizeof buffer, "%.17Lg (0x%0*llx)", v, hex_digits, static_cast<unsigned long long>(bits));
+    std::snprintf(buffer, sizeof buffer, "%.17Lg (0x%0*llx)", v, hex_digits,
+                  static_cast<unsigned long long>(bits));
   return buffer;
 }
 
@@ -122,7 +129,8 @@ Judgement JudgeTensor(const ExpectedTensor& expected, const TensorData& actual) 
       const long double a = BitsToLongDouble(t, bits);
       if (std::isfinite(a)) {
         const long double error = std::fabs(a - e.value);
-        const long double ratio = e.pass_bound > 0 ? error / e.pass_bound : (error > 0 ? INFINITY : 0);
+        const long double ratio =
+            e.pass_bound > 0 ? error / e.pass_bound : (error > 0 ? INFINITY : 0);
         if (ratio > worst_ratio) {
           worst_ratio = ratio;
           j.max_error = static_cast<double>(error);

@@ -6,9 +6,12 @@ namespace opcts {
 namespace {
 
 constexpr std::pair<Layout, std::string_view> kLayoutNames[] = {
-    {Layout::kPacked, "packed"},       {Layout::kPadded, "padded"},
-    {Layout::kTransposed, "transposed"}, {Layout::kBroadcast, "broadcast"},
-    {Layout::kBroadcastAxis, "broadcast-axis"}, {Layout::kInPlace, "in-place"},
+    {Layout::kPacked, "packed"},
+    {Layout::kPadded, "padded"},
+    {Layout::kTransposed, "transposed"},
+    {Layout::kBroadcast, "broadcast"},
+    {Layout::kBroadcastAxis, "broadcast-axis"},
+    {Layout::kInPlace, "in-place"},
 };
 
 }  // namespace
@@ -25,12 +28,14 @@ std::optional<Layout> LayoutNamed(std::string_view name) {
   return std::nullopt;
 }
 
-TensorDesc LayoutDesc(DType dtype, const std::vector<uint32_t>& sizes, Layout layout, unsigned dim) {
+TensorDesc LayoutDesc(DType dtype, const std::vector<uint32_t>& sizes, Layout layout,
+                      unsigned dim) {
   TensorDesc desc = PackedDesc(dtype, sizes);
   const size_t rank = sizes.size();
   if (layout == Layout::kPadded) {
     desc.strides.assign(rank, 1);
-    for (size_t d = rank - 1; d-- > 0;) desc.strides[d] = desc.strides[d + 1] * sizes[d + 1] + 1 + d % 3;
+    for (size_t d = rank - 1; d-- > 0;)
+      desc.strides[d] = desc.strides[d + 1] * sizes[d + 1] + 1 + d % 3;
     desc.alignment = 16;
     desc.total_bytes = ImpliedMinimumBytes(desc) + 16;  // TotalTensorSizeInBytes above the minimum
   } else if (layout == Layout::kTransposed) {

@@ -28,6 +28,7 @@ std::optional<Layout> LayoutNamed(std::string_view name);
 
 // The descriptor of a tensor of `sizes` laid out as kPacked, kPadded, kTransposed or kBroadcast
 // (stride 0 along `dim`); the case arrangements (kBroadcastAxis, kInPlace) are packed tensors.
-TensorDesc LayoutDesc(DType dtype, const std::vector<uint32_t>& sizes, Layout layout, unsigned dim = 0);
+TensorDesc LayoutDesc(DType dtype, const std::vector<uint32_t>& sizes, Layout layout,
+                      unsigned dim = 0);
 
 }  // namespace opcts

@@ -6,8 +6,8 @@
 #include <algorithm>
 #include <climits>
 #include <cstdlib>
-#include <filesystem>
 #include <cstring>
+#include <filesystem>
 #include <sstream>
 
 #include "spec/operator_spec.h"
@@ -29,7 +29,8 @@ std::string CheckInfo(const opcts_backend_info& info) {
                                                          {"details", info.details}};
   for (const auto& [field, text] : strings)
     if (text != nullptr && strnlen(text, kMaxInfoString + 1) > kMaxInfoString)
-      return std::string("get_info() ") + field + " is longer than " + std::to_string(kMaxInfoString) + " bytes";
+      return std::string("get_info() ") + field + " is longer than " +
+             std::to_string(kMaxInfoString) + " bytes";
   if (*info.name == '\0') return "get_info() name is empty";
   const uint32_t level = info.feature_level;
   const std::string name = std::to_string(level >> 12) + "_" + std::to_string((level >> 8) & 0xF);
@@ -82,7 +83,9 @@ std::vector<std::string> BuiltinBackendNames() {
   return names;
 }
 
-bool IsUnavailable(const PluginLoad& load) { return !load && load.error().code == ErrorCode::kUnavailable; }
+bool IsUnavailable(const PluginLoad& load) {
+  return !load && load.error().code == ErrorCode::kUnavailable;
+}
 
 PluginLoad LoadPlugin(const std::string& name_or_path, const std::string& options) {
   const bool is_path = name_or_path.find('/') != std::string::npos ||
@@ -95,16 +98,18 @@ PluginLoad LoadPlugin(const std::string& name_or_path, const std::string& option
     if (is_path) return fail("no such file");
     std::string known;
     for (const std::string& n : BuiltinBackendNames()) known += " " + n;
-    return fail("no built-in backend '" + name_or_path + "' (built-ins:" +
-                (known.empty() ? " none found" : known) + ")");
+    return fail("no built-in backend '" + name_or_path +
+                "' (built-ins:" + (known.empty() ? " none found" : known) + ")");
   }
   std::unique_ptr<Plugin> plugin(new Plugin);
   plugin->path_ = path;
   // RTLD_LOCAL: two plugins may define the same internal symbols.
   plugin->library_ = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (plugin->library_ == nullptr) return fail(std::string("not a loadable plugin: ") + dlerror());
-  auto entry = reinterpret_cast<opcts_backend_entry_fn>(dlsym(plugin->library_, OPCTS_BACKEND_ENTRY_SYMBOL));
-  if (entry == nullptr) return fail("not an opcts plugin: no exported symbol " OPCTS_BACKEND_ENTRY_SYMBOL);
+  auto entry =
+      reinterpret_cast<opcts_backend_entry_fn>(dlsym(plugin->library_, OPCTS_BACKEND_ENTRY_SYMBOL));
+  if (entry == nullptr)
+    return fail("not an opcts plugin: no exported symbol " OPCTS_BACKEND_ENTRY_SYMBOL);
   const opcts_backend_api* api = entry();
   if (api == nullptr) return fail(OPCTS_BACKEND_ENTRY_SYMBOL "() returned NULL");
   if (api->abi_version != OPCTS_ABI_VERSION)
@@ -129,7 +134,8 @@ PluginLoad LoadPlugin(const std::string& name_or_path, const std::string& option
   if (status != OPCTS_STATUS_OK) {
     plugin->instance_ = nullptr;
     const std::string why = *message ? message : "(no message)";
-    if (status == OPCTS_STATUS_NOT_SUPPORTED) return Unavailable(path + ": backend unavailable: " + why);
+    if (status == OPCTS_STATUS_NOT_SUPPORTED)
+      return Unavailable(path + ": backend unavailable: " + why);
     return fail("create failed: " + why);
   }
   if (plugin->instance_ == nullptr) return fail("create() succeeded but returned no instance");

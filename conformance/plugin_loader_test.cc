@@ -1,9 +1,9 @@
 // Every way a plugin can be unloadable gives its own clear error naming the file.
+#include "conformance/plugin_loader.h"
+
 #include <fstream>
 
 #include <gtest/gtest.h>
-
-#include "conformance/plugin_loader.h"
 
 namespace opcts {
 namespace {
@@ -26,8 +26,10 @@ const BadPlugin kBadPlugins[] = {
     {"null-function", "function table entry 'execute' is NULL", false},
     {"create-fails", "create failed: device initialisation failed", false},
     {"unavailable", "backend unavailable: no device found", true},
-    {"bad-level", "get_info() feature_level 0xFFFFFFFF is no DirectML feature level "
-                  "(OPCTS_FEATURE_LEVEL(major, minor), 1_0 to 6_4)", false},
+    {"bad-level",
+     "get_info() feature_level 0xFFFFFFFF is no DirectML feature level "
+     "(OPCTS_FEATURE_LEVEL(major, minor), 1_0 to 6_4)",
+     false},
     {"huge-string", "get_info() device is longer than 65536 bytes", false},
 };
 
@@ -42,16 +44,19 @@ TEST_P(BadPluginTest, GivesItsOwnError) {
   EXPECT_EQ(IsUnavailable(load), bad.unavailable);
 }
 
-INSTANTIATE_TEST_SUITE_P(Plugins, BadPluginTest, ::testing::ValuesIn(kBadPlugins), [](const auto& info) {
-  std::string name = info.param.name;
-  for (char& c : name) if (c == '-') c = '_';
-  return name;
-});
+INSTANTIATE_TEST_SUITE_P(Plugins, BadPluginTest, ::testing::ValuesIn(kBadPlugins),
+                         [](const auto& info) {
+                           std::string name = info.param.name;
+                           for (char& c : name)
+                             if (c == '-') c = '_';
+                           return name;
+                         });
 
 TEST(PluginLoaderTest, MissingFileAndUnknownBuiltin) {
   EXPECT_EQ(LoadPlugin("/nonexistent/x.so", "").error().message, "/nonexistent/x.so: no such file");
   const PluginLoad unknown = LoadPlugin("no-such-backend", "");
-  EXPECT_NE(unknown.error().message.find("no built-in backend 'no-such-backend' (built-ins:"), std::string::npos)
+  EXPECT_NE(unknown.error().message.find("no built-in backend 'no-such-backend' (built-ins:"),
+            std::string::npos)
       << unknown.error().message;
 }
 
@@ -59,7 +64,8 @@ TEST(PluginLoaderTest, NotASharedObject) {
   const std::string path = ::testing::TempDir() + "/not-a-plugin.so";
   std::ofstream(path) << "this is text, not ELF\n";
   const PluginLoad load = LoadPlugin(path, "");
-  EXPECT_EQ(load.error().message.rfind(path + ": not a loadable plugin: ", 0), 0u) << load.error().message;
+  EXPECT_EQ(load.error().message.rfind(path + ": not a loadable plugin: ", 0), 0u)
+      << load.error().message;
 }
 
 }  // namespace

@@ -33,18 +33,25 @@ std::string LayoutTag(const ScanChoices& c) {
 
 std::string ValueTag(const ScanChoices& c) {
   switch (c.values) {
-    case Values::kExtremes: return IsFloat(c.dtype) ? "specials" : "extremes";
-    case Values::kOnes: return "ones";
-    default: return "random";
+    case Values::kExtremes:
+      return IsFloat(c.dtype) ? "specials" : "extremes";
+    case Values::kOnes:
+      return "ones";
+    default:
+      return "random";
   }
 }
 
 std::string IndexTag(Values v) {
   switch (v) {
-    case Values::kIndexBoundary: return "boundary";
-    case Values::kIndexNegative: return "negative";
-    case Values::kIndexDuplicates: return "duplicates";
-    default: return "unique";
+    case Values::kIndexBoundary:
+      return "boundary";
+    case Values::kIndexNegative:
+      return "negative";
+    case Values::kIndexDuplicates:
+      return "duplicates";
+    default:
+      return "unique";
   }
 }
 
@@ -104,8 +111,8 @@ struct IdReader {
 // Rebuilt from its choices, the recipe must carry exactly the id it was read from.
 Result<CaseRecipe> Checked(CaseRecipe recipe, const CaseId& id) {
   if (recipe.id != id.ToString())
-    return InvalidInput("case id '" + id.ToString() + "': no property test draws it (the nearest reads " +
-                        recipe.id + ")");
+    return InvalidInput("case id '" + id.ToString() +
+                        "': no property test draws it (the nearest reads " + recipe.id + ")");
   return recipe;
 }
 
@@ -135,7 +142,8 @@ Result<CaseRecipe> ScanFromId(const OperatorSpec& spec, const CaseId& id) {
     if (!axis || attrs[0].rfind("axis", 0) != 0) return bad_attrs;
     c.axis = negative ? -static_cast<int>(*axis) : static_cast<int>(*axis);
     if (binding.axis_param.empty()) {
-      const std::optional<DType> axis_dtype = attrs.size() == 4 ? ShortDType(attrs[1]) : std::nullopt;
+      const std::optional<DType> axis_dtype =
+          attrs.size() == 4 ? ShortDType(attrs[1]) : std::nullopt;
       if (!axis_dtype) return bad_attrs;
       c.axis_dtype = *axis_dtype;
     }
@@ -143,18 +151,24 @@ Result<CaseRecipe> ScanFromId(const OperatorSpec& spec, const CaseId& id) {
 
   const std::vector<std::string> layouts = SplitOn(id.variant[2], "+out-");
   const auto input = LayoutPart(layouts[0]);
-  const auto output = layouts.size() == 2 ? LayoutNamed(layouts[1]) : std::optional<Layout>(Layout::kPacked);
+  const auto output =
+      layouts.size() == 2 ? LayoutNamed(layouts[1]) : std::optional<Layout>(Layout::kPacked);
   if (!input || !output || layouts.size() > 2) return read.Bad(id.variant[2], "a layout");
   c.input_layout = input->first;
   c.broadcast_dim = input->second;
   c.output_layout = c.input_layout == Layout::kInPlace ? Layout::kInPlace : *output;
 
   const std::string& values = id.variant[3];
-  if (values == "random") c.values = binding.product ? Values::kRandomProduct : Values::kRandomSum;
-  else if (values == "specials" || values == "extremes") c.values = Values::kExtremes;
-  else if (values == "ones") c.values = Values::kOnes;
-  else return read.Bad(values, "random, specials, extremes or ones");
-  if (c.shape.empty() || ScanDimensionOf(c.axis, c.axis_absent, static_cast<unsigned>(c.shape.size())) >= c.shape.size())
+  if (values == "random")
+    c.values = binding.product ? Values::kRandomProduct : Values::kRandomSum;
+  else if (values == "specials" || values == "extremes")
+    c.values = Values::kExtremes;
+  else if (values == "ones")
+    c.values = Values::kOnes;
+  else
+    return read.Bad(values, "random, specials, extremes or ones");
+  if (c.shape.empty() || ScanDimensionOf(c.axis, c.axis_absent,
+                                         static_cast<unsigned>(c.shape.size())) >= c.shape.size())
     return read.Bad(id.variant[1], "an axis of shape " + id.variant[0]);
   return Checked(BuildScanRecipe(c), id);
 }
@@ -172,8 +186,12 @@ Result<CaseRecipe> ScatterFromId(const OperatorSpec& spec, const CaseId& id) {
   if (f.HasDimensionCounts()) {
     input_text = id.variant[0];
     const std::vector<std::string> config = SplitOn(id.variant[1], "-");
-    const auto in = config.size() == 4 && config[0].rfind("in", 0) == 0 ? Number(config[0].substr(2)) : std::nullopt;
-    const auto idx = config.size() == 4 && config[1].rfind("idx", 0) == 0 ? Number(config[1].substr(3)) : std::nullopt;
+    const auto in = config.size() == 4 && config[0].rfind("in", 0) == 0
+                        ? Number(config[0].substr(2))
+                        : std::nullopt;
+    const auto idx = config.size() == 4 && config[1].rfind("idx", 0) == 0
+                         ? Number(config[1].substr(3))
+                         : std::nullopt;
     if (!in || !idx) return read.Bad(id.variant[1], "in<A>-idx<B>-<indices shape>-<index dtype>");
     input_dims = *in;
     indices_dims = *idx;
@@ -181,8 +199,10 @@ Result<CaseRecipe> ScatterFromId(const OperatorSpec& spec, const CaseId& id) {
     index_dtype_text = config[3];
   } else {
     const std::vector<std::string> halves = SplitOn(id.variant[0], "-idx");
-    const std::vector<std::string> indices = halves.size() == 2 ? SplitOn(halves[1], "-") : std::vector<std::string>{};
-    if (indices.size() != 2) return read.Bad(id.variant[0], "<input>-idx<indices shape>-<index dtype>");
+    const std::vector<std::string> indices =
+        halves.size() == 2 ? SplitOn(halves[1], "-") : std::vector<std::string>{};
+    if (indices.size() != 2)
+      return read.Bad(id.variant[0], "<input>-idx<indices shape>-<index dtype>");
     input_text = halves[0];
     indices_text = indices[0];
     index_dtype_text = indices[1];
@@ -196,12 +216,15 @@ Result<CaseRecipe> ScatterFromId(const OperatorSpec& spec, const CaseId& id) {
     input_dims = static_cast<unsigned>(input->size());
     indices_dims = static_cast<unsigned>(indices->size());
   }
-  if (input_dims == 0 || input_dims > input->size() || indices_dims == 0 || indices_dims > indices->size())
+  if (input_dims == 0 || input_dims > input->size() || indices_dims == 0 ||
+      indices_dims > indices->size())
     return read.Bad(id.variant[shape_parts - 1], "dimension counts within the shapes");
-  // The meaningful dimensions are the trailing ones; the tuples' grid is all of the indices' but the last.
+  // The meaningful dimensions are the trailing ones; the tuples' grid is all of the indices' but
+  // the last.
   const std::vector<uint32_t> data(input->end() - input_dims, input->end());
   const std::vector<uint32_t> grid(indices->end() - indices_dims, indices->end() - 1);
-  const auto shapes = ShapeScatter(f, data, grid, indices->back(), static_cast<unsigned>(input->size()));
+  const auto shapes =
+      ShapeScatter(f, data, grid, indices->back(), static_cast<unsigned>(input->size()));
   if (!shapes) return read.Bad(id.variant[shape_parts - 1], "shapes a scatter case can have");
 
   ScatterChoices c;
@@ -216,15 +239,18 @@ Result<CaseRecipe> ScatterFromId(const OperatorSpec& spec, const CaseId& id) {
   c.broadcast_dim = layout->second;
   const std::string& values = id.variant[shape_parts + 1];
   bool known = false;
-  for (Values v : {Values::kIndexUnique, Values::kIndexBoundary, Values::kIndexNegative, Values::kIndexDuplicates})
+  for (Values v : {Values::kIndexUnique, Values::kIndexBoundary, Values::kIndexNegative,
+                   Values::kIndexDuplicates})
     if (IndexTag(v) == values) c.index_values = v, known = true;
   if (!known) return read.Bad(values, "unique, boundary, negative or duplicates");
   if (id.variant.size() == shape_parts + 3) {
     const std::string& reduction = id.variant.back();
-    const ParamSpec* param = f.reduction_param.empty() ? nullptr : spec.FindParam(f.reduction_param);
+    const ParamSpec* param =
+        f.reduction_param.empty() ? nullptr : spec.FindParam(f.reduction_param);
     known = false;
     for (size_t v = 0; param && v < param->enum_values.size(); ++v)
-      if (ReductionName(spec, f, static_cast<int64_t>(v)) == reduction) c.reduction = static_cast<int64_t>(v), known = true;
+      if (ReductionName(spec, f, static_cast<int64_t>(v)) == reduction)
+        c.reduction = static_cast<int64_t>(v), known = true;
     if (!known) return read.Bad(reduction, "a reduction of " + spec.name);
   }
   return Checked(BuildScatterRecipe(c), id);
@@ -251,7 +277,9 @@ unsigned ScanDimensionOf(int axis, bool absent, unsigned rank) {
   return static_cast<unsigned>(axis < 0 ? axis + static_cast<int>(rank) : axis);
 }
 
-unsigned ScanChoices::Axis() const { return ScanDimensionOf(axis, axis_absent, static_cast<unsigned>(shape.size())); }
+unsigned ScanChoices::Axis() const {
+  return ScanDimensionOf(axis, axis_absent, static_cast<unsigned>(shape.size()));
+}
 
 CaseRecipe BuildScanRecipe(const ScanChoices& c) {
   const OperatorSpec& spec = *c.spec;
@@ -270,7 +298,8 @@ CaseRecipe BuildScanRecipe(const ScanChoices& c) {
   TensorRecipe& input = r.tensors[binding.input];
   input = FilledWith(LayoutDesc(c.dtype, c.shape, in_layout, c.broadcast_dim), c.values);
   input.line_length = c.shape[c.Axis()];  // keeps signed random sums in range
-  r.tensors[binding.output] = FilledWith(LayoutDesc(c.dtype, c.shape, r.in_place ? Layout::kPacked : c.output_layout));
+  r.tensors[binding.output] =
+      FilledWith(LayoutDesc(c.dtype, c.shape, r.in_place ? Layout::kPacked : c.output_layout));
   if (!binding.axis_param.empty()) {
     r.params[binding.axis_param] = c.axis;
   } else if (!c.axis_absent) {
@@ -281,8 +310,12 @@ CaseRecipe BuildScanRecipe(const ScanChoices& c) {
   r.params[binding.reverse_param] = c.reverse;
   r.params[binding.exclusive_param] = c.exclusive;
 
-  r.id = CaseId{OperatorKey(spec), /*property=*/true, c.dtype, static_cast<unsigned>(c.shape.size()),
-               {FormatShape(c.shape), AttributeTag(c), LayoutTag(c), r.value_tag}, c.seed}
+  r.id = CaseId{OperatorKey(spec),
+                /*property=*/true,
+                c.dtype,
+                static_cast<unsigned>(c.shape.size()),
+                {FormatShape(c.shape), AttributeTag(c), LayoutTag(c), r.value_tag},
+                c.seed}
              .ToString();
   std::map<std::string, TensorDesc> descs;
   for (const auto& [name, t] : r.tensors) descs[name] = t.desc;
@@ -304,7 +337,8 @@ CaseRecipe BuildScatterRecipe(const ScatterChoices& c) {
   r.layout = c.layout;
   // The id's layout part: "broadcast1" names the stride-0 dimension.
   const std::string layout_tag =
-      std::string(LayoutName(c.layout)) + (c.layout == Layout::kBroadcast ? std::to_string(c.broadcast_dim) : "");
+      std::string(LayoutName(c.layout)) +
+      (c.layout == Layout::kBroadcast ? std::to_string(c.broadcast_dim) : "");
   r.value_tag = IndexTag(c.index_values);
   r.seed = c.seed;
   r.in_place = c.layout == Layout::kInPlace;
@@ -313,25 +347,34 @@ CaseRecipe BuildScatterRecipe(const ScatterChoices& c) {
   const Values values = ScatterDataValues(reduction);
   if (!reduction.empty()) r.params[f.reduction_param] = c.reduction;
   const uint64_t terms = ElementCount(PackedDesc(c.index_dtype, s.indices)) / s.indices.back() + 1;
-  const Layout input_layout = padded || c.layout == Layout::kTransposed ? c.layout : Layout::kPacked;
+  const Layout input_layout =
+      padded || c.layout == Layout::kTransposed ? c.layout : Layout::kPacked;
   r.tensors[f.input] = FilledWith(LayoutDesc(c.dtype, s.input, input_layout), values);
   r.tensors[f.input].line_length = terms;
-  r.tensors[f.indices] = FilledWith(LayoutDesc(c.index_dtype, s.indices, padded ? Layout::kPadded : Layout::kPacked),
-                                    c.index_values);
+  r.tensors[f.indices] =
+      FilledWith(LayoutDesc(c.index_dtype, s.indices, padded ? Layout::kPadded : Layout::kPacked),
+                 c.index_values);
   r.tensors[f.indices].index_dims = s.index_dims;
-  r.tensors[f.updates] = FilledWith(
-      LayoutDesc(c.dtype, s.updates, c.layout == Layout::kBroadcast ? Layout::kBroadcast : Layout::kPacked,
-                 c.broadcast_dim), values);
+  r.tensors[f.updates] =
+      FilledWith(LayoutDesc(c.dtype, s.updates,
+                            c.layout == Layout::kBroadcast ? Layout::kBroadcast : Layout::kPacked,
+                            c.broadcast_dim),
+                 values);
   r.tensors[f.updates].line_length = terms;
-  r.tensors[f.output] = FilledWith(LayoutDesc(c.dtype, s.input, padded ? Layout::kPadded : Layout::kPacked));
+  r.tensors[f.output] =
+      FilledWith(LayoutDesc(c.dtype, s.input, padded ? Layout::kPadded : Layout::kPacked));
 
-  CaseId id{OperatorKey(spec), /*property=*/true, c.dtype, static_cast<unsigned>(s.input.size()), {}, c.seed};
+  const bool property = true;
+  CaseId id{
+      OperatorKey(spec), property, c.dtype, static_cast<unsigned>(s.input.size()), {}, c.seed};
   if (f.HasDimensionCounts()) {
-    id.variant = {FormatShape(s.input), "in" + std::to_string(s.params.at(f.input_dims_param)) + "-idx" +
-                                            std::to_string(s.params.at(f.indices_dims_param)) + "-" +
-                                            FormatShape(s.indices) + "-" + std::string(DTypeShortName(c.index_dtype))};
+    id.variant = {FormatShape(s.input),
+                  "in" + std::to_string(s.params.at(f.input_dims_param)) + "-idx" +
+                      std::to_string(s.params.at(f.indices_dims_param)) + "-" +
+                      FormatShape(s.indices) + "-" + std::string(DTypeShortName(c.index_dtype))};
   } else {
-    id.variant = {FormatShape(s.input) + "-idx" + FormatShape(s.indices) + "-" + std::string(DTypeShortName(c.index_dtype))};
+    id.variant = {FormatShape(s.input) + "-idx" + FormatShape(s.indices) + "-" +
+                  std::string(DTypeShortName(c.index_dtype))};
   }
   id.variant.insert(id.variant.end(), {layout_tag, r.value_tag});
   if (!reduction.empty()) id.variant.push_back(reduction);
@@ -345,7 +388,8 @@ CaseRecipe BuildScatterRecipe(const ScatterChoices& c) {
 Result<CaseRecipe> PropertyCaseRecipe(const SpecSet& specs, const CaseId& id) {
   for (const OperatorSpec& spec : specs.specs)
     if (OperatorKey(spec) == id.op) return IdParsers().For(spec)(spec, id);
-  return InvalidInput("case id '" + id.ToString() + "': no operator '" + id.op + "' (opcts list names them)");
+  return InvalidInput("case id '" + id.ToString() + "': no operator '" + id.op +
+                      "' (opcts list names them)");
 }
 
 }  // namespace opcts

@@ -25,8 +25,8 @@ struct ScanChoices {
   const OperatorSpec* spec = nullptr;
   DType dtype = DType::kFloat32;
   std::vector<uint32_t> shape;
-  int axis = 0;               // as given to the operator: OpenVINO counts negatives from the back
-  bool axis_absent = false;   // OpenVINO: the optional axis input left out (axis 0)
+  int axis = 0;              // as given to the operator: OpenVINO counts negatives from the back
+  bool axis_absent = false;  // OpenVINO: the optional axis input left out (axis 0)
   DType axis_dtype = DType::kInt64;
   bool reverse = false, exclusive = false;
   Layout input_layout = Layout::kPacked;   // packed, padded, transposed, broadcast, in-place
@@ -42,7 +42,7 @@ struct ScanChoices {
 struct ScatterChoices {
   const OperatorSpec* spec = nullptr;
   DType dtype = DType::kFloat32, index_dtype = DType::kUInt32;
-  ScatterShapes shapes;  // input, indices and updates; the dimension counts
+  ScatterShapes shapes;   // input, indices and updates; the dimension counts
   int64_t reduction = 0;  // the reduction role's value (0, none, when the operator has none)
   Values index_values = Values::kIndexUnique;
   Layout layout = Layout::kPacked;  // packed, padded, transposed, broadcast (updates), in-place

@@ -36,10 +36,13 @@ nlohmann::json Attributes(const CaseRecipe& c) {
   for (const ParamSpec& p : c.spec->params) {
     auto it = c.params.find(p.name);
     if (it == c.params.end()) continue;
-    if (p.type == ParamType::kBool) a[p.name] = it->second != 0;
-    else if (p.type == ParamType::kEnum && it->second >= 0 && it->second < static_cast<int64_t>(p.enum_values.size()))
+    if (p.type == ParamType::kBool)
+      a[p.name] = it->second != 0;
+    else if (p.type == ParamType::kEnum && it->second >= 0 &&
+             it->second < static_cast<int64_t>(p.enum_values.size()))
       a[p.name] = p.enum_values[it->second];
-    else a[p.name] = it->second;
+    else
+      a[p.name] = it->second;
   }
   for (const auto& [name, t] : c.tensors)
     if (t.values == Values::kScalar) a[name] = t.scalar;
@@ -65,9 +68,11 @@ class Progress {
       const int width = 30, filled = total_ ? static_cast<int>(width * done / total_) : width;
       std::snprintf(line, sizeof line, "\r[%-*s] %llu/%llu  %llu failed  %.0f/s  ETA %.0fs ", width,
                     std::string(filled, '#').c_str(), static_cast<unsigned long long>(done),
-                    static_cast<unsigned long long>(total_), static_cast<unsigned long long>(failures), rate, eta);
+                    static_cast<unsigned long long>(total_),
+                    static_cast<unsigned long long>(failures), rate, eta);
     } else {
-      std::snprintf(line, sizeof line, "progress: %llu/%llu cases, %llu failed, %.0f cases/s, ETA %.0fs\n",
+      std::snprintf(line, sizeof line,
+                    "progress: %llu/%llu cases, %llu failed, %.0f cases/s, ETA %.0fs\n",
                     static_cast<unsigned long long>(done), static_cast<unsigned long long>(total_),
                     static_cast<unsigned long long>(failures), rate, eta);
     }
@@ -81,7 +86,8 @@ class Progress {
   std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now(), last_ = start_;
 };
 
-using StatusCountsByOperator = std::map<std::pair<std::string, std::string>, std::map<Status, uint64_t>>;
+using StatusCountsByOperator =
+    std::map<std::pair<std::string, std::string>, std::map<Status, uint64_t>>;
 
 // A run records no Waived case (waivers apply in the reports), so its column is left out.
 void PrintSummary(const StatusCountsByOperator& counts, std::ostream& out) {
@@ -90,7 +96,8 @@ void PrintSummary(const StatusCountsByOperator& counts, std::ostream& out) {
   const int backend_width = static_cast<int>(width);
   out << "\n" << std::left << std::setw(backend_width) << "backend" << std::setw(28) << "operator";
   for (Status s : AllStatuses())
-    if (s != Status::kWaived) out << std::right << std::setw(static_cast<int>(StatusName(s).size()) + 2) << StatusName(s);
+    if (s != Status::kWaived)
+      out << std::right << std::setw(static_cast<int>(StatusName(s).size()) + 2) << StatusName(s);
   out << "\n";
   for (const auto& [key, by_status] : counts) {
     out << std::left << std::setw(backend_width) << key.first << std::setw(28) << key.second;
@@ -106,8 +113,9 @@ void PrintSummary(const StatusCountsByOperator& counts, std::ostream& out) {
 
 }  // namespace
 
-CaseRecord MakeRecord(const CaseRecipe& c, const std::string& backend, const std::string& plugin_path,
-                      uint64_t seed, CaseGroup group, const CaseOutcome& o) {
+CaseRecord MakeRecord(const CaseRecipe& c, const std::string& backend,
+                      const std::string& plugin_path, uint64_t seed, CaseGroup group,
+                      const CaseOutcome& o) {
   CaseRecord r;
   r.id = c.id;
   r.backend = backend;
@@ -132,10 +140,13 @@ CaseRecord MakeRecord(const CaseRecipe& c, const std::string& backend, const std
 
 uint64_t MemoryLimitBytes(const RunOptions& options) {
   if (options.memory_limit_mib) return options.memory_limit_mib << 20;
-  return static_cast<uint64_t>(sysconf(_SC_PHYS_PAGES)) * static_cast<uint64_t>(sysconf(_SC_PAGESIZE)) / 2;
+  return static_cast<uint64_t>(sysconf(_SC_PHYS_PAGES)) *
+         static_cast<uint64_t>(sysconf(_SC_PAGESIZE)) / 2;
 }
 
-uint64_t StartLimitMs(const RunOptions& options) { return options.timeout_ms ? options.timeout_ms : 60000; }
+uint64_t StartLimitMs(const RunOptions& options) {
+  return options.timeout_ms ? options.timeout_ms : 60000;
+}
 
 uint64_t TimeLimitMs(const CaseRecipe& c, const RunOptions& options) {
   if (options.timeout_ms) return options.timeout_ms;
@@ -161,7 +172,10 @@ struct Backend {
 class Results {
  public:
   Results(const RunOptions& options, std::ostream& out, std::ostream& err, JournalHeader header)
-      : options_(options), out_(out), err_(err), header_(std::move(header)),
+      : options_(options),
+        out_(out),
+        err_(err),
+        header_(std::move(header)),
         progress_(header_.planned_cases, options.progress) {}
 
   bool Open(bool append) {
@@ -181,7 +195,9 @@ class Results {
     records_.push_back(r);
     if (IsGateFailure(r.status, options_.strict)) {
       ++failures_;
-      if (!replayed) out_ << StatusName(r.status) << " " << r.backend << " " << r.id << ": " << TerminalSafe(r.message) << "\n";
+      if (!replayed)
+        out_ << StatusName(r.status) << " " << r.backend << " " << r.id << ": "
+             << TerminalSafe(r.message) << "\n";
     }
     if (replayed) return ++replayed_, true;
     progress_.Update(records_.size(), failures_);
@@ -197,14 +213,17 @@ class Results {
   RunResult Finish(double seconds, int exit_code, int stop_signal) {
     PrintSummary(counts_, out_);
     const uint64_t ran = records_.size() - replayed_;
-    out_ << "\n" << ran << " case runs in " << std::fixed << std::setprecision(2) << seconds << " s ("
+    out_ << "\n"
+         << ran << " case runs in " << std::fixed << std::setprecision(2) << seconds << " s ("
          << std::setprecision(0) << (seconds > 0 ? ran / seconds : 0) << " per second"
          << (options_.isolation ? ", isolated" : ", in process") << "); " << failures_
          << " failed the gate" << (options_.strict ? " (strict)" : "")
-         << (replayed_ ? " (counting " + std::to_string(replayed_) + " resumed from the journal)" : "") << "\n";
+         << (replayed_ ? " (counting " + std::to_string(replayed_) + " resumed from the journal)"
+                       : "")
+         << "\n";
     Journal journal{header_, std::move(records_), {}};
-    const Result<Report> report =
-        BuildReport({{"this run", std::move(journal)}}, {}, RunReportOptions(options_, stop_signal));
+    const Result<Report> report = BuildReport({{"this run", std::move(journal)}}, {},
+                                              RunReportOptions(options_, stop_signal));
     RunResult result{0, ran + replayed_, failures_, stop_signal};
     if (!report) {  // a duplicate case id: the resume checks make this unreachable
       err_ << "opcts run: " << report.error().message << "\n";
@@ -213,15 +232,21 @@ class Results {
     }
     out_ << "\n" << RenderCoverageTable(*report);
     out_ << "gate " << (report->Passed() ? "passed" : "FAILED") << "\n";
-    for (const std::string& reason : report->gate_reasons) out_ << "  - " << TerminalSafe(reason) << "\n";
-    if (stop_signal) result.exit_code = 128 + stop_signal;
-    else if (exit_code == 2) result.exit_code = 2;
-    else result.exit_code = std::max(exit_code, report->Passed() ? 0 : 1);
+    for (const std::string& reason : report->gate_reasons)
+      out_ << "  - " << TerminalSafe(reason) << "\n";
+    if (stop_signal)
+      result.exit_code = 128 + stop_signal;
+    else if (exit_code == 2)
+      result.exit_code = 2;
+    else
+      result.exit_code = std::max(exit_code, report->Passed() ? 0 : 1);
     return result;
   }
 
  private:
-  const std::string& JournalPath() const { return options_.resume.empty() ? options_.journal : options_.resume; }
+  const std::string& JournalPath() const {
+    return options_.resume.empty() ? options_.journal : options_.resume;
+  }
   static std::string ToLower(std::string s) {
     for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     return s;
@@ -248,14 +273,16 @@ std::vector<size_t> Pending(const std::vector<CaseRecipe>& cases, const std::str
 
 enum class Stop { kDone, kJournalFailed, kSignalled };
 
-Stop RunInProcess(const std::vector<CaseRecipe>& cases, std::vector<Backend>& backends, const RunOptions& options,
+Stop RunInProcess(const std::vector<CaseRecipe>& cases, std::vector<Backend>& backends,
+                  const RunOptions& options,
                   const std::set<std::pair<std::string, std::string>>& done, Results& results) {
   for (const CaseRecipe& c : cases) {
     if (StopSignal()) return Stop::kSignalled;
     PreparedCase prepared(Materialize(c));  // the reference runs once, shared by the backends
     for (Backend& b : backends) {
       if (done.count({c.id, b.info.name})) continue;
-      const CaseVerdict v = RunCase(*b.plugin, prepared, GroupFor(c, {b.info.feature_level, b.info.extra_support}));
+      const CaseVerdict v =
+          RunCase(*b.plugin, prepared, GroupFor(c, {b.info.feature_level, b.info.extra_support}));
       if (!results.Add(MakeRecord(c, b.info.name, b.path, options.seed, v.group, v.outcome)))
         return Stop::kJournalFailed;
     }
@@ -263,9 +290,9 @@ Stop RunInProcess(const std::vector<CaseRecipe>& cases, std::vector<Backend>& ba
   return Stop::kDone;
 }
 
-Stop RunIsolated(const std::vector<CaseRecipe>& cases, const Backend& b, std::unique_ptr<Worker> worker,
-                 const RunOptions& options, const std::set<std::pair<std::string, std::string>>& done,
-                 Results& results) {
+Stop RunIsolated(const std::vector<CaseRecipe>& cases, const Backend& b,
+                 std::unique_ptr<Worker> worker, const RunOptions& options,
+                 const std::set<std::pair<std::string, std::string>>& done, Results& results) {
   const std::vector<size_t> pending = Pending(cases, b.info.name, done);
   const BackendClaims claims{b.info.feature_level, b.info.extra_support};
   const auto crash = [&](size_t index, const std::string& message) {
@@ -277,7 +304,8 @@ Stop RunIsolated(const std::vector<CaseRecipe>& cases, const Backend& b, std::un
   };
   // A backend that cannot start (at all, or twice in a row after a crash) is not retried per
   // case: each remaining case is recorded once with the reason.
-  std::string given_up = b.start_failure.empty() ? "" : "the backend did not start: " + b.start_failure;
+  std::string given_up =
+      b.start_failure.empty() ? "" : "the backend did not start: " + b.start_failure;
   int failed_starts = 0;
   size_t next = 0;
   while (next < pending.size()) {
@@ -294,7 +322,8 @@ Stop RunIsolated(const std::vector<CaseRecipe>& cases, const Backend& b, std::un
       if (!worker) {  // the case in line gets the blame, so the run always moves on
         if (++failed_starts == 2)
           given_up = "the backend failed to restart twice (last: " + error.message + "); not run";
-        if (!crash(pending[next++], "could not restart the worker: " + error.message)) return Stop::kJournalFailed;
+        if (!crash(pending[next++], "could not restart the worker: " + error.message))
+          return Stop::kJournalFailed;
         continue;
       }
       failed_starts = 0;
@@ -312,12 +341,16 @@ Stop RunIsolated(const std::vector<CaseRecipe>& cases, const Backend& b, std::un
       Worker::Result result;
       std::string why;
       const auto start = std::chrono::steady_clock::now();
-      const Worker::Event event = worker->Next(std::chrono::milliseconds(TimeLimitMs(c, options)), &result, &why);
-      if (event == Worker::Event::kInterrupted) return Stop::kSignalled;  // the case in flight is not judged
+      const Worker::Event event =
+          worker->Next(std::chrono::milliseconds(TimeLimitMs(c, options)), &result, &why);
+      if (event == Worker::Event::kInterrupted)
+        return Stop::kSignalled;  // the case in flight is not judged
       if (event == Worker::Event::kResult && result.index != pending[next]) {
-        why = "the worker answered for case " + std::to_string(result.index) + " instead of " + c.id;
+        why =
+            "the worker answered for case " + std::to_string(result.index) + " instead of " + c.id;
       } else if (event == Worker::Event::kResult) {
-        if (!results.Add(MakeRecord(c, b.info.name, b.path, options.seed, result.group, result.outcome)))
+        if (!results.Add(
+                MakeRecord(c, b.info.name, b.path, options.seed, result.group, result.outcome)))
           return Stop::kJournalFailed;
         if (!worker->exiting()) continue;
         worker.reset();
@@ -330,7 +363,8 @@ Stop RunIsolated(const std::vector<CaseRecipe>& cases, const Backend& b, std::un
                                                         : Status::kCrash;
       o.message = why;
       o.duration_us = static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::microseconds>(
-          std::chrono::steady_clock::now() - start).count());
+                                                std::chrono::steady_clock::now() - start)
+                                                .count());
       if (!results.Add(MakeRecord(c, b.info.name, b.path, options.seed, GroupFor(c, claims), o)))
         return Stop::kJournalFailed;
       worker.reset();
@@ -345,8 +379,8 @@ Stop RunIsolated(const std::vector<CaseRecipe>& cases, const Backend& b, std::un
 // and the header; returns 0, or 1 / 2 for an unavailable / broken backend.
 int StartBackends(const std::vector<std::string>& names, const std::vector<CaseRecipe>& cases,
                   const RunOptions& options, std::vector<Backend>& backends,
-                  std::vector<std::unique_ptr<Worker>>& workers, JournalHeader& header, std::ostream& out,
-                  std::ostream& err) {
+                  std::vector<std::unique_ptr<Worker>>& workers, JournalHeader& header,
+                  std::ostream& out, std::ostream& err) {
   int exit_code = 0;
   for (const std::string& name : names) {
     Backend b{name, {}, {}, nullptr, {}};
@@ -362,7 +396,8 @@ int StartBackends(const std::vector<std::string>& names, const std::vector<CaseR
         b.path = worker->plugin_path();
       } else if (start_error.crashed) {
         // A backend fault like any other: recorded on its cases, the run goes on (exit 1).
-        err << "backend " << name << ": CRASHED while loading: " << TerminalSafe(start_error.message) << "\n";
+        err << "backend " << name
+            << ": CRASHED while loading: " << TerminalSafe(start_error.message) << "\n";
         b.info = {name, "", "(did not start)", "", {}, ""};
         b.path = name;
         b.start_failure = start_error.message;
@@ -373,7 +408,11 @@ int StartBackends(const std::vector<std::string>& names, const std::vector<CaseR
       PluginLoad load = LoadPlugin(name, options.backend_options);
       if (load.ok()) {
         const opcts_backend_info& i = (*load)->info();
-        b.info = {i.name, i.version, i.device, (*load)->FeatureLevel(), (*load)->ExtraSupport(),
+        b.info = {i.name,
+                  i.version,
+                  i.device,
+                  (*load)->FeatureLevel(),
+                  (*load)->ExtraSupport(),
                   i.details ? i.details : ""};
         b.path = (*load)->path();
         b.plugin = std::move(load).value();
@@ -383,16 +422,18 @@ int StartBackends(const std::vector<std::string>& names, const std::vector<CaseR
       }
     }
     if (b.info.name.empty()) {
-      err << "backend " << name << ": " << (unavailable ? "UNAVAILABLE: " : "ERROR: ") << TerminalSafe(error) << "\n";
-      if (!(unavailable && options.allow_unavailable)) exit_code = std::max(exit_code, unavailable ? 1 : 2);
+      err << "backend " << name << ": " << (unavailable ? "UNAVAILABLE: " : "ERROR: ")
+          << TerminalSafe(error) << "\n";
+      if (!(unavailable && options.allow_unavailable))
+        exit_code = std::max(exit_code, unavailable ? 1 : 2);
       continue;
     }
     if (b.start_failure.empty()) {
       std::string extra;
       for (const std::string& e : b.info.extra_support) extra += " + " + e;
-      out << "backend " << TerminalSafe(b.info.name) << " " << TerminalSafe(b.info.version) << " on "
-          << TerminalSafe(b.info.device) << ": claims feature level " << TerminalSafe(b.info.feature_level)
-          << TerminalSafe(extra) << "\n";
+      out << "backend " << TerminalSafe(b.info.name) << " " << TerminalSafe(b.info.version)
+          << " on " << TerminalSafe(b.info.device) << ": claims feature level "
+          << TerminalSafe(b.info.feature_level) << TerminalSafe(extra) << "\n";
       if (!b.info.details.empty()) out << "  " << TerminalSafe(b.info.details) << "\n";
     }
     header.backends.push_back(b.info);
@@ -404,14 +445,17 @@ int StartBackends(const std::vector<std::string>& names, const std::vector<CaseR
 
 // The records of the journal to continue, checked against this run.
 Result<std::vector<CaseRecord>> ReadResumed(const std::string& path, const JournalHeader& header,
-                                            std::set<std::pair<std::string, std::string>>& done, std::ostream& err) {
+                                            std::set<std::pair<std::string, std::string>>& done,
+                                            std::ostream& err) {
   OPCTS_ASSIGN_OR_RETURN(Journal journal, ReadJournal(path));
   if (std::string mismatch = ResumeMismatch(journal.header, header); !mismatch.empty())
-    return InvalidInput(path + " belongs to another run: " + mismatch + "; give the same options to resume it");
+    return InvalidInput(path + " belongs to another run: " + mismatch +
+                        "; give the same options to resume it");
   for (const CaseRecord& r : journal.cases)
     if (!done.insert({r.id, r.backend}).second)
-      return InvalidInput(path + " holds case " + r.id + " on backend " + r.backend +
-                          " twice; it is not a journal opcts wrote (merge shards with `opcts report merge`)");
+      return InvalidInput(
+          path + " holds case " + r.id + " on backend " + r.backend +
+          " twice; it is not a journal opcts wrote (merge shards with `opcts report merge`)");
   for (const std::string& w : journal.warnings) err << "warning: " << w << "\n";
   return std::move(journal.cases);
 }
@@ -422,22 +466,26 @@ std::string Quoted(const std::string& s) { return "'" + s + "'"; }
 
 ReportOptions RunReportOptions(const RunOptions& options, int stop_signal) {
   ReportOptions report{options.strict, TodayUtc(), options.required, ""};
-  if (stop_signal) report.interrupted = std::string("interrupted by ") + StopSignalName(stop_signal);
+  if (stop_signal)
+    report.interrupted = std::string("interrupted by ") + StopSignalName(stop_signal);
   return report;
 }
 
 std::map<std::string, std::string> RecordedOptions(const RunOptions& options) {
-  return {{"backend_options", options.backend_options},
-          {"timeout_ms", options.timeout_ms ? std::to_string(options.timeout_ms) : "default"},
-          {"memory_limit_mib", std::to_string(MemoryLimitBytes(options) >> 20)},
-          {"max_cases", options.filter.max_cases ? std::to_string(options.filter.max_cases) : "none"}};
+  return {
+      {"backend_options", options.backend_options},
+      {"timeout_ms", options.timeout_ms ? std::to_string(options.timeout_ms) : "default"},
+      {"memory_limit_mib", std::to_string(MemoryLimitBytes(options) >> 20)},
+      {"max_cases", options.filter.max_cases ? std::to_string(options.filter.max_cases) : "none"}};
 }
 
-std::string ResumeMismatch(const JournalHeader& old, const JournalHeader& now) {
-  if (old.seed != now.seed)
-    return "seed " + std::to_string(old.seed) + " in the journal, " + std::to_string(now.seed) + " now";
-  if (old.shard_index != now.shard_index || old.shard_count != now.shard_count)
-    return "shard " + std::to_string(old.shard_index) + "/" + std::to_string(old.shard_count) + " in the journal, " +
+std::string ResumeMismatch(const JournalHeader& resumed, const JournalHeader& now) {
+  if (resumed.seed != now.seed)
+    return "seed " + std::to_string(resumed.seed) + " in the journal, " + std::to_string(now.seed) +
+           " now";
+  if (resumed.shard_index != now.shard_index || resumed.shard_count != now.shard_count)
+    return "shard " + std::to_string(resumed.shard_index) + "/" +
+           std::to_string(resumed.shard_count) + " in the journal, " +
            std::to_string(now.shard_index) + "/" + std::to_string(now.shard_count) + " now";
   const auto compare = [](const char* what, const std::map<std::string, std::string>& a,
                           const std::map<std::string, std::string>& b) -> std::string {
@@ -448,28 +496,32 @@ std::string ResumeMismatch(const JournalHeader& old, const JournalHeader& now) {
       const auto x = a.find(k), y = b.find(k);
       const std::string was = x == a.end() ? "(none)" : Quoted(x->second);
       const std::string is = y == b.end() ? "(none)" : Quoted(y->second);
-      if (was != is) return std::string(what) + " " + k + ": " + was + " in the journal, " + is + " now";
+      if (was != is)
+        return std::string(what) + " " + k + ": " + was + " in the journal, " + is + " now";
     }
     return "";
   };
-  if (std::string d = compare("filter", old.filters, now.filters); !d.empty()) return d;
-  if (std::string d = compare("option", old.options, now.options); !d.empty()) return d;
+  if (std::string d = compare("filter", resumed.filters, now.filters); !d.empty()) return d;
+  if (std::string d = compare("option", resumed.options, now.options); !d.empty()) return d;
   const auto describe = [](const BackendRecord& b) {
     std::string extra;
     for (const std::string& e : b.extra_support) extra += " +" + e;
     return b.name + " " + b.version + " on " + b.device + " at level " + b.feature_level + extra;
   };
   std::string was, is;
-  for (const BackendRecord& b : old.backends) was += (was.empty() ? "" : ", ") + describe(b);
+  for (const BackendRecord& b : resumed.backends) was += (was.empty() ? "" : ", ") + describe(b);
   for (const BackendRecord& b : now.backends) is += (is.empty() ? "" : ", ") + describe(b);
   if (was != is) return "backends " + Quoted(was) + " in the journal, " + Quoted(is) + " now";
   return "";
 }
 
-RunResult RunConformance(const SpecSet& specs, const RunOptions& options, std::ostream& out, std::ostream& err) {
-  std::vector<std::string> names = options.backends.empty() ? BuiltinBackendNames() : options.backends;
+RunResult RunConformance(const SpecSet& specs, const RunOptions& options, std::ostream& out,
+                         std::ostream& err) {
+  std::vector<std::string> names =
+      options.backends.empty() ? BuiltinBackendNames() : options.backends;
   if (names.empty()) {
-    err << "opcts run: no backends (none given, and no built-ins in " << BuiltinPluginDir() << ")\n";
+    err << "opcts run: no backends (none given, and no built-ins in " << BuiltinPluginDir()
+        << ")\n";
     return {2};
   }
   const std::vector<CaseRecipe> cases = SelectCases(specs, options.seed, options.filter);
@@ -524,7 +576,8 @@ RunResult RunConformance(const SpecSet& specs, const RunOptions& options, std::o
   workers.clear();  // stops the workers (and their process groups) before the verdict
   if (stop == Stop::kSignalled)
     err << "opcts run: " << StopSignalName(StopSignal()) << " received; stopped the workers\n";
-  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return results.Finish(seconds, stop == Stop::kJournalFailed ? 2 : exit_code,
                         stop == Stop::kSignalled ? StopSignal() : 0);
 }

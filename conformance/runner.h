@@ -15,8 +15,8 @@
 
 #include "conformance/case.h"
 #include "conformance/case_executor.h"
-#include "conformance/case_run.h"
 #include "conformance/case_filter.h"
+#include "conformance/case_run.h"
 #include "conformance/spec_set.h"
 #include "reports/journal.h"
 #include "reports/report_model.h"
@@ -28,14 +28,14 @@ struct RunOptions {
   std::string backend_options;        // passed to each backend's create()
   CaseFilter filter;
   uint64_t seed = 1;
-  bool strict = false;             // QualityWarning fails the gate
+  bool strict = false;                     // QualityWarning fails the gate
   std::vector<LevelRequirement> required;  // --require-level / --require: the coverage floor
   bool allow_unavailable = false;  // a backend that cannot run here is a warning, not a failure
   std::string journal;             // "" : no journal
-  std::string resume;              // a journal to continue: its cases are skipped, new ones appended
-  bool isolation = true;           // run cases in worker processes (crash and hang safe)
-  uint64_t timeout_ms = 0;         // per-case limit; 0: 5 s + 1 ms per 1 000 elements
-  uint64_t memory_limit_mib = 0;   // a worker's resident memory; 0: half the machine's memory
+  std::string resume;             // a journal to continue: its cases are skipped, new ones appended
+  bool isolation = true;          // run cases in worker processes (crash and hang safe)
+  uint64_t timeout_ms = 0;        // per-case limit; 0: 5 s + 1 ms per 1 000 elements
+  uint64_t memory_limit_mib = 0;  // a worker's resident memory; 0: half the machine's memory
   bool progress = true;
 };
 
@@ -62,8 +62,9 @@ std::map<std::string, std::string> RecordedOptions(const RunOptions& options);
 std::string ResumeMismatch(const JournalHeader& resumed, const JournalHeader& now);
 
 // The journal line of one case on one backend.
-CaseRecord MakeRecord(const CaseRecipe& c, const std::string& backend, const std::string& plugin_path,
-                      uint64_t seed, CaseGroup group, const CaseOutcome& outcome);
+CaseRecord MakeRecord(const CaseRecipe& c, const std::string& backend,
+                      const std::string& plugin_path, uint64_t seed, CaseGroup group,
+                      const CaseOutcome& outcome);
 // The per-case time limit.
 uint64_t TimeLimitMs(const CaseRecipe& c, const RunOptions& options);
 // The resident memory a worker may hold, in bytes.

@@ -1,13 +1,14 @@
 // The run judged on backends whose faults are known: each deliberately faulty plugin (one fault
 // injected into cpu-reference, see testing/faulty_plugin.cc) must get exactly the statuses its
 // fault deserves, on exactly the cases it affects, with every other case still passing.
+#include "conformance/runner.h"
+
 #include <filesystem>
 #include <functional>
 #include <sstream>
 
 #include <gtest/gtest.h>
 
-#include "conformance/runner.h"
 #include "reports/journal.h"
 
 namespace opcts {
@@ -20,8 +21,8 @@ struct FaultCase {
   // The status each journal record must have, by its journal name ("" : the status a correct
   // backend gets).
   std::function<std::string(const CaseRecord&)> expected_status;
-  const char* id = "*";           // filter
-  const char* message = "";       // every faulty case's message contains this
+  const char* id = "*";      // filter
+  const char* message = "";  // every faulty case's message contains this
   uint64_t timeout_ms = 0;
 };
 
@@ -32,7 +33,8 @@ const FaultCase kFaults[] = {
      [](const CaseRecord& r) {
        if (!Executed(r)) return std::string("InvalidRejected");
        // Data movement is bit-exact; only out-of-range indices leave the values free.
-       return r.dtype == "FLOAT16" && r.values != "out-of-range" ? std::string("Fail") : std::string("");
+       return r.dtype == "FLOAT16" && r.values != "out-of-range" ? std::string("Fail")
+                                                                 : std::string("");
      }},
     {"write-past-end", "dml_cumulative_product", "FLOAT32",
      [](const CaseRecord& r) { return std::string(Executed(r) ? "Fail" : "InvalidRejected"); }},
@@ -45,7 +47,10 @@ const FaultCase kFaults[] = {
      [](const CaseRecord& r) {
        // The reference rejects nothing at query for a bad axis value: skipping execute's check
        // accepts it.
-       if (!Executed(r)) return std::string(r.id.find(".invalid.axis-range") != std::string::npos ? "InvalidAccepted" : "InvalidRejected");
+       if (!Executed(r))
+         return std::string(r.id.find(".invalid.axis-range") != std::string::npos
+                                ? "InvalidAccepted"
+                                : "InvalidRejected");
        return std::string("Fail");
      }},
     {"claim-unsupported", "dml_cumulative_summation", "*INT64",
@@ -59,16 +64,24 @@ const FaultCase kFaults[] = {
      [](const CaseRecord& r) { return std::string(Executed(r) ? "" : "InvalidAccepted"); }},
     // The faults below would take an unisolated run down.
     {"segfault-f16", "dml_cumulative_summation", "*",
-     [](const CaseRecord& r) { return std::string(Executed(r) && r.dtype == "FLOAT16" ? "Crash" : ""); },
+     [](const CaseRecord& r) {
+       return std::string(Executed(r) && r.dtype == "FLOAT16" ? "Crash" : "");
+     },
      "*rank[1-4].*", "signal 11 (Segmentation fault)"},
     {"hang-u16", "dml_cumulative_product", "*",
-     [](const CaseRecord& r) { return std::string(Executed(r) && r.dtype == "UINT16" ? "Timeout" : ""); },
+     [](const CaseRecord& r) {
+       return std::string(Executed(r) && r.dtype == "UINT16" ? "Timeout" : "");
+     },
      "*rank4.*packed.random*", "no result within 300 ms; the worker was killed", 300},
     {"abort-i8", "dml_scatter_nd", "*",
-     [](const CaseRecord& r) { return std::string(Executed(r) && r.dtype == "INT8" ? "Crash" : ""); },
+     [](const CaseRecord& r) {
+       return std::string(Executed(r) && r.dtype == "INT8" ? "Crash" : "");
+     },
      "*rank2.*", "signal 6 (Aborted)"},
     {"throw-bf16", "openvino_cumsum_3", "*",
-     [](const CaseRecord& r) { return std::string(r.dtype == "BFLOAT16" && Executed(r) ? "Crash" : ""); },
+     [](const CaseRecord& r) {
+       return std::string(r.dtype == "BFLOAT16" && Executed(r) ? "Crash" : "");
+     },
      "*rank3.*", "uncaught exception escaped the backend: boom from the plugin"},
     {"leak", "dml_scatter_nd", "*", [](const CaseRecord&) { return std::string(""); }},
 };
@@ -86,7 +99,9 @@ TEST_P(FaultyPluginTest, EachFaultGetsItsStatusAndNothingElseFails) {
   options.filter.ids = {f.id};
   options.timeout_ms = f.timeout_ms;
   options.progress = false;
-  options.journal = (std::filesystem::temp_directory_path() / (std::string("opcts-fault-") + f.fault + ".jsonl")).string();
+  options.journal =
+      (std::filesystem::temp_directory_path() / (std::string("opcts-fault-") + f.fault + ".jsonl"))
+          .string();
   std::ostringstream log;
   const RunResult result = RunConformance(specs, options, log, log);
   const bool harmless = std::string(f.fault) == "leak";
@@ -102,11 +117,14 @@ TEST_P(FaultyPluginTest, EachFaultGetsItsStatusAndNothingElseFails) {
   for (const CaseRecord& r : journal->cases) {
     const std::string named = f.expected_status(r);
     // Unaffected cases must be fine.
-    Status want = named.empty() ? (r.group == CaseGroup::kValid ? Status::kPass : r.status) : *StatusNamed(named);
-    if (want == Status::kPass && r.status == Status::kNotSupported && r.group == CaseGroup::kUnclaimed)
+    Status want = named.empty() ? (r.group == CaseGroup::kValid ? Status::kPass : r.status)
+                                : *StatusNamed(named);
+    if (want == Status::kPass && r.status == Status::kNotSupported &&
+        r.group == CaseGroup::kUnclaimed)
       want = Status::kNotSupported;
     EXPECT_EQ(StatusName(r.status), StatusName(want)) << r.id << ": " << r.message;
-    if (r.status == Status::kPass || r.status == Status::kInvalidRejected || r.status == Status::kNotSupported)
+    if (r.status == Status::kPass || r.status == Status::kInvalidRejected ||
+        r.status == Status::kNotSupported)
       continue;
     ++faulty;
     EXPECT_NE(r.message.find(f.message), std::string::npos) << r.id << ": " << r.message;
@@ -117,7 +135,8 @@ TEST_P(FaultyPluginTest, EachFaultGetsItsStatusAndNothingElseFails) {
 INSTANTIATE_TEST_SUITE_P(Faults, FaultyPluginTest, ::testing::ValuesIn(kFaults),
                          [](const auto& info) {
                            std::string name = info.param.fault;
-                           for (char& c : name) if (c == '-') c = '_';
+                           for (char& c : name)
+                             if (c == '-') c = '_';
                            return name;
                          });
 

@@ -11,7 +11,7 @@ namespace opcts {
 namespace {
 
 struct Attributes {
-  int axis = 0;             // negative only for OpenVINO
+  int axis = 0;  // negative only for OpenVINO
   bool reverse = false;
   bool exclusive = false;
   DType axis_dtype = DType::kInt64;
@@ -20,11 +20,12 @@ struct Attributes {
 
 class ScanCaseBuilder {
  public:
-  ScanCaseBuilder(const OperatorSpec& spec, const GenerateOptions& options, std::vector<CaseRecipe>& out)
+  ScanCaseBuilder(const OperatorSpec& spec, const GenerateOptions& options,
+                  std::vector<CaseRecipe>& out)
       : spec_(spec), options_(options), out_(out), binding_(ScanBindingOf(spec)) {}
 
-  void Add(DType dtype, const std::vector<uint32_t>& shape, const Attributes& a,
-           Layout layout, Values values) {
+  void Add(DType dtype, const std::vector<uint32_t>& shape, const Attributes& a, Layout layout,
+           Values values) {
     CaseRecipe r;
     r.spec = &spec_;
     r.group = CaseGroup::kValid;
@@ -32,7 +33,8 @@ class ScanCaseBuilder {
     r.shape = shape;
     r.layout = layout;
     const unsigned rank = static_cast<unsigned>(shape.size());
-    const unsigned axis = static_cast<unsigned>(a.axis < 0 ? a.axis + static_cast<int>(rank) : a.axis);
+    const unsigned axis =
+        static_cast<unsigned>(a.axis < 0 ? a.axis + static_cast<int>(rank) : a.axis);
     const uint64_t line = shape[axis];
 
     TensorRecipe input{LayoutDesc(dtype, shape, Layout::kPacked), values, {}, line, 0};
@@ -72,9 +74,14 @@ class ScanCaseBuilder {
     r.params[binding_.exclusive_param] = a.exclusive;
     attrs += std::string(a.reverse ? "-rev" : "-fwd") + (a.exclusive ? "-excl" : "-incl");
 
-    r.value_tag = values == Values::kExtremes ? (IsFloat(dtype) ? "specials" : "extremes") : "random";
-    const CaseId id{OperatorKey(spec_), false, dtype, rank,
-                    {FormatShape(shape), attrs, std::string(LayoutName(layout)), r.value_tag}, options_.seed};
+    r.value_tag =
+        values == Values::kExtremes ? (IsFloat(dtype) ? "specials" : "extremes") : "random";
+    const CaseId id{OperatorKey(spec_),
+                    false,
+                    dtype,
+                    rank,
+                    {FormatShape(shape), attrs, std::string(LayoutName(layout)), r.value_tag},
+                    options_.seed};
     if (!seen_.insert(id.Stem()).second) return;  // e.g. axis first == axis last on rank 1
     FinishRecipe(r, id);
     out_.push_back(std::move(r));
@@ -82,7 +89,9 @@ class ScanCaseBuilder {
 
   Values Random() const { return binding_.product ? Values::kRandomProduct : Values::kRandomSum; }
   bool HasAxisTensor() const { return !binding_.axis_tensor.empty(); }
-  bool AxisMayBeAbsent() const { return HasAxisTensor() && spec_.FindTensor(binding_.axis_tensor)->optional; }
+  bool AxisMayBeAbsent() const {
+    return HasAxisTensor() && spec_.FindTensor(binding_.axis_tensor)->optional;
+  }
   // The axis input's dtypes, for variant v; INT64 when the axis is a parameter (unused).
   DType AxisDType(int variant) const {
     if (!HasAxisTensor()) return DType::kInt64;
@@ -112,9 +121,12 @@ std::vector<uint32_t> Shape(unsigned rank, unsigned axis, uint32_t axis_len) {
 ScanBinding ScanBindingOf(const OperatorSpec& spec) {
   const std::string axis = spec.Role("axis");
   const bool axis_is_param = spec.FindParam(axis) != nullptr;
-  return {spec.Role("input"),          spec.Role("output"),
-          axis_is_param ? axis : "",   axis_is_param ? "" : axis,
-          spec.Role("reverse"),        spec.Role("exclusive"),
+  return {spec.Role("input"),
+          spec.Role("output"),
+          axis_is_param ? axis : "",
+          axis_is_param ? "" : axis,
+          spec.Role("reverse"),
+          spec.Role("exclusive"),
           spec.accuracy.model == AccuracyModel::kRunningProduct};
 }
 
@@ -137,8 +149,11 @@ void GenerateScanCases(const OperatorSpec& spec, const GenerateOptions& options,
       for (unsigned axis : axes)
         for (bool reverse : {false, true})
           for (bool exclusive : {false, true}) {
-            const int signed_axis = b.HasAxisTensor() && (variant % 3 == 1) ? static_cast<int>(axis) - static_cast<int>(rank) : static_cast<int>(axis);
-            b.Add(dtype, Shape(rank, axis, 5), attrs(signed_axis, reverse, exclusive, variant++), Layout::kPacked, b.Random());
+            const int signed_axis = b.HasAxisTensor() && (variant % 3 == 1)
+                                        ? static_cast<int>(axis) - static_cast<int>(rank)
+                                        : static_cast<int>(axis);
+            b.Add(dtype, Shape(rank, axis, 5), attrs(signed_axis, reverse, exclusive, variant++),
+                  Layout::kPacked, b.Random());
           }
       // One shape (no size-1 dimension) scanned along each axis class: a backend that caches
       // plans or kernels per shape must key them on the axis too.
@@ -146,22 +161,29 @@ void GenerateScanCases(const OperatorSpec& spec, const GenerateOptions& options,
         std::vector<uint32_t> same = Shape(rank, rank - 1, 4);
         std::replace(same.begin(), same.end(), 1u, 2u);
         for (unsigned axis : axes)
-          b.Add(dtype, same, attrs(static_cast<int>(axis), false, false, variant++), Layout::kPacked, b.Random());
+          b.Add(dtype, same, attrs(static_cast<int>(axis), false, false, variant++),
+                Layout::kPacked, b.Random());
       }
       // Layouts, each with a forward inclusive and a reverse exclusive scan.
-      for (Layout layout : {Layout::kPadded, Layout::kTransposed, Layout::kBroadcast, Layout::kBroadcastAxis, Layout::kInPlace})
+      for (Layout layout : {Layout::kPadded, Layout::kTransposed, Layout::kBroadcast,
+                            Layout::kBroadcastAxis, Layout::kInPlace})
         for (bool second : {false, true}) {
           if (layout == Layout::kInPlace && !spec.semantics.in_place) continue;
           const unsigned axis = second ? 0 : rank - 1;
-          b.Add(dtype, Shape(rank, axis, 4), attrs(static_cast<int>(axis), second, second, variant++), layout, b.Random());
+          b.Add(dtype, Shape(rank, axis, 4),
+                attrs(static_cast<int>(axis), second, second, variant++), layout, b.Random());
         }
       // Special values along the last and the first axis.
       for (unsigned axis : {rank - 1, 0u})
         for (bool second : {false, true})
-          b.Add(dtype, Shape(rank, axis, 6), attrs(static_cast<int>(axis), second, second, variant++), Layout::kPacked, Values::kExtremes);
+          b.Add(dtype, Shape(rank, axis, 6),
+                attrs(static_cast<int>(axis), second, second, variant++), Layout::kPacked,
+                Values::kExtremes);
       // A size-1 axis: exclusive + reverse writes only the identity.
       for (bool exclusive : {true, false})
-        b.Add(dtype, Shape(rank, rank - 1, 1), attrs(static_cast<int>(rank - 1), true, exclusive, variant++), Layout::kPacked, b.Random());
+        b.Add(dtype, Shape(rank, rank - 1, 1),
+              attrs(static_cast<int>(rank - 1), true, exclusive, variant++), Layout::kPacked,
+              b.Random());
       if (b.AxisMayBeAbsent()) {
         Attributes absent;
         absent.axis_absent = true;
@@ -177,9 +199,12 @@ void GenerateScanCases(const OperatorSpec& spec, const GenerateOptions& options,
         huge.back() = 70000;
         outer[r2 - 2] = 4500;
         outer.back() = 3;
-        b.Add(dtype, inner, attrs(static_cast<int>(r1 - 1), false, false, 0), Layout::kPacked, b.Random());
-        b.Add(dtype, huge, attrs(static_cast<int>(r1 - 1), true, true, 1), Layout::kPacked, b.Random());
-        b.Add(dtype, outer, attrs(static_cast<int>(r2 - 2), false, true, 0), Layout::kPacked, b.Random());
+        b.Add(dtype, inner, attrs(static_cast<int>(r1 - 1), false, false, 0), Layout::kPacked,
+              b.Random());
+        b.Add(dtype, huge, attrs(static_cast<int>(r1 - 1), true, true, 1), Layout::kPacked,
+              b.Random());
+        b.Add(dtype, outer, attrs(static_cast<int>(r2 - 2), false, true, 0), Layout::kPacked,
+              b.Random());
       }
     }
   }
@@ -188,7 +213,8 @@ void GenerateScanCases(const OperatorSpec& spec, const GenerateOptions& options,
   for (DType dtype : kAllDTypes) {
     if (std::find(data.dtypes.begin(), data.dtypes.end(), dtype) != data.dtypes.end()) continue;
     const unsigned rank = std::clamp(4u, data.min_rank, data.max_rank);
-    b.Add(dtype, Shape(rank, rank - 1, 5), attrs(static_cast<int>(rank - 1), false, false, 0), Layout::kPacked, b.Random());
+    b.Add(dtype, Shape(rank, rank - 1, 5), attrs(static_cast<int>(rank - 1), false, false, 0),
+          Layout::kPacked, b.Random());
     b.Add(dtype, Shape(rank, 0, 5), attrs(0, true, true, 1), Layout::kPacked, b.Random());
   }
 }

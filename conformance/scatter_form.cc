@@ -14,8 +14,10 @@ ScatterForm ScatterFormOf(const OperatorSpec& spec) {
           spec.Role("reduction")};
 }
 
-std::optional<ScatterShapes> ShapeScatter(const ScatterForm& form, const std::vector<uint32_t>& data,
-                                          const std::vector<uint32_t>& grid, unsigned tuple, unsigned rank) {
+std::optional<ScatterShapes> ShapeScatter(const ScatterForm& form,
+                                          const std::vector<uint32_t>& data,
+                                          const std::vector<uint32_t>& grid, unsigned tuple,
+                                          unsigned rank) {
   if (tuple < 1 || tuple > data.size()) return std::nullopt;
   ScatterShapes s;
   s.index_dims.assign(data.begin(), data.begin() + tuple);
@@ -34,7 +36,8 @@ std::optional<ScatterShapes> ShapeScatter(const ScatterForm& form, const std::ve
   s.indices.assign(rank - grid.size() - 1, 1);
   s.indices.insert(s.indices.end(), grid.begin(), grid.end());
   s.indices.push_back(tuple);
-  const auto input_dims = static_cast<int64_t>(data.size()), indices_dims = static_cast<int64_t>(grid.size() + 1);
+  const auto input_dims = static_cast<int64_t>(data.size()),
+             indices_dims = static_cast<int64_t>(grid.size() + 1);
   auto updates = ScatterNDUpdatesSizes(s.input, s.indices, input_dims, indices_dims);
   if (!updates) return std::nullopt;
   s.updates = *updates;

@@ -38,8 +38,10 @@ struct ScatterShapes {
 // `tuple`: coordinates per tuple (1 .. data.size()); `rank`: the common rank of the DirectML
 // form (ignored by the ONNX form). nullopt when the shapes do not fit (a rank above `rank` or
 // above 8, or rank-0 updates).
-std::optional<ScatterShapes> ShapeScatter(const ScatterForm& form, const std::vector<uint32_t>& data,
-                                          const std::vector<uint32_t>& grid, unsigned tuple, unsigned rank);
+std::optional<ScatterShapes> ShapeScatter(const ScatterForm& form,
+                                          const std::vector<uint32_t>& data,
+                                          const std::vector<uint32_t>& grid, unsigned tuple,
+                                          unsigned rank);
 
 // The name of the reduction role's value `reduction` ("add"); "" for an operator without one.
 std::string ReductionName(const OperatorSpec& spec, const ScatterForm& form, int64_t reduction);

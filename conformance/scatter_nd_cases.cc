@@ -13,9 +13,10 @@ namespace opcts {
 namespace {
 
 struct ScatterConfig {
-  unsigned input_dims;    // meaningful input dimensions (InputDimensionCount)
-  unsigned tuple;         // coordinates per index tuple
-  unsigned indices_dims;  // meaningful indices dimensions, the tuple's included (IndicesDimensionCount)
+  unsigned input_dims;  // meaningful input dimensions (InputDimensionCount)
+  unsigned tuple;       // coordinates per index tuple
+  unsigned
+      indices_dims;  // meaningful indices dimensions, the tuple's included (IndicesDimensionCount)
 };
 
 struct IndexClass {
@@ -23,21 +24,22 @@ struct IndexClass {
   const char* tag;
 };
 constexpr IndexClass kIndexClasses[] = {
-    {Values::kIndexUnique, "unique"},         {Values::kIndexBoundary, "boundary"},
-    {Values::kIndexNegative, "negative"},     {Values::kIndexDuplicates, "duplicates"},
+    {Values::kIndexUnique, "unique"},           {Values::kIndexBoundary, "boundary"},
+    {Values::kIndexNegative, "negative"},       {Values::kIndexDuplicates, "duplicates"},
     {Values::kIndexOutOfRange, "out-of-range"},
 };
 
 class ScatterCaseBuilder {
  public:
-  ScatterCaseBuilder(const OperatorSpec& spec, const GenerateOptions& options, std::vector<CaseRecipe>& out)
+  ScatterCaseBuilder(const OperatorSpec& spec, const GenerateOptions& options,
+                     std::vector<CaseRecipe>& out)
       : spec_(spec), form_(ScatterFormOf(spec)), options_(options), out_(out) {}
 
   const ScatterForm& form() const { return form_; }
 
   // `reduction`: a value of the reduction role's enum, or -1 to leave the parameter at its default.
-  void Add(DType dtype, DType index_type, unsigned rank, const ScatterConfig& c, const IndexClass& k,
-           Layout layout, int64_t reduction = -1) {
+  void Add(DType dtype, DType index_type, unsigned rank, const ScatterConfig& c,
+           const IndexClass& k, Layout layout, int64_t reduction = -1) {
     if (k.values == Values::kIndexNegative && !IsSignedInt(index_type)) return;
     // Meaningful input dims 4, 3, 2, ... (2s from rank 5 on, to stay small); index tuples in a
     // grid of 3 x 2 x ... (2 x 2 x ... from rank 5).
@@ -64,23 +66,33 @@ class ScatterCaseBuilder {
     const Values values = ScatterDataValues(reduction_name);
     const Layout base = layout == Layout::kPadded ? Layout::kPadded : Layout::kPacked;
     TensorRecipe in{LayoutDesc(dtype, shapes->input, base), values, {}, tuples + 1, 0};
-    TensorRecipe idx{LayoutDesc(index_type, shapes->indices, base), k.values, shapes->index_dims, 1, 0};
-    TensorRecipe upd{LayoutDesc(dtype, shapes->updates, Layout::kPacked), values, {}, tuples + 1, 0};
-    if (layout == Layout::kTransposed) in.desc = LayoutDesc(dtype, shapes->input, Layout::kTransposed);
+    TensorRecipe idx{LayoutDesc(index_type, shapes->indices, base), k.values, shapes->index_dims, 1,
+                     0};
+    TensorRecipe upd{
+        LayoutDesc(dtype, shapes->updates, Layout::kPacked), values, {}, tuples + 1, 0};
+    if (layout == Layout::kTransposed)
+      in.desc = LayoutDesc(dtype, shapes->input, Layout::kTransposed);
     if (layout == Layout::kBroadcast)
-      upd.desc = LayoutDesc(dtype, shapes->updates, Layout::kBroadcast, static_cast<unsigned>(shapes->updates.size() - 1));
+      upd.desc = LayoutDesc(dtype, shapes->updates, Layout::kBroadcast,
+                            static_cast<unsigned>(shapes->updates.size() - 1));
     const TensorRecipe output{LayoutDesc(dtype, shapes->input, base), Values::kNone, {}, 1, 0};
     r.in_place = layout == Layout::kInPlace;
-    r.tensors = {{form_.input, in}, {form_.indices, idx}, {form_.updates, upd}, {form_.output, output}};
+    r.tensors = {
+        {form_.input, in}, {form_.indices, idx}, {form_.updates, upd}, {form_.output, output}};
     // DirectML ids keep their dimension counts; ONNX ids name the indices' shape instead.
-    const std::string config = form_.HasDimensionCounts()
-                                   ? "in" + std::to_string(c.input_dims) + "-idx" + std::to_string(c.indices_dims)
-                                   : "idx" + FormatShape(shapes->indices);
-    CaseId id{OperatorKey(spec_), false, dtype, rank,
-              {FormatShape(shapes->input),
-               config + "-q" + std::to_string(c.tuple) + "-" + std::string(DTypeShortName(index_type)),
-               std::string(LayoutName(layout)), k.tag},
-              options_.seed};
+    const std::string config =
+        form_.HasDimensionCounts()
+            ? "in" + std::to_string(c.input_dims) + "-idx" + std::to_string(c.indices_dims)
+            : "idx" + FormatShape(shapes->indices);
+    CaseId id{
+        OperatorKey(spec_),
+        false,
+        dtype,
+        rank,
+        {FormatShape(shapes->input),
+         config + "-q" + std::to_string(c.tuple) + "-" + std::string(DTypeShortName(index_type)),
+         std::string(LayoutName(layout)), k.tag},
+        options_.seed};
     if (!reduction_name.empty()) id.variant.push_back(reduction_name);
     if (!seen_.insert(id.Stem()).second) return;
     FinishRecipe(r, id);
@@ -100,15 +112,16 @@ class ScatterCaseBuilder {
 std::vector<ScatterConfig> Configs(const ScatterForm& form, unsigned rank) {
   std::vector<ScatterConfig> configs;
   if (!form.HasDimensionCounts()) {
-    configs.push_back({rank, 1, 2});                                // rows (slices) by one coordinate
-    configs.push_back({rank, rank, std::min(rank + 1, 3u)});        // single elements
-    if (rank >= 2) configs.push_back({rank, 2, 3});                 // a grid of tuples of two
+    configs.push_back({rank, 1, 2});                          // rows (slices) by one coordinate
+    configs.push_back({rank, rank, std::min(rank + 1, 3u)});  // single elements
+    if (rank >= 2) configs.push_back({rank, 2, 3});           // a grid of tuples of two
     return configs;
   }
   const unsigned k = std::min(rank, 3u);
-  configs.push_back({k, 1, std::min(rank, 2u)});                   // rows (slices) by one coordinate
-  configs.push_back({std::min(rank, 2u), std::min(rank, 2u), std::min(rank, 3u)});  // single elements
-  if (rank >= 3) configs.push_back({rank, 2, 2});                   // every dimension meaningful
+  configs.push_back({k, 1, std::min(rank, 2u)});  // rows (slices) by one coordinate
+  configs.push_back(
+      {std::min(rank, 2u), std::min(rank, 2u), std::min(rank, 3u)});  // single elements
+  if (rank >= 3) configs.push_back({rank, 2, 2});                     // every dimension meaningful
   return configs;
 }
 
@@ -125,14 +138,18 @@ void GenerateScatterNDCases(const OperatorSpec& spec, const GenerateOptions& opt
       const std::vector<ScatterConfig> configs = Configs(b.form(), rank);
       // The first configuration with every index dtype x every index class.
       for (DType index_type : index.dtypes)
-        for (const IndexClass& k : kIndexClasses) b.Add(dtype, index_type, rank, configs[0], k, Layout::kPacked);
+        for (const IndexClass& k : kIndexClasses)
+          b.Add(dtype, index_type, rank, configs[0], k, Layout::kPacked);
       // The others with the index dtypes taking turns.
       size_t turn = 0;
       for (size_t c = 1; c < configs.size(); ++c)
         for (const IndexClass& k : kIndexClasses)
-          b.Add(dtype, index.dtypes[turn++ % index.dtypes.size()], rank, configs[c], k, Layout::kPacked);
-      for (Layout layout : {Layout::kPadded, Layout::kTransposed, Layout::kBroadcast, Layout::kInPlace})
-        b.Add(dtype, index.dtypes[turn++ % index.dtypes.size()], rank, configs[0], kIndexClasses[0], layout);
+          b.Add(dtype, index.dtypes[turn++ % index.dtypes.size()], rank, configs[c], k,
+                Layout::kPacked);
+      for (Layout layout :
+           {Layout::kPadded, Layout::kTransposed, Layout::kBroadcast, Layout::kInPlace})
+        b.Add(dtype, index.dtypes[turn++ % index.dtypes.size()], rank, configs[0], kIndexClasses[0],
+              layout);
       // Each reduction the tables allow but none (the default, above), every index class, on
       // the first two configurations.
       if (b.form().reduction_param.empty()) continue;
@@ -140,17 +157,20 @@ void GenerateScatterNDCases(const OperatorSpec& spec, const GenerateOptions& opt
       for (int64_t value = 1; value < static_cast<int64_t>(reduction.enum_values.size()); ++value)
         for (size_t c = 0; c < std::min<size_t>(2, configs.size()); ++c)
           for (const IndexClass& k : kIndexClasses)
-            b.Add(dtype, index.dtypes[turn++ % index.dtypes.size()], rank, configs[c], k, Layout::kPacked, value);
+            b.Add(dtype, index.dtypes[turn++ % index.dtypes.size()], rank, configs[c], k,
+                  Layout::kPacked, value);
     }
   }
   // Types outside the tables: data BFLOAT16; 8- and 16-bit integer indices.
   const unsigned rank = std::clamp(4u, data.min_rank, data.max_rank);
   for (DType dtype : kAllDTypes)
     if (std::find(data.dtypes.begin(), data.dtypes.end(), dtype) == data.dtypes.end())
-      b.Add(dtype, index.dtypes.front(), rank, Configs(b.form(), rank)[0], kIndexClasses[0], Layout::kPacked);
+      b.Add(dtype, index.dtypes.front(), rank, Configs(b.form(), rank)[0], kIndexClasses[0],
+            Layout::kPacked);
   for (DType index_type : {DType::kInt16, DType::kInt8, DType::kUInt16, DType::kUInt8})
     if (std::find(index.dtypes.begin(), index.dtypes.end(), index_type) == index.dtypes.end())
-      b.Add(data.dtypes.front(), index_type, rank, Configs(b.form(), rank)[0], kIndexClasses[0], Layout::kPacked);
+      b.Add(data.dtypes.front(), index_type, rank, Configs(b.form(), rank)[0], kIndexClasses[0],
+            Layout::kPacked);
 }
 
 }  // namespace opcts

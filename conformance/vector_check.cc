@@ -38,7 +38,8 @@ VectorCheck CheckVectorAgainstReference(const TestVector& vector) {
     // The vector lists logical elements: lay them out packed.
     TensorData actual = MakeTensor(PackedDesc(expected.desc.dtype, expected.desc.sizes));
     const std::vector<uint64_t>& bits = vector.expected.at(expected.name);
-    for (uint64_t i = 0; i < bits.size(); ++i) StoreBits(actual.desc.dtype, actual.Element(i), bits[i]);
+    for (uint64_t i = 0; i < bits.size(); ++i)
+      StoreBits(actual.desc.dtype, actual.Element(i), bits[i]);
     const Judgement j = JudgeTensor(expected, actual);
     if (j.verdict == Verdict::kFail) return {false, j.message};
   }

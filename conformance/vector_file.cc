@@ -48,7 +48,11 @@ uint64_t ParseElement(DType t, const json& v, const std::string& field) {
     if (s.rfind("0x", 0) == 0 && s.size() > 2 && s.size() <= 2 + DTypeSize(t) * 2) {
       size_t used = 0;
       uint64_t bits = 0;
-      try { bits = std::stoull(s.substr(2), &used, 16); } catch (...) { used = 0; }
+      try {
+        bits = std::stoull(s.substr(2), &used, 16);
+      } catch (...) {
+        used = 0;
+      }
       if (used == s.size() - 2) return bits;
     }
     if (IsFloat(t)) {
@@ -193,7 +197,8 @@ TestVector Parse(const json& j, const std::string& file, const SpecSet& specs) {
                                      " logical elements (row-major)"};
       std::vector<uint64_t> bits;
       for (uint64_t i = 0; i < count; ++i)
-        bits.push_back(ParseElement(out->desc.dtype, value[i], field + "[" + std::to_string(i) + "]"));
+        bits.push_back(
+            ParseElement(out->desc.dtype, value[i], field + "[" + std::to_string(i) + "]"));
       v.expected[name] = std::move(bits);
     }
     for (const TensorSpec& t : spec.tensors)
@@ -209,9 +214,12 @@ TestVector Parse(const json& j, const std::string& file, const SpecSet& specs) {
     for (const auto& [key, value] : tol.items()) {
       if (!value.is_number() || value.get<double>() < 0)
         throw VectorError{"tolerance." + key, "must be a non-negative number"};
-      if (key == "abs") t.abs = value.get<double>();
-      else if (key == "rel") t.rel = value.get<double>();
-      else throw VectorError{"tolerance." + key, "unknown key (abs, rel)"};
+      if (key == "abs")
+        t.abs = value.get<double>();
+      else if (key == "rel")
+        t.rel = value.get<double>();
+      else
+        throw VectorError{"tolerance." + key, "unknown key (abs, rel)"};
     }
     v.tolerance = t;
   }
@@ -220,7 +228,8 @@ TestVector Parse(const json& j, const std::string& file, const SpecSet& specs) {
 
 }  // namespace
 
-Result<TestVector> ParseVector(const std::string& text, const std::string& file, const SpecSet& specs) {
+Result<TestVector> ParseVector(const std::string& text, const std::string& file,
+                               const SpecSet& specs) {
   json j;
   try {
     j = json::parse(text);
@@ -252,10 +261,13 @@ json VectorToJson(const TestVector& v) {
   for (const ParamSpec& p : spec.params) {
     const auto value = v.op.Param(p.name);
     if (!value) continue;
-    if (p.type == ParamType::kBool) params[p.name] = *value != 0;
-    else if (p.type == ParamType::kEnum && *value >= 0 && *value < static_cast<int64_t>(p.enum_values.size()))
+    if (p.type == ParamType::kBool)
+      params[p.name] = *value != 0;
+    else if (p.type == ParamType::kEnum && *value >= 0 &&
+             *value < static_cast<int64_t>(p.enum_values.size()))
       params[p.name] = p.enum_values[*value];
-    else params[p.name] = *value;
+    else
+      params[p.name] = *value;
   }
   j["parameters"] = params;
   if (v.op.in_place) j["in_place"] = true;
@@ -265,12 +277,14 @@ json VectorToJson(const TestVector& v) {
     if (!data) continue;
     json tj = {{"dtype", DTypeName(data->desc.dtype)}, {"sizes", data->desc.sizes}};
     if (!data->desc.strides.empty()) tj["strides"] = data->desc.strides;
-    if (data->desc.total_bytes != ImpliedMinimumBytes(data->desc)) tj["total_bytes"] = data->desc.total_bytes;
+    if (data->desc.total_bytes != ImpliedMinimumBytes(data->desc))
+      tj["total_bytes"] = data->desc.total_bytes;
     if (data->desc.alignment != 0) tj["alignment"] = data->desc.alignment;
     if (t.role != TensorRole::kOutput) {
       json elements = json::array();
       for (uint64_t i = 0; i < BufferElementCount(data->desc); ++i)
-        elements.push_back(ElementToJson(data->desc.dtype, LoadBits(data->desc.dtype, data->Element(i))));
+        elements.push_back(
+            ElementToJson(data->desc.dtype, LoadBits(data->desc.dtype, data->Element(i))));
       tj["data"] = elements;
     }
     tensors[t.name] = tj;

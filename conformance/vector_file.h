@@ -36,7 +36,8 @@ struct TestVector {
 
 // Errors name the file and the field ("x.json: tensors.InputTensor.data[3]: ...").
 Result<TestVector> LoadVectorFile(const std::string& path, const SpecSet& specs);
-Result<TestVector> ParseVector(const std::string& text, const std::string& file, const SpecSet& specs);
+Result<TestVector> ParseVector(const std::string& text, const std::string& file,
+                               const SpecSet& specs);
 
 // The vector as opcts-vector/1 JSON (used to write fuzz findings and repro cases).
 nlohmann::json VectorToJson(const TestVector& vector);

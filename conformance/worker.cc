@@ -14,8 +14,8 @@
 #include <nlohmann/json.hpp>
 
 #include "conformance/case_executor.h"
-#include "conformance/guarded_memory.h"
 #include "conformance/case_run.h"
+#include "conformance/guarded_memory.h"
 #include "conformance/stop_signal.h"
 #include "reports/status.h"
 
@@ -56,12 +56,15 @@ bool WriteAll(int fd, const std::string& data) {
 std::string EncodeResult(size_t index, CaseGroup group, const CaseOutcome& o) {
   char numbers[128];
   auto number = [](const std::optional<double>& v) { return v ? *v : std::nan(""); };
-  std::snprintf(numbers, sizeof numbers, "%llu\t%.17g\t%.17g\t%.17g", static_cast<unsigned long long>(o.duration_us),
-                number(o.max_error), number(o.bound), number(o.ulp));
+  std::snprintf(numbers, sizeof numbers, "%llu\t%.17g\t%.17g\t%.17g",
+                static_cast<unsigned long long>(o.duration_us), number(o.max_error),
+                number(o.bound), number(o.ulp));
   std::string message = o.message;
-  for (char& c : message) if (c == '\t' || c == '\n') c = ' ';
-  return std::to_string(index) + "\t" + std::string(GroupName(group)) + "\t" + std::string(StatusName(o.status)) + "\t" +
-         numbers + "\t" + o.behaviour + "\t" + message + "\n";
+  for (char& c : message)
+    if (c == '\t' || c == '\n') c = ' ';
+  return std::to_string(index) + "\t" + std::string(GroupName(group)) + "\t" +
+         std::string(StatusName(o.status)) + "\t" + numbers + "\t" + o.behaviour + "\t" + message +
+         "\n";
 }
 
 bool DecodeResult(std::string line, size_t* index, CaseGroup* group, CaseOutcome* o, bool* last) {
@@ -103,15 +106,22 @@ bool DecodeResult(std::string line, size_t* index, CaseGroup* group, CaseOutcome
                              const std::string& options, int command_fd, int result_fd) {
   PluginLoad load = LoadPlugin(backend, options);
   if (!load) {
-    WriteAll(result_fd, std::string("E ") + (IsUnavailable(load) ? "1 " : "0 ") + load.error().message + "\n");
+    WriteAll(result_fd,
+             std::string("E ") + (IsUnavailable(load) ? "1 " : "0 ") + load.error().message + "\n");
     _exit(0);
   }
   const Plugin& plugin = **load;
   const opcts_backend_info& info = plugin.info();
-  const nlohmann::json hello = {{"name", info.name}, {"version", info.version}, {"device", info.device},
-                                {"feature_level", plugin.FeatureLevel()}, {"extra_support", plugin.ExtraSupport()},
-                                {"details", info.details ? info.details : ""}, {"path", plugin.path()}};
-  if (!WriteAll(result_fd, "H " + hello.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n")) _exit(1);
+  const nlohmann::json hello = {{"name", info.name},
+                                {"version", info.version},
+                                {"device", info.device},
+                                {"feature_level", plugin.FeatureLevel()},
+                                {"extra_support", plugin.ExtraSupport()},
+                                {"details", info.details ? info.details : ""},
+                                {"path", plugin.path()}};
+  if (!WriteAll(result_fd,
+                "H " + hello.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n"))
+    _exit(1);
   InstallOutOfBoundsReporter(result_fd);
   FILE* commands = fdopen(command_fd, "r");
   unsigned long long begin = 0, end = 0;
@@ -120,7 +130,8 @@ bool DecodeResult(std::string line, size_t* index, CaseGroup* group, CaseOutcome
       const CaseRecipe& c = cases[i];
       PreparedCase prepared(Materialize(c));
       const CaseGroup group = GroupFor(c, ClaimsOf(plugin));
-      if (group != CaseGroup::kInvalid) prepared.expected();  // the oracle runs before the case is in flight
+      if (group != CaseGroup::kInvalid)
+        prepared.expected();  // the oracle runs before the case is in flight
       // What a guard-page fault during this case reports: a Fail, and the worker's last line.
       CaseOutcome fault;
       fault.status = Status::kFail;
@@ -138,11 +149,12 @@ bool DecodeResult(std::string line, size_t* index, CaseGroup* group, CaseOutcome
 
 }  // namespace
 
-std::unique_ptr<Worker> Worker::Start(const std::vector<CaseRecipe>& cases, const std::string& backend,
-                                      const std::string& options, std::chrono::milliseconds limit,
-                                      StartError* error) {
+std::unique_ptr<Worker> Worker::Start(const std::vector<CaseRecipe>& cases,
+                                      const std::string& backend, const std::string& options,
+                                      std::chrono::milliseconds limit, StartError* error) {
   int command[2], result[2], err[2];
-  if (pipe2(command, O_CLOEXEC) != 0 || pipe2(result, O_CLOEXEC) != 0 || pipe2(err, O_CLOEXEC) != 0) {
+  if (pipe2(command, O_CLOEXEC) != 0 || pipe2(result, O_CLOEXEC) != 0 ||
+      pipe2(err, O_CLOEXEC) != 0) {
     error->message = std::string("cannot create pipes: ") + std::strerror(errno);
     return nullptr;
   }
@@ -188,7 +200,8 @@ std::unique_ptr<Worker> Worker::Start(const std::vector<CaseRecipe>& cases, cons
   w->result_fd_ = result[0];
   w->stderr_fd_ = err[0];
   fcntl(w->stderr_fd_, F_SETFL, O_NONBLOCK);
-  fcntl(w->result_fd_, F_SETFL, O_NONBLOCK);  // a forked child may hold it open after the worker died
+  fcntl(w->result_fd_, F_SETFL,
+        O_NONBLOCK);  // a forked child may hold it open after the worker died
 
   std::string line;
   bool timed_out = false;
@@ -198,8 +211,9 @@ std::unique_ptr<Worker> Worker::Start(const std::vector<CaseRecipe>& cases, cons
       return nullptr;
     }
     error->crashed = true;
-    error->message = timed_out ? "did not finish loading within " + std::to_string(limit.count()) + " ms"
-                               : "worker died while loading the backend: " + w->DeathReason();
+    error->message = timed_out
+                         ? "did not finish loading within " + std::to_string(limit.count()) + " ms"
+                         : "worker died while loading the backend: " + w->DeathReason();
     return nullptr;
   }
   if (line.rfind("E ", 0) == 0 && line.size() >= 4) {
@@ -212,8 +226,11 @@ std::unique_ptr<Worker> Worker::Start(const std::vector<CaseRecipe>& cases, cons
     error->message = "worker sent a malformed greeting";
     return nullptr;
   }
-  w->info_ = {hello.value("name", ""), hello.value("version", ""), hello.value("device", ""),
-              hello.value("feature_level", ""), hello.value("extra_support", std::vector<std::string>{}),
+  w->info_ = {hello.value("name", ""),
+              hello.value("version", ""),
+              hello.value("device", ""),
+              hello.value("feature_level", ""),
+              hello.value("extra_support", std::vector<std::string>{}),
               hello.value("details", "")};
   w->path_ = hello.value("path", "");
   return w;
@@ -238,7 +255,8 @@ bool Worker::Run(size_t begin, size_t end) {
 
 bool Worker::OverMemoryLimit(std::string* why) {
   const auto now = std::chrono::steady_clock::now();
-  if (memory_limit_ == 0 || pid_ <= 0 || now - memory_checked_ < std::chrono::milliseconds(20)) return false;
+  if (memory_limit_ == 0 || pid_ <= 0 || now - memory_checked_ < std::chrono::milliseconds(20))
+    return false;
   memory_checked_ = now;
   std::FILE* statm = std::fopen(("/proc/" + std::to_string(pid_) + "/statm").c_str(), "r");
   unsigned long long size = 0, resident = 0;
@@ -248,8 +266,9 @@ bool Worker::OverMemoryLimit(std::string* why) {
   if (!read || bytes <= memory_limit_) return false;
   kill(-pid_, SIGKILL);
   kill(pid_, SIGKILL);
-  *why = "the worker's resident memory reached " + std::to_string(bytes >> 20) + " MiB, over the limit of " +
-         std::to_string(memory_limit_ >> 20) + " MiB (--memory-limit); it was killed";
+  *why = "the worker's resident memory reached " + std::to_string(bytes >> 20) +
+         " MiB, over the limit of " + std::to_string(memory_limit_ >> 20) +
+         " MiB (--memory-limit); it was killed";
   return true;
 }
 
@@ -276,7 +295,8 @@ bool Worker::ReadLine(std::chrono::milliseconds limit, std::string* line, bool* 
       buffer_.erase(0, eol + 1);
       return true;
     }
-    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+        deadline - std::chrono::steady_clock::now());
     if (left.count() <= 0) {
       *timed_out = true;
       return false;
@@ -293,7 +313,8 @@ bool Worker::ReadLine(std::chrono::milliseconds limit, std::string* line, bool* 
     const bool exited = Exited();  // checked before the last read: nothing it wrote is lost
     if (exited || (fds[0].revents & (POLLIN | POLLHUP))) {
       ssize_t n;
-      while ((n = read(result_fd_, chunk, sizeof chunk)) > 0) buffer_.append(chunk, static_cast<size_t>(n));
+      while ((n = read(result_fd_, chunk, sizeof chunk)) > 0)
+        buffer_.append(chunk, static_cast<size_t>(n));
       if (buffer_.find('\n') != std::string::npos) continue;
       if (n == 0 || exited) return false;  // the worker is gone
     }
@@ -308,16 +329,20 @@ std::string Worker::DeathReason() {
   // Collect what the worker said on its way out (abort messages, uncaught exceptions).
   DrainOutput();
   std::string why;
-  if (reaped <= 0) why = "lost the worker";
-  else if (WIFSIGNALED(status)) why = "signal " + std::to_string(WTERMSIG(status)) + " (" + strsignal(WTERMSIG(status)) + ")";
-  else if (WIFEXITED(status)) why = "the worker exited with status " + std::to_string(WEXITSTATUS(status));
+  if (reaped <= 0)
+    why = "lost the worker";
+  else if (WIFSIGNALED(status))
+    why = "signal " + std::to_string(WTERMSIG(status)) + " (" + strsignal(WTERMSIG(status)) + ")";
+  else if (WIFEXITED(status))
+    why = "the worker exited with status " + std::to_string(WEXITSTATUS(status));
   if (std::string tail = OutputTail(); !tail.empty()) why += "; stderr: " + tail;
   return why;
 }
 
 void Worker::DrainOutput() {
   char chunk[4096];
-  for (ssize_t n; (n = read(stderr_fd_, chunk, sizeof chunk)) > 0;) Keep(chunk, static_cast<size_t>(n));
+  for (ssize_t n; (n = read(stderr_fd_, chunk, sizeof chunk)) > 0;)
+    Keep(chunk, static_cast<size_t>(n));
 }
 
 void Worker::Keep(const char* data, size_t size) {

@@ -35,9 +35,9 @@ class Worker {
   // Forks a worker that loads `backend` and reports its info within `limit`; nullptr with
   // *error on failure (including a crash or hang while loading). The plugin's stdout and
   // stderr both go to a pipe whose last lines explain a crash; neither reaches opcts's output.
-  static std::unique_ptr<Worker> Start(const std::vector<CaseRecipe>& cases, const std::string& backend,
-                                       const std::string& options, std::chrono::milliseconds limit,
-                                       StartError* error);
+  static std::unique_ptr<Worker> Start(const std::vector<CaseRecipe>& cases,
+                                       const std::string& backend, const std::string& options,
+                                       std::chrono::milliseconds limit, StartError* error);
   ~Worker();  // kills the worker's process group if it still runs, and reaps the worker
 
   const BackendRecord& info() const { return info_; }
@@ -82,8 +82,8 @@ class Worker {
 
   pid_t pid_ = -1;
   int command_fd_ = -1, result_fd_ = -1, stderr_fd_ = -1;
-  std::string buffer_;       // result bytes not yet split into lines
-  std::string output_;       // what the worker printed (plugin stdout and stderr), case-marked
+  std::string buffer_;  // result bytes not yet split into lines
+  std::string output_;  // what the worker printed (plugin stdout and stderr), case-marked
   BackendRecord info_;
   std::string path_;
   bool exiting_ = false;

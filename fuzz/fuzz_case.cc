@@ -1,9 +1,9 @@
 #include "fuzz/fuzz_case.h"
 
-#include <fuzzer/FuzzedDataProvider.h>
-
 #include <algorithm>
 #include <set>
+
+#include <fuzzer/FuzzedDataProvider.h>
 
 #include "conformance/case_generator.h"
 #include "conformance/constraints.h"
@@ -93,10 +93,12 @@ class Reader {
       } else if (selector < special_count + kSmallCount) {
         const int small = static_cast<int>(selector - special_count) + kSmallMin;
         bits[i] = IsFloat(t) ? DoubleToBits(t, small) : static_cast<uint64_t>(small) & BitsMask(t);
-      } else if (!coordinate_dims.empty() && selector < special_count + kSmallCount + kCoordinateSelectors) {
+      } else if (!coordinate_dims.empty() &&
+                 selector < special_count + kSmallCount + kCoordinateSelectors) {
         // In range, negative, or one past either end of the dimension this coordinate addresses.
         const int64_t dim = coordinate_dims[i % coordinate_dims.size()];
-        bits[i] = static_cast<uint64_t>(fdp_.ConsumeIntegralInRange<int64_t>(-dim - 1, dim)) & BitsMask(t);
+        bits[i] = static_cast<uint64_t>(fdp_.ConsumeIntegralInRange<int64_t>(-dim - 1, dim)) &
+                  BitsMask(t);
       } else {
         uint64_t raw = 0;
         fdp_.ConsumeData(&raw, DTypeSize(t));  // little-endian, as the tensor bytes are
@@ -134,9 +136,13 @@ class Writer {
     return Choose(index, 0, static_cast<int64_t>(options.size()) - 1);
   }
   template <typename T>
-  bool Same(T& value, const T& derived) { return value == derived; }
+  bool Same(T& value, const T& derived) {
+    return value == derived;
+  }
   template <typename T>
-  bool Resize(std::vector<T>& v, size_t n, T) { return v.size() == n; }
+  bool Resize(std::vector<T>& v, size_t n, T) {
+    return v.size() == n;
+  }
   void Elements(std::vector<uint64_t>& bits, DType t, uint64_t count, uint64_t period,
                 const std::vector<uint32_t>&) {
     ok_ = ok_ && bits.size() == count;
@@ -144,7 +150,8 @@ class Writer {
     for (uint64_t i = 0; i < std::min(count, period) && ok_; ++i) {
       uint8_t raw = kRawSelector;
       Choose(raw, 0, 255);
-      for (size_t b = 0; b < DTypeSize(t); ++b) front_.push_back(static_cast<char>((bits[i] >> (8 * b)) & 0xFF));
+      for (size_t b = 0; b < DTypeSize(t); ++b)
+        front_.push_back(static_cast<char>((bits[i] >> (8 * b)) & 0xFF));
     }
   }
 
@@ -171,7 +178,8 @@ bool ChooseDims(IO& io, std::vector<uint32_t>& sizes, size_t first, size_t count
   for (size_t d = first; d < first + count; ++d) {
     if (d == skip) continue;
     const uint64_t room = std::max<uint64_t>(1, budget / product);
-    if (!io.Choose(sizes[d], 1, static_cast<int64_t>(std::min<uint64_t>(kMaxDim, room)))) return false;
+    if (!io.Choose(sizes[d], 1, static_cast<int64_t>(std::min<uint64_t>(kMaxDim, room))))
+      return false;
     product *= sizes[d];
   }
   return true;
@@ -180,7 +188,8 @@ bool ChooseDims(IO& io, std::vector<uint32_t>& sizes, size_t first, size_t count
 // A scan's data dimensions: small, or (see kLongLottery) one long and the others tiny.
 template <typename IO>
 bool ChooseScanDims(IO& io, std::vector<uint32_t>& sizes) {
-  const auto long_it = std::find_if(sizes.begin(), sizes.end(), [](uint32_t s) { return s > kMaxDim; });
+  const auto long_it =
+      std::find_if(sizes.begin(), sizes.end(), [](uint32_t s) { return s > kMaxDim; });
   uint8_t lottery = long_it == sizes.end() ? 0 : kLongLottery;
   if (!io.Choose(lottery, 0, 255)) return false;
   if (lottery != kLongLottery) return ChooseDims(io, sizes, 0, sizes.size());
@@ -205,7 +214,8 @@ bool ChooseScanShapes(IO& io, const OperatorSpec& spec, FuzzCase& c, ChosenShape
   const TensorSpec* main = spec.FindTensor(spec.Role("input"));
   FuzzTensor& m = c.tensors[main->name];
   const TensorSupport& support = top.tensors.at(main->name);
-  if (!io.Pick(m.dtype, support.dtypes) || !ChooseRank(io, support, m.sizes) || !ChooseScanDims(io, m.sizes))
+  if (!io.Pick(m.dtype, support.dtypes) || !ChooseRank(io, support, m.sizes) ||
+      !ChooseScanDims(io, m.sizes))
     return false;
   for (const TensorSpec& t : spec.tensors) {
     if (&t == main) continue;
@@ -221,7 +231,8 @@ bool ChooseScanShapes(IO& io, const OperatorSpec& spec, FuzzCase& c, ChosenShape
       continue;
     }
     FuzzTensor& s = c.tensors[t.name];
-    if (!io.Pick(s.dtype, top.tensors.at(t.name).dtypes) || !io.Same(s.sizes, std::vector<uint32_t>{}))
+    if (!io.Pick(s.dtype, top.tensors.at(t.name).dtypes) ||
+        !io.Same(s.sizes, std::vector<uint32_t>{}))
       return false;
   }
   return true;
@@ -235,7 +246,8 @@ bool ChooseScatterShapes(IO& io, const OperatorSpec& spec, FuzzCase& c, ChosenSh
   const ScatterForm f = ScatterFormOf(spec);
   FuzzTensor& in = c.tensors[f.input];
   FuzzTensor& idx = c.tensors[f.indices];
-  if (!io.Pick(in.dtype, top.tensors.at(f.input).dtypes) || !io.Pick(idx.dtype, top.tensors.at(f.indices).dtypes) ||
+  if (!io.Pick(in.dtype, top.tensors.at(f.input).dtypes) ||
+      !io.Pick(idx.dtype, top.tensors.at(f.indices).dtypes) ||
       !ChooseRank(io, top.tensors.at(f.input), in.sizes))
     return false;
   const auto rank = static_cast<int64_t>(in.sizes.size());
@@ -254,7 +266,8 @@ bool ChooseScatterShapes(IO& io, const OperatorSpec& spec, FuzzCase& c, ChosenSh
   if (!io.Choose(tuple, 1, input_dims)) return false;
   if (f.HasDimensionCounts()) {
     int64_t& indices_dims = c.params[f.indices_dims_param];
-    if (!io.Choose(indices_dims, 1, rank) || !io.Resize(idx.sizes, static_cast<size_t>(rank), 1u)) return false;
+    if (!io.Choose(indices_dims, 1, rank) || !io.Resize(idx.sizes, static_cast<size_t>(rank), 1u))
+      return false;
     const auto index_lead = static_cast<size_t>(rank - indices_dims);
     for (size_t d = 0; d < index_lead; ++d)
       if (!io.Same(idx.sizes[d], 1u)) return false;
@@ -264,16 +277,17 @@ bool ChooseScatterShapes(IO& io, const OperatorSpec& spec, FuzzCase& c, ChosenSh
     // The indices' rank: the updates (grid ++ untouched data dimensions) need rank 1 .. 8.
     const int64_t untouched = rank - tuple;
     int64_t index_rank = static_cast<int64_t>(idx.sizes.size());
-    if (!io.Choose(index_rank, untouched == 0 ? 2 : 1, std::min<int64_t>(kMaxRank, kMaxRank - untouched + 1)) ||
+    if (!io.Choose(index_rank, untouched == 0 ? 2 : 1,
+                   std::min<int64_t>(kMaxRank, kMaxRank - untouched + 1)) ||
         !io.Resize(idx.sizes, static_cast<size_t>(index_rank), 1u) ||
         !ChooseDims(io, idx.sizes, 0, static_cast<size_t>(index_rank) - 1))
       return false;
   }
   if (!io.Same(idx.sizes.back(), tuple)) return false;
-  const auto updates_sizes =
-      f.HasDimensionCounts()
-          ? ScatterNDUpdatesSizes(in.sizes, idx.sizes, input_dims, c.params.at(f.indices_dims_param))
-          : ScatterNDUpdatesSizes(in.sizes, idx.sizes);
+  const auto updates_sizes = f.HasDimensionCounts()
+                                 ? ScatterNDUpdatesSizes(in.sizes, idx.sizes, input_dims,
+                                                         c.params.at(f.indices_dims_param))
+                                 : ScatterNDUpdatesSizes(in.sizes, idx.sizes);
   chosen.coordinate_dims[f.indices].assign(in.sizes.begin() + static_cast<ptrdiff_t>(lead),
                                            in.sizes.begin() + static_cast<ptrdiff_t>(lead + tuple));
   if (!updates_sizes) return false;
@@ -288,14 +302,18 @@ bool ChooseScatterShapes(IO& io, const OperatorSpec& spec, FuzzCase& c, ChosenSh
 }
 
 // A uint32 parameter's range from its param_range rule, evaluated on the shapes chosen so far.
-std::pair<int64_t, int64_t> ParamRange(const OperatorSpec& spec, const ParamSpec& p, const FuzzCase& c) {
+std::pair<int64_t, int64_t> ParamRange(const OperatorSpec& spec, const ParamSpec& p,
+                                       const FuzzCase& c) {
   constexpr std::pair<int64_t, int64_t> kFallback{0, kMaxRank};
   Operation shapes{&spec, c.params, {}, false};
-  for (const auto& [name, t] : c.tensors) shapes.tensors[name] = TensorData{PackedDesc(t.dtype, t.sizes), {}};
+  for (const auto& [name, t] : c.tensors)
+    shapes.tensors[name] = TensorData{PackedDesc(t.dtype, t.sizes), {}};
   for (const Constraint& rule : spec.constraints) {
-    if (rule.kind != ConstraintKind::kParamRange || rule.param != p.name || !rule.min || !rule.max) continue;
+    if (rule.kind != ConstraintKind::kParamRange || rule.param != p.name || !rule.min || !rule.max)
+      continue;
     const auto lo = EvaluateBound(*rule.min, shapes), hi = EvaluateBound(*rule.max, shapes);
-    if (lo && hi && *lo <= *hi) return {std::max<int64_t>(*lo, 0), std::min<int64_t>(*hi, 0xFFFFFFFFll)};
+    if (lo && hi && *lo <= *hi)
+      return {std::max<int64_t>(*lo, 0), std::min<int64_t>(*hi, 0xFFFFFFFFll)};
   }
   return kFallback;
 }
@@ -313,7 +331,8 @@ bool ChooseLayout(IO& io, const TensorSpec& t, FuzzCase& c, const TensorSpec* al
   const bool aliased_input = c.in_place && aliasing != nullptr && aliasing->may_alias == t.name;
   const bool may_broadcast = t.role == TensorRole::kInput && !aliased_input;
   uint32_t choice = FuzzLayoutChoice(x.layout);  // written as is, or read
-  if (!io.Choose(choice, 0, may_broadcast ? kLastNonBroadcastLayout + 1 : kLastNonBroadcastLayout)) return false;
+  if (!io.Choose(choice, 0, may_broadcast ? kLastNonBroadcastLayout + 1 : kLastNonBroadcastLayout))
+    return false;
   x.layout = FuzzLayoutAt(choice);
   if (x.layout != Layout::kBroadcast) return io.Same(x.broadcast_dim, 0u);
   return io.Choose(x.broadcast_dim, 0, static_cast<int64_t>(x.sizes.size()) - 1);
@@ -339,8 +358,10 @@ bool Serialize(IO& io, const OperatorSpec& spec, FuzzCase& c) {
   ChosenShapes chosen;
   const FamilyDecoder& decoder = Decoders().For(spec);
   bool shaped = false;
-  if constexpr (IO::kReading) shaped = decoder.read(io, spec, c, chosen);
-  else shaped = decoder.write(io, spec, c, chosen);
+  if constexpr (IO::kReading)
+    shaped = decoder.read(io, spec, c, chosen);
+  else
+    shaped = decoder.write(io, spec, c, chosen);
   if (!shaped) return false;
   std::map<std::string, std::vector<uint32_t>>& coordinate_dims = chosen.coordinate_dims;
 
@@ -348,8 +369,11 @@ bool Serialize(IO& io, const OperatorSpec& spec, FuzzCase& c) {
     if (chosen.structural.count(p.name)) continue;
     int64_t& value = c.params[p.name];
     bool ok = true;
-    if (p.type == ParamType::kBool) ok = io.Choose(value, 0, 1);
-    else if (p.type == ParamType::kEnum) ok = !p.enum_values.empty() && io.Choose(value, 0, static_cast<int64_t>(p.enum_values.size()) - 1);
+    if (p.type == ParamType::kBool)
+      ok = io.Choose(value, 0, 1);
+    else if (p.type == ParamType::kEnum)
+      ok = !p.enum_values.empty() &&
+           io.Choose(value, 0, static_cast<int64_t>(p.enum_values.size()) - 1);
     else {
       const auto [lo, hi] = ParamRange(spec, p, c);
       ok = io.Choose(value, lo, hi);
@@ -359,7 +383,8 @@ bool Serialize(IO& io, const OperatorSpec& spec, FuzzCase& c) {
 
   const TensorSpec* aliasing = nullptr;  // the output that may alias an input
   for (const TensorSpec& t : spec.tensors)
-    if (t.role == TensorRole::kOutput && !t.may_alias.empty() && c.tensors.count(t.may_alias)) aliasing = &t;
+    if (t.role == TensorRole::kOutput && !t.may_alias.empty() && c.tensors.count(t.may_alias))
+      aliasing = &t;
   if (spec.semantics.in_place && aliasing != nullptr) {
     if (!io.Choose(c.in_place, 0, 1)) return false;
   } else if (!io.Same(c.in_place, false)) {
@@ -369,14 +394,16 @@ bool Serialize(IO& io, const OperatorSpec& spec, FuzzCase& c) {
   // Inputs first: an in-place output takes its input's layout.
   for (const TensorRole role : {TensorRole::kInput, TensorRole::kOutput})
     for (const TensorSpec& t : spec.tensors)
-      if (t.role == role && c.tensors.count(t.name) && !ChooseLayout(io, t, c, aliasing)) return false;
+      if (t.role == role && c.tensors.count(t.name) && !ChooseLayout(io, t, c, aliasing))
+        return false;
 
   for (const TensorSpec& t : spec.tensors) {
     auto it = c.tensors.find(t.name);
     if (it == c.tensors.end() || t.role == TensorRole::kOutput) continue;
     const uint64_t count = BufferElementCount(Describe(it->second));
     const std::vector<uint32_t>& sizes = it->second.sizes;
-    const bool long_tensor = std::any_of(sizes.begin(), sizes.end(), [](uint32_t s) { return s > kMaxDim; });
+    const bool long_tensor =
+        std::any_of(sizes.begin(), sizes.end(), [](uint32_t s) { return s > kMaxDim; });
     io.Elements(it->second.elements, it->second.dtype, count, long_tensor ? kMaxElements : count,
                 coordinate_dims[t.name]);
   }
@@ -404,7 +431,8 @@ Operation BuildOperation(const OperatorSpec& spec, const FuzzCase& c) {
   for (const auto& [name, t] : c.tensors) {
     TensorData data = MakeTensor(Describe(t));
     if (spec.FindTensor(name)->role != TensorRole::kOutput)
-      for (uint64_t i = 0; i < t.elements.size(); ++i) StoreBits(t.dtype, data.Element(i), t.elements[i]);
+      for (uint64_t i = 0; i < t.elements.size(); ++i)
+        StoreBits(t.dtype, data.Element(i), t.elements[i]);
     op.tensors.emplace(name, std::move(data));
   }
   return op;
@@ -423,7 +451,9 @@ FuzzCase ExtractFuzzCase(const Operation& op) {
     bool found = desc.rank() == 0 && desc == PackedDesc(desc.dtype, {});
     for (std::string_view name : kFuzzLayouts) {
       const Layout layout = *LayoutNamed(name);
-      for (unsigned dim = 0; dim < (layout == Layout::kBroadcast ? desc.rank() : 1) && !found && desc.rank() > 0; ++dim)
+      for (unsigned dim = 0;
+           dim < (layout == Layout::kBroadcast ? desc.rank() : 1) && !found && desc.rank() > 0;
+           ++dim)
         if (LayoutDesc(desc.dtype, desc.sizes, layout, dim) == desc) {
           t.layout = layout;
           t.broadcast_dim = dim;
@@ -432,7 +462,8 @@ FuzzCase ExtractFuzzCase(const Operation& op) {
     }
     if (op.spec->FindTensor(name)->role != TensorRole::kOutput) {
       if (found) {
-        for (uint64_t i = 0; i < BufferElementCount(desc); ++i) t.elements.push_back(LoadBits(desc.dtype, data.Element(i)));
+        for (uint64_t i = 0; i < BufferElementCount(desc); ++i)
+          t.elements.push_back(LoadBits(desc.dtype, data.Element(i)));
       } else {
         const StridedIndexer indexer(desc);
         for (uint64_t i = 0; i < ElementCount(desc); ++i)

@@ -6,10 +6,11 @@
 // one-byte selector from the end (a special value, a small number, an index coordinate) or raw
 // bits from the front. Shapes follow the spec's family (each has a shape chooser, looked up by
 // spec/family_hooks.h): in a scan every tensor shares the data tensor's shape; in a scatter the
-// index and update shapes are derived from it, in either form. Tensors are small (dims up to 16, 64 elements), except that one input in 256 gives a
-// scan's data tensor one dimension of 17 to 6 144 (the others' product at most 2) whose elements
-// repeat the first 64 decoded. Choices stay in the top support table and in each parameter's
-// param_range, but nothing else is promised: callers check FindViolations.
+// index and update shapes are derived from it, in either form. Tensors are small (dims up to 16, 64
+// elements), except that one input in 256 gives a scan's data tensor one dimension of 17 to 6 144
+// (the others' product at most 2) whose elements repeat the first 64 decoded. Choices stay in the
+// top support table and in each parameter's param_range, but nothing else is promised: callers
+// check FindViolations.
 //
 //   FuzzedDataProvider fdp(data, size);
 //   std::optional<Operation> op = DecodeOperation(spec, fdp);  // nullopt: no case in these bytes

@@ -2,14 +2,14 @@
 // decode without harm, and the special values are the documented bit patterns.
 #include "fuzz/fuzz_case.h"
 
-#include <fuzzer/FuzzedDataProvider.h>
-#include <gtest/gtest.h>
-
 #include <algorithm>
 #include <random>
 
-#include "conformance/case_generator.h"
+#include <fuzzer/FuzzedDataProvider.h>
+#include <gtest/gtest.h>
+
 #include "base/cli_args.h"
+#include "conformance/case_generator.h"
 #include "conformance/constraints.h"
 #include "conformance/vector_file.h"
 #include "fuzz/embedded_specs.h"
@@ -32,7 +32,8 @@ bool BeyondDecoderLimits(const Operation& op) {
       shapes.push_back({c.tensors[1], op.Tensor(c.tensors[1])->desc.sizes.back()});
   for (const auto& [name, per_tuple] : shapes) {
     const TensorDesc& d = op.Tensor(name)->desc;
-    if (ElementCount(d) / per_tuple > 64 || std::any_of(d.sizes.begin(), d.sizes.end(), [](uint32_t s) { return s > 16; }))
+    if (ElementCount(d) / per_tuple > 64 ||
+        std::any_of(d.sizes.begin(), d.sizes.end(), [](uint32_t s) { return s > 16; }))
       return true;
   }
   return false;
@@ -58,7 +59,8 @@ std::string Difference(const Operation& a, const Operation& b) {
 TEST(FuzzCase, GoldenAndEdgeVectorsRoundTripExactly) {
   const SpecSet& specs = EmbeddedSpecSet();
   int encoded = 0;
-  for (const std::string& file : ExpandPaths({std::string(OPCTS_SOURCE_DIR) + "/conformance/vectors"}, ".json")) {
+  for (const std::string& file :
+       ExpandPaths({std::string(OPCTS_SOURCE_DIR) + "/conformance/vectors"}, ".json")) {
     const Result<TestVector> r = LoadVectorFile(file, specs);
     ASSERT_TRUE(r) << r.error().message;
     if (r->expect_reject) continue;
@@ -66,7 +68,8 @@ TEST(FuzzCase, GoldenAndEdgeVectorsRoundTripExactly) {
     const std::optional<std::string> bytes = EncodeOperation(op);
     // Outside the decoder's reach only: a dtype beyond the top support table or a larger tensor.
     if (!bytes) {
-      EXPECT_FALSE(LowestSupportingLevel(op) && FindViolations(op, true).empty() && !BeyondDecoderLimits(op))
+      EXPECT_FALSE(LowestSupportingLevel(op) && FindViolations(op, true).empty() &&
+                   !BeyondDecoderLimits(op))
           << file << " is a small valid case the decoder cannot express";
       continue;
     }
@@ -81,8 +84,10 @@ TEST(FuzzCase, GoldenAndEdgeVectorsRoundTripExactly) {
 
 TEST(FuzzCase, PackedGoldenVectorComesBackBitForBit) {
   const SpecSet& specs = EmbeddedSpecSet();
-  const Result<TestVector> r = LoadVectorFile(
-      std::string(OPCTS_SOURCE_DIR) + "/conformance/vectors/edge/scatter.f32.bit_exact_specials.json", specs);
+  const Result<TestVector> r =
+      LoadVectorFile(std::string(OPCTS_SOURCE_DIR) +
+                         "/conformance/vectors/edge/scatter.f32.bit_exact_specials.json",
+                     specs);
   ASSERT_TRUE(r) << r.error().message;
   const std::optional<std::string> bytes = EncodeOperation(r->op);
   ASSERT_TRUE(bytes);
@@ -123,7 +128,8 @@ TEST(FuzzCase, RandomBytesDecodeConsistently) {
       const std::optional<Operation> op = Decode(spec, bytes);
       if (!op) continue;
       ++decoded;
-      for (const auto& [name, t] : op->tensors) ASSERT_EQ(t.bytes.size(), t.desc.total_bytes) << name;
+      for (const auto& [name, t] : op->tensors)
+        ASSERT_EQ(t.bytes.size(), t.desc.total_bytes) << name;
       if (FindViolations(*op, true).empty() && LowestSupportingLevel(*op)) ++valid;
       const std::optional<std::string> again = EncodeOperation(*op);
       ASSERT_TRUE(again) << spec.name << " input " << i;
@@ -156,8 +162,10 @@ TEST(FuzzCase, RareLongScanDimensionRepeatsItsElements) {
     const FuzzTensor& data = c->tensors.at(spec->tensors.front().name);
     uint64_t longest = 0, others = 1;
     for (uint32_t s : data.sizes) {
-      if (s > 16) longest = s;
-      else others *= s;
+      if (s > 16)
+        longest = s;
+      else
+        others *= s;
     }
     if (longest == 0) continue;
     ++long_cases;
@@ -169,7 +177,8 @@ TEST(FuzzCase, RareLongScanDimensionRepeatsItsElements) {
     ASSERT_TRUE(redecoded);
     ASSERT_EQ(Difference(*redecoded, BuildOperation(*spec, *c)), "");
     if (data.elements.size() <= 64) continue;  // broadcast along the long dimension
-    for (size_t i = 64; i < data.elements.size(); ++i) ASSERT_EQ(data.elements[i], data.elements[i - 64]) << i;
+    for (size_t i = 64; i < data.elements.size(); ++i)
+      ASSERT_EQ(data.elements[i], data.elements[i - 64]) << i;
     FuzzCase broken = *c;
     broken.tensors.at(spec->tensors.front().name).elements.back() ^= 1;
     EXPECT_FALSE(EncodeFuzzCase(*spec, broken)) << "a long tensor that does not repeat was encoded";
@@ -183,9 +192,12 @@ TEST(FuzzCase, EmptyInputIsTheSmallestCase) {
     const std::optional<Operation> op = Decode(spec, "");
     ASSERT_TRUE(op) << spec.name;
     const TensorData& data = *op->Tensor(spec.tensors.front().name);
-    EXPECT_EQ(data.desc.dtype, TopSupport(spec).tensors.at(spec.tensors.front().name).dtypes.front());
-    EXPECT_TRUE(std::all_of(data.desc.sizes.begin(), data.desc.sizes.end(), [](uint32_t s) { return s == 1; }));
-    EXPECT_TRUE(std::all_of(data.bytes.begin(), data.bytes.end(), [](uint8_t b) { return b == 0; }));
+    EXPECT_EQ(data.desc.dtype,
+              TopSupport(spec).tensors.at(spec.tensors.front().name).dtypes.front());
+    EXPECT_TRUE(std::all_of(data.desc.sizes.begin(), data.desc.sizes.end(),
+                            [](uint32_t s) { return s == 1; }));
+    EXPECT_TRUE(
+        std::all_of(data.bytes.begin(), data.bytes.end(), [](uint8_t b) { return b == 0; }));
     EXPECT_FALSE(op->in_place);
   }
 }
@@ -196,15 +208,17 @@ TEST(SpecialValues, HoldTheDocumentedPatterns) {
     return std::find(v.begin(), v.end(), bits) != v.end();
   };
   // float16: +inf, -inf, -0, smallest and largest subnormal, smallest normal, 65504, quiet NaN.
-  for (uint64_t bits : {0x7C00, 0xFC00, 0x8000, 0x0001, 0x03FF, 0x0400, 0x7BFF, 0x7E00}) EXPECT_TRUE(has(DType::kFloat16, bits)) << bits;
+  for (uint64_t bits : {0x7C00, 0xFC00, 0x8000, 0x0001, 0x03FF, 0x0400, 0x7BFF, 0x7E00})
+    EXPECT_TRUE(has(DType::kFloat16, bits)) << bits;
   // float32: a signalling NaN, 65504 and 65520 exactly, the float32 maximum.
-  for (uint64_t bits : {0x7F800001u, 0x477FE000u, 0x477FF000u, 0x7F7FFFFFu}) EXPECT_TRUE(has(DType::kFloat32, bits)) << bits;
-  EXPECT_TRUE(has(DType::kBFloat16, 0x7F80));      // bfloat16 +inf
-  EXPECT_TRUE(has(DType::kBFloat16, 0x7F7F));      // bfloat16 maximum
+  for (uint64_t bits : {0x7F800001u, 0x477FE000u, 0x477FF000u, 0x7F7FFFFFu})
+    EXPECT_TRUE(has(DType::kFloat32, bits)) << bits;
+  EXPECT_TRUE(has(DType::kBFloat16, 0x7F80));  // bfloat16 +inf
+  EXPECT_TRUE(has(DType::kBFloat16, 0x7F7F));  // bfloat16 maximum
   EXPECT_TRUE(has(DType::kFloat64, 0x8000000000000000ull));
-  EXPECT_TRUE(has(DType::kInt32, 0x80000000u));    // INT32_MIN
-  EXPECT_TRUE(has(DType::kInt32, 0x7FFFFFFFu));    // INT32_MAX
-  EXPECT_TRUE(has(DType::kInt8, 0xFF));            // -1
+  EXPECT_TRUE(has(DType::kInt32, 0x80000000u));      // INT32_MIN
+  EXPECT_TRUE(has(DType::kInt32, 0x7FFFFFFFu));      // INT32_MAX
+  EXPECT_TRUE(has(DType::kInt8, 0xFF));              // -1
   EXPECT_TRUE(has(DType::kUInt64, 0x100000000ull));  // 2^32: 0 when narrowed to 32 bits
   for (DType t : kAllDTypes) {
     EXPECT_EQ(SpecialValues(t).front(), 0u);

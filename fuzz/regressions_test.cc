@@ -2,14 +2,14 @@
 // values the reference's) must be a consistent vector and must pass on every built-in backend,
 // so a bug found stays found. The golden vectors are replayed the same way, so this can never
 // pass by replaying nothing.
-#include <gtest/gtest.h>
-
 #include <iostream>
 
+#include <gtest/gtest.h>
+
 #include "base/cli_args.h"
-#include "fuzz/embedded_specs.h"
 #include "conformance/case_run.h"
 #include "conformance/vector_check.h"
+#include "fuzz/embedded_specs.h"
 
 namespace opcts {
 namespace {
@@ -33,15 +33,16 @@ int ReplayOnBuiltins(const std::vector<TestVector>& vectors) {
   for (const std::string& name : BuiltinBackendNames()) {
     PluginLoad load = LoadPlugin(name, "");
     if (IsUnavailable(load)) {
-      std::cout << "[ note ] backend " << name << " cannot run here: " << load.error().message << "\n";
+      std::cout << "[ note ] backend " << name << " cannot run here: " << load.error().message
+                << "\n";
       continue;
     }
     EXPECT_TRUE(load.ok()) << load.error().message;
     if (!load) continue;
     for (const TestVector& v : vectors) {
       const CaseVerdict r = RunVector(**load, v);
-      EXPECT_TRUE(r.acceptable) << v.file << " on " << name << ": " << StatusName(r.outcome.status) << ": "
-                                << r.outcome.message;
+      EXPECT_TRUE(r.acceptable) << v.file << " on " << name << ": " << StatusName(r.outcome.status)
+                                << ": " << r.outcome.message;
       ++replays;
     }
   }
@@ -51,7 +52,8 @@ int ReplayOnBuiltins(const std::vector<TestVector>& vectors) {
 TEST(FuzzRegressions, EveryFindingPassesOnEveryBuiltinBackend) {
   const std::vector<TestVector> findings = LoadAll(kRegressions);
   if (findings.empty())
-    std::cout << "\n*** fuzz/regressions/ holds no finding yet: only the golden vectors are replayed. ***\n\n";
+    std::cout << "\n*** fuzz/regressions/ holds no finding yet: only the golden vectors are "
+                 "replayed. ***\n\n";
   else
     std::cout << "[ info ] replaying " << findings.size() << " fuzz findings\n";
   EXPECT_EQ(ReplayOnBuiltins(findings) == 0, findings.empty());
@@ -68,7 +70,8 @@ TEST(FuzzRegressions, EveryFindingIsAConsistentVector) {
   for (const TestVector& v : LoadAll(kRegressions)) {
     const VectorCheck check = CheckVectorAgainstReference(v);
     EXPECT_TRUE(check.ok) << v.file << ": " << check.message;
-    EXPECT_EQ(v.name.rfind("fuzz.", 0), 0u) << v.file << ": findings are named fuzz.<operator>.<hash>";
+    EXPECT_EQ(v.name.rfind("fuzz.", 0), 0u)
+        << v.file << ": findings are named fuzz.<operator>.<hash>";
   }
 }
 

@@ -19,7 +19,10 @@ constexpr long double kBoundSlack = 1.0L + 0x1p-20L;
 
 void FloatTally::Add(long double x, Accumulation op) {
   ++terms;
-  if (std::isnan(x)) { nan = true; return; }
+  if (std::isnan(x)) {
+    nan = true;
+    return;
+  }
   if (std::isinf(x)) {
     (x > 0 ? pos_inf : neg_inf) = true;
     if (x < 0) negative_inf_product = !negative_inf_product;
@@ -43,7 +46,10 @@ ExpectedElement FloatExpectation(const FloatTally& t, Accumulation op, DType out
   ExpectedElement e;
   const DType pass_acc = PassAccumulator(out);
   if (op == Accumulation::kSum) {
-    if (t.nan || (t.pos_inf && t.neg_inf)) { e.kind = Expect::kNaN; return e; }
+    if (t.nan || (t.pos_inf && t.neg_inf)) {
+      e.kind = Expect::kNaN;
+      return e;
+    }
     // The finite terms may overflow to an infinity of the other sign first.
     const auto overflows = [&](DType acc) {
       return t.abs_sum * (1 + t.terms * UnitRoundoff(acc)) >= OverflowThreshold(acc);
@@ -61,14 +67,19 @@ ExpectedElement FloatExpectation(const FloatTally& t, Accumulation op, DType out
     const long double tail = UnitRoundoff(out) * std::fabs(s) + SmallestSubnormal(out) / 2;
     e.kind = Expect::kNear;
     e.value = s;
-    e.pass_bound = static_cast<double>((m * UnitRoundoff(pass_acc) * t.abs_sum + tail) * kBoundSlack);
+    e.pass_bound =
+        static_cast<double>((m * UnitRoundoff(pass_acc) * t.abs_sum + tail) * kBoundSlack);
     e.warn_bound = static_cast<double>((m * UnitRoundoff(out) * t.abs_sum + tail) * kBoundSlack);
     // Any partial sum, in any order, is at most abs_sum in magnitude (plus rounding).
-    e.pass_overflow_ok = t.abs_sum * (1 + m * UnitRoundoff(pass_acc)) >= OverflowThreshold(pass_acc);
+    e.pass_overflow_ok =
+        t.abs_sum * (1 + m * UnitRoundoff(pass_acc)) >= OverflowThreshold(pass_acc);
     e.warn_overflow_ok = t.abs_sum * (1 + m * UnitRoundoff(out)) >= OverflowThreshold(out);
     return e;
   }
-  if (t.nan || ((t.pos_inf || t.neg_inf) && t.zero)) { e.kind = Expect::kNaN; return e; }
+  if (t.nan || ((t.pos_inf || t.neg_inf) && t.zero)) {
+    e.kind = Expect::kNaN;
+    return e;
+  }
   if (t.pos_inf || t.neg_inf) {
     // A partial product of the finite factors may underflow to 0 first: 0 * inf is NaN.
     e.kind = Expect::kBits;
@@ -85,13 +96,15 @@ ExpectedElement FloatExpectation(const FloatTally& t, Accumulation op, DType out
   auto bound = [&](DType acc) {
     return static_cast<double>(((m * UnitRoundoff(acc) + UnitRoundoff(out)) * std::fabs(p) +
                                 SmallestSubnormal(acc) / 2 * (m + 1) * t.big_product +
-                                SmallestSubnormal(out) / 2) * kBoundSlack);
+                                SmallestSubnormal(out) / 2) *
+                               kBoundSlack);
   };
   e.kind = Expect::kNear;
   e.value = p;
   e.pass_bound = bound(pass_acc);
   e.warn_bound = bound(out);
-  e.pass_overflow_ok = t.big_product * (1 + m * UnitRoundoff(pass_acc)) >= OverflowThreshold(pass_acc);
+  e.pass_overflow_ok =
+      t.big_product * (1 + m * UnitRoundoff(pass_acc)) >= OverflowThreshold(pass_acc);
   e.warn_overflow_ok = t.big_product * (1 + m * UnitRoundoff(out)) >= OverflowThreshold(out);
   return e;
 }

@@ -19,12 +19,12 @@ enum class Accumulation { kSum, kProduct };
 struct FloatTally {
   long double sum = 0, compensation = 0;  // Neumaier-compensated exact-as-possible sum
   long double product = 1;
-  long double abs_sum = 0;                // sum of |x|
-  long double big_product = 1;            // product of max(|x|, 1): largest partial product
-  long double small_product = 1;          // product of min(|x|, 1) over nonzero x: smallest one
+  long double abs_sum = 0;        // sum of |x|
+  long double big_product = 1;    // product of max(|x|, 1): largest partial product
+  long double small_product = 1;  // product of min(|x|, 1) over nonzero x: smallest one
   uint64_t terms = 0;
   bool nan = false, pos_inf = false, neg_inf = false, zero = false;
-  bool negative_inf_product = false;      // sign of an infinite product
+  bool negative_inf_product = false;  // sign of an infinite product
 
   void Add(long double x, Accumulation op);
 };

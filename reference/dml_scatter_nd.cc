@@ -14,11 +14,11 @@ ReferenceResult DmlScatterND(const Operation& op) {
   const std::vector<uint32_t>& sizes = input.desc.sizes;
   const auto input_dims =
       static_cast<std::ptrdiff_t>(op.Param("InputDimensionCount").value_or(sizes.size()));
-  return ReferenceScatterND({input, *op.Tensor("IndicesTensor"), *op.Tensor("UpdatesTensor"),
-                             op.Tensor("OutputTensor")->desc, "OutputTensor",
-                             std::vector<uint32_t>(sizes.end() - input_dims, sizes.end()),
-                             ScatterReduction::kNone},
-                            op.spec->semantics);
+  return ReferenceScatterND(
+      {input, *op.Tensor("IndicesTensor"), *op.Tensor("UpdatesTensor"),
+       op.Tensor("OutputTensor")->desc, "OutputTensor",
+       std::vector<uint32_t>(sizes.end() - input_dims, sizes.end()), ScatterReduction::kNone},
+      op.spec->semantics);
 }
 
 const ReferenceRegistration kScatterND("scatter_nd", DmlScatterND);

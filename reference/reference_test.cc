@@ -1,5 +1,7 @@
 // Hand-checked tests of the oracle: every expected value here is written out by hand or comes
 // from a naive coordinate loop in this file, never from reference/ itself.
+#include "reference/reference.h"
+
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
@@ -11,7 +13,6 @@
 
 #include "conformance/judge.h"
 #include "conformance/spec_set.h"
-#include "reference/reference.h"
 #include "spec/element.h"
 #include "spec/half.h"
 
@@ -31,9 +32,11 @@ class ReferenceTest : public ::testing::Test {
     op.params["Axis"] = axis;
     op.params["AxisDirection"] = reverse;
     op.params[std::string(op_name) == "DML_CUMULATIVE_SUMMATION" ? "HasExclusiveSum"
-                                                                  : "HasExclusiveProduct"] = exclusive;
+                                                                 : "HasExclusiveProduct"] =
+        exclusive;
     TensorData input = MakeTensor(PackedDesc(t, sizes));
-    for (size_t i = 0; i < values.size(); ++i) StoreBits(t, input.Element(i), DoubleToBits(t, values[i]));
+    for (size_t i = 0; i < values.size(); ++i)
+      StoreBits(t, input.Element(i), DoubleToBits(t, values[i]));
     op.tensors["InputTensor"] = input;
     op.tensors["OutputTensor"] = MakeTensor(PackedDesc(t, sizes));
     return op;
@@ -90,12 +93,12 @@ TEST_F(ReferenceTest, EveryAxisOfEveryRank) {
 }
 
 TEST_F(ReferenceTest, ExclusiveReverseOnSizeOneAxisIsIdentity) {
-  const ExpectedTensor sum = Run(Cumulative("DML_CUMULATIVE_SUMMATION", DType::kUInt32, {1, 1, 2, 1},
-                                            {7, 9}, 3, true, true));
+  const ExpectedTensor sum = Run(
+      Cumulative("DML_CUMULATIVE_SUMMATION", DType::kUInt32, {1, 1, 2, 1}, {7, 9}, 3, true, true));
   EXPECT_EQ(sum.elements[0].bits, 0u);
   EXPECT_EQ(sum.elements[1].bits, 0u);
-  const ExpectedTensor product = Run(Cumulative("DML_CUMULATIVE_PRODUCT", DType::kUInt32, {1, 1, 2, 1},
-                                                {7, 9}, 3, true, true));
+  const ExpectedTensor product = Run(
+      Cumulative("DML_CUMULATIVE_PRODUCT", DType::kUInt32, {1, 1, 2, 1}, {7, 9}, 3, true, true));
   EXPECT_EQ(product.elements[0].bits, 1u);
   EXPECT_EQ(product.elements[1].bits, 1u);
 }
@@ -131,7 +134,7 @@ TEST_F(ReferenceTest, NaNAndInfinities) {
   const ExpectedTensor p = Run(Cumulative("DML_CUMULATIVE_PRODUCT", DType::kFloat32, {1, 1, 1, 3},
                                           {-INFINITY, -2, 0}, 3, false, false));
   EXPECT_EQ(p.elements[0].bits, 0xff800000u);
-  EXPECT_EQ(p.elements[1].bits, 0x7f800000u);  // -inf * -2 = +inf
+  EXPECT_EQ(p.elements[1].bits, 0x7f800000u);   // -inf * -2 = +inf
   EXPECT_EQ(p.elements[2].kind, Expect::kNaN);  // inf * 0
 }
 
@@ -154,12 +157,14 @@ TEST_F(ReferenceTest, Float16AccumulatedInFloat16IsOnlyAQualityWarning) {
   // exact 2064 is representable.
   std::vector<double> values = {2048};
   values.resize(17, 1);
-  const ExpectedTensor e = Run(Cumulative("DML_CUMULATIVE_SUMMATION", DType::kFloat16, {1, 1, 1, 17},
-                                          values, 3, false, false));
+  const ExpectedTensor e = Run(Cumulative("DML_CUMULATIVE_SUMMATION", DType::kFloat16,
+                                          {1, 1, 1, 17}, values, 3, false, false));
   TensorData actual = MakeTensor(PackedDesc(DType::kFloat16, {1, 1, 1, 17}));
-  for (int i = 0; i < 17; ++i) StoreBits(DType::kFloat16, actual.Element(i), DoubleToHalfBits(2048 + i));
+  for (int i = 0; i < 17; ++i)
+    StoreBits(DType::kFloat16, actual.Element(i), DoubleToHalfBits(2048 + i));
   EXPECT_EQ(JudgeTensor(e, actual).verdict, Verdict::kPass);
-  for (int i = 0; i < 17; ++i) StoreBits(DType::kFloat16, actual.Element(i), DoubleToHalfBits(2048));
+  for (int i = 0; i < 17; ++i)
+    StoreBits(DType::kFloat16, actual.Element(i), DoubleToHalfBits(2048));
   const Judgement j = JudgeTensor(e, actual);
   EXPECT_EQ(j.verdict, Verdict::kQualityWarning) << j.message;
   StoreBits(DType::kFloat16, actual.Element(16), DoubleToHalfBits(2000));
@@ -194,7 +199,9 @@ TEST_F(ReferenceTest, ScatterNegativeBoundaryAndDuplicateIndices) {
   StoreBits(DType::kInt64, indices.Element(2), 3);                          // element 3 again
   TensorData updates = MakeTensor(PackedDesc(DType::kInt32, {1, 3}));
   for (int i = 0; i < 3; ++i) StoreBits(DType::kInt32, updates.Element(i), uint64_t{10} * (i + 1));
-  op.tensors = {{"InputTensor", input}, {"IndicesTensor", indices}, {"UpdatesTensor", updates},
+  op.tensors = {{"InputTensor", input},
+                {"IndicesTensor", indices},
+                {"UpdatesTensor", updates},
                 {"OutputTensor", MakeTensor(PackedDesc(DType::kInt32, {1, 4}))}};
   const ExpectedTensor e = Run(op);
   EXPECT_EQ(e.elements[0].bits, 10u);
@@ -236,7 +243,9 @@ TensorData Values(DType t, std::vector<uint32_t> sizes, const std::vector<double
   return d;
 }
 
-ReferenceResult RunOnnx(const Operation& op) { return (*FindReferenceKernel(op.spec->reference))(op); }
+ReferenceResult RunOnnx(const Operation& op) {
+  return (*FindReferenceKernel(op.spec->reference))(op);
+}
 
 Operation OnnxCumSum(TensorData x, int32_t axis, bool exclusive, bool reverse) {
   Operation op;
@@ -283,7 +292,8 @@ TEST(OnnxCumSum, AxisIsRequiredAndRangeChecked) {
   EXPECT_EQ(RunOnnx(op).invalid, "the axis input is required");
 }
 
-Operation OnnxScatter(TensorData data, TensorData indices, TensorData updates, const char* reduction) {
+Operation OnnxScatter(TensorData data, TensorData indices, TensorData updates,
+                      const char* reduction) {
   Operation op;
   op.spec = &ShippedSpec("ONNX_SCATTER_ND");
   const auto& names = op.spec->FindParam("reduction")->enum_values;
@@ -298,12 +308,13 @@ Operation OnnxScatter(TensorData data, TensorData indices, TensorData updates, c
 TEST(OnnxScatterND, RanksDifferAndNegativeIndicesWrap) {
   // data 4x3 (r = 2), indices 1x2x1 (q = 3, k = 1): updates are indices.shape[:-1] ++
   // data.shape[1:] = 1x2x3. Tuple -4 is row 0.
-  const ReferenceResult r = RunOnnx(OnnxScatter(
-      Values(DType::kInt32, {4, 3}, {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12}),
-      Values(DType::kInt64, {1, 2, 1}, {3, -4}),
-      Values(DType::kInt32, {1, 2, 3}, {10, 20, 30, 40, 50, 60}), "none"));
+  const ReferenceResult r =
+      RunOnnx(OnnxScatter(Values(DType::kInt32, {4, 3}, {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12}),
+                          Values(DType::kInt64, {1, 2, 1}, {3, -4}),
+                          Values(DType::kInt32, {1, 2, 3}, {10, 20, 30, 40, 50, 60}), "none"));
   EXPECT_FALSE(r.refusable.has_value());
-  EXPECT_EQ(Bits(r.outputs.at(0)), (std::vector<uint64_t>{40, 50, 60, 4, 5, 6, 7, 8, 9, 10, 20, 30}));
+  EXPECT_EQ(Bits(r.outputs.at(0)),
+            (std::vector<uint64_t>{40, 50, 60, 4, 5, 6, 7, 8, 9, 10, 20, 30}));
 }
 
 TEST(OnnxScatterND, ScalarUpdatesWhenTheTupleAddressesOneElement) {
@@ -311,14 +322,15 @@ TEST(OnnxScatterND, ScalarUpdatesWhenTheTupleAddressesOneElement) {
   const ReferenceResult r = RunOnnx(OnnxScatter(Values(DType::kFloat32, {2, 2}, {1, 2, 3, 4}),
                                                 Values(DType::kInt64, {2}, {1, 0}),
                                                 Values(DType::kFloat32, {}, {99}), "none"));
-  EXPECT_EQ(Bits(r.outputs.at(0)), (std::vector<uint64_t>{0x3f800000, 0x40000000, 0x42c60000, 0x40800000}));
+  EXPECT_EQ(Bits(r.outputs.at(0)),
+            (std::vector<uint64_t>{0x3f800000, 0x40000000, 0x42c60000, 0x40800000}));
 }
 
 TEST(OnnxScatterND, OutOfRangeTupleIsRefusableAndUnconstrained) {
   // -5 is beyond -4 for a dimension of 4; the in-range tuple still shows in `bits`.
-  const ReferenceResult r = RunOnnx(OnnxScatter(
-      Values(DType::kInt32, {4}, {1, 2, 3, 4}), Values(DType::kInt64, {2, 1}, {-5, 1}),
-      Values(DType::kInt32, {2}, {10, 20}), "add"));
+  const ReferenceResult r = RunOnnx(OnnxScatter(Values(DType::kInt32, {4}, {1, 2, 3, 4}),
+                                                Values(DType::kInt64, {2, 1}, {-5, 1}),
+                                                Values(DType::kInt32, {2}, {10, 20}), "add"));
   ASSERT_TRUE(r.refusable.has_value());
   const std::vector<uint64_t> skipped = {1, 22, 3, 4};
   for (size_t i = 0; i < 4; ++i) {
@@ -422,7 +434,8 @@ TEST(OnnxScatterND, MaxMinPropagateNaNAndLetEitherZeroWinATie) {
     EXPECT_EQ(e.elements[0].kind, Expect::kNaN) << reduction;
     EXPECT_EQ(e.elements[1].kind, Expect::kNaN) << reduction;
     ASSERT_EQ(e.elements[2].kind, Expect::kAnyOf) << reduction;
-    EXPECT_EQ(e.candidates[e.elements[2].bits], (std::vector<uint64_t>{0, 0x80000000})) << reduction;
+    EXPECT_EQ(e.candidates[e.elements[2].bits], (std::vector<uint64_t>{0, 0x80000000}))
+        << reduction;
     EXPECT_EQ(e.elements[3].kind, Expect::kBits) << reduction;
     EXPECT_EQ(e.elements[3].bits, 0x80000000u) << reduction;
     EXPECT_EQ(e.elements[4].kind, Expect::kBits) << reduction;

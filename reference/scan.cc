@@ -95,20 +95,23 @@ ReferenceResult ReferenceAxisInputScan(const Operation& op, const AxisInputScanN
   const TensorData* axis_tensor = op.Tensor(names.axis);
   if (axis_tensor == nullptr && !names.absent_axis)
     return {{}, std::string("the ") + names.axis + " input is required", std::nullopt};
-  const int64_t axis = axis_tensor == nullptr
-                           ? *names.absent_axis
-                           : BitsToInt64(axis_tensor->desc.dtype,
-                                         LoadBits(axis_tensor->desc.dtype, axis_tensor->bytes.data()));
+  const int64_t axis =
+      axis_tensor == nullptr
+          ? *names.absent_axis
+          : BitsToInt64(axis_tensor->desc.dtype,
+                        LoadBits(axis_tensor->desc.dtype, axis_tensor->bytes.data()));
   if (axis < -rank || axis >= rank)
-    return {{}, "axis " + std::to_string(axis) + " is outside [-" + std::to_string(rank) + ", " +
-                    std::to_string(rank - 1) + "]",
+    return {{},
+            "axis " + std::to_string(axis) + " is outside [-" + std::to_string(rank) + ", " +
+                std::to_string(rank - 1) + "]",
             std::nullopt};
   ScanParams params;
   params.op = Accumulation::kSum;
   params.axis = static_cast<unsigned>(axis < 0 ? axis + rank : axis);
   params.exclusive = op.Param("exclusive").value_or(0) != 0;
   params.reverse = op.Param("reverse").value_or(0) != 0;
-  return {{ReferenceScan(data, op.Tensor(names.output)->desc, names.output, params)}, std::nullopt,
+  return {{ReferenceScan(data, op.Tensor(names.output)->desc, names.output, params)},
+          std::nullopt,
           std::nullopt};
 }
 

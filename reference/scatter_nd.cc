@@ -26,7 +26,8 @@ ReferenceResult ReferenceScatterND(const ScatterNDOperands& in, const Semantics&
   const uint64_t tuples = ElementCount(in.indices.desc) / tuple_size;
   // Signed index types exist only at levels that allow negatives (DirectML 3_0, every ONNX
   // opset), so the level needs no separate check here.
-  const bool wrap_negative = IsSignedInt(index_type) && !semantics.negative_indices_from_level.empty();
+  const bool wrap_negative =
+      IsSignedInt(index_type) && !semantics.negative_indices_from_level.empty();
 
   std::vector<std::vector<uint64_t>> written(ElementCount(in.data.desc));
   const StridedIndexer data_index(in.data.desc), idx_index(in.indices.desc),
@@ -68,7 +69,8 @@ ReferenceResult ReferenceScatterND(const ScatterNDOperands& in, const Semantics&
   if (!first_out_of_range || !semantics.out_of_range_indices_memory_safe_only)
     return {{result}, std::nullopt, std::nullopt};
   // Refusing the data is one of the freedoms the spec's memory_safe_only grants.
-  return {{result}, std::nullopt,
+  return {{result},
+          std::nullopt,
           "index tuple " + std::to_string(*first_out_of_range) +
               " is out of range; the spec leaves such data to the implementation "
               "(out_of_range_indices: memory_safe_only), so a backend may refuse it at execute "

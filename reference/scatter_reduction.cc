@@ -34,7 +34,8 @@ ExpectedElement AnyNaN() {
 }
 
 // One distinct pattern is exact; several are a set of permitted patterns.
-ExpectedElement OneOf(std::vector<uint64_t> patterns, std::vector<std::vector<uint64_t>>& candidates) {
+ExpectedElement OneOf(std::vector<uint64_t> patterns,
+                      std::vector<std::vector<uint64_t>>& candidates) {
   std::sort(patterns.begin(), patterns.end());
   patterns.erase(std::unique(patterns.begin(), patterns.end()), patterns.end());
   if (patterns.size() == 1) return Exactly(patterns[0]);
@@ -55,17 +56,19 @@ bool Greater(DType t, uint64_t a, uint64_t b) {
 // One step of the pages' loop, output = f(output, update), rounded once to t.
 uint64_t Apply(DType t, ScatterReduction reduction, uint64_t acc, uint64_t update) {
   switch (reduction) {
-    case ScatterReduction::kNone: return update;
+    case ScatterReduction::kNone:
+      return update;
     case ScatterReduction::kMax:
     case ScatterReduction::kMin: {
       if (IsNaNBits(t, acc)) return acc;
       if (IsNaNBits(t, update)) return update;
-      const bool update_wins = reduction == ScatterReduction::kMax ? Greater(t, update, acc)
-                                                                  : Greater(t, acc, update);
+      const bool update_wins =
+          reduction == ScatterReduction::kMax ? Greater(t, update, acc) : Greater(t, acc, update);
       return update_wins ? update : acc;
     }
     case ScatterReduction::kAdd:
-    case ScatterReduction::kMul: break;
+    case ScatterReduction::kMul:
+      break;
   }
   const bool add = reduction == ScatterReduction::kAdd;
   if (!IsFloat(t)) return (add ? acc + update : acc * update) & BitsMask(t);
@@ -86,7 +89,8 @@ ExpectedElement FloatExtreme(DType t, ScatterReduction reduction, uint64_t origi
   operands.push_back(original);
   if (std::any_of(operands.begin(), operands.end(), [&](uint64_t b) { return IsNaNBits(t, b); }))
     return AnyNaN();
-  const long double extreme = BitsToLongDouble(t, SequentialScatter(t, reduction, original, written));
+  const long double extreme =
+      BitsToLongDouble(t, SequentialScatter(t, reduction, original, written));
   std::vector<uint64_t> ties;
   for (uint64_t b : operands)
     if (BitsToLongDouble(t, b) == extreme) ties.push_back(b);

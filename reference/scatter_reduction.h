@@ -3,7 +3,8 @@
 // SCATTER_ND is `kNone`).
 //
 //   std::vector<std::vector<uint64_t>> candidates;
-//   ExpectedElement e = ScatteredElement(DType::kInt32, ScatterReduction::kAdd, 5, {3, 4}, candidates);
+//   ExpectedElement e = ScatteredElement(DType::kInt32, ScatterReduction::kAdd, 5, {3, 4},
+//   candidates);
 //   // e.kind == Expect::kBits, e.bits == 12
 #pragma once
 

@@ -1,11 +1,11 @@
 // Renders a generated report in a real headless Chromium: the matrix cells and the escaped
 // <script> text must be in the DOM, no script from a journal may run, and a screenshot must
 // come out. Chromium missing is a failure, not a skip: CI installs it (scripts/install-deps.sh).
-#include <gtest/gtest.h>
-
 #include <array>
 #include <cstdio>
 #include <filesystem>
+
+#include <gtest/gtest.h>
 
 #include "reports/html_report.h"
 #include "reports/test_support.h"

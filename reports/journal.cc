@@ -36,6 +36,7 @@ std::string CapPluginString(const std::string& text) {
 
 std::vector<std::string> CapPluginStrings(const std::vector<std::string>& texts) {
   std::vector<std::string> capped;
+  capped.reserve(texts.size());
   for (const auto& text : texts) capped.push_back(CapPluginString(text));
   return capped;
 }

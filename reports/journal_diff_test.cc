@@ -30,6 +30,7 @@ Report Make(const std::vector<std::pair<std::string, std::string>>& cases, uint6
 
 std::vector<std::string> Ids(const std::vector<DiffEntry>& entries) {
   std::vector<std::string> ids;
+  ids.reserve(entries.size());
   for (const auto& entry : entries) ids.push_back(entry.id);
   return ids;
 }

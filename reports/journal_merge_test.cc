@@ -1,8 +1,8 @@
 #include "reports/journal_merge.h"
 
-#include <gtest/gtest.h>
-
 #include <set>
+
+#include <gtest/gtest.h>
 
 #include "reports/test_support.h"
 

@@ -1,10 +1,10 @@
 #include "reports/journal.h"
 
-#include <gtest/gtest.h>
-
 #include <cerrno>
 #include <cmath>
 #include <fstream>
+
+#include <gtest/gtest.h>
 
 #include "reports/test_support.h"
 
@@ -342,7 +342,8 @@ TEST(Journal, HeaderOptionsAreOptionalStrings) {
 std::string WrittenMessage(const std::string& message) {
   CaseRecord record = SampleCase();
   record.message = message;
-  const auto read = ParseJournal(ToJsonLine(SampleHeader()) + "\n" + ToJsonLine(record) + "\n", "t.jsonl");
+  const auto read =
+      ParseJournal(ToJsonLine(SampleHeader()) + "\n" + ToJsonLine(record) + "\n", "t.jsonl");
   EXPECT_TRUE(read.ok()) << read.error().message;
   return read.ok() && read->cases.size() == 1 ? read->cases[0].message : "";
 }

@@ -25,8 +25,10 @@ Outcome OutcomeOf(const ReportCase& item) {
     case Status::kCrash:
     case Status::kTimeout:
     case Status::kMemoryLimit:
-    case Status::kInternalError: return Outcome::kError;
-    default: return Outcome::kFailure;
+    case Status::kInternalError:
+      return Outcome::kError;
+    default:
+      return Outcome::kFailure;
   }
 }
 

@@ -53,7 +53,7 @@ struct BackendSummary {
   StatusCounts by_status;
   uint64_t cases = 0;
   std::map<std::string, uint64_t> behaviours;  // CaseRecord::behaviour -> cases
-  bool ClaimHolds() const;  // no ClaimViolation among its cases
+  bool ClaimHolds() const;                     // no ClaimViolation among its cases
 };
 
 struct MatrixCell {

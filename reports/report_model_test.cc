@@ -103,8 +103,8 @@ TEST(Report, SeverityRankPutsCrashFirstAndPassLast) {
 }
 
 TEST(StatusCounts, ByNameIsAlphabetical) {
-  const StatusCounts counts = {{Status::kPass, 3}, {Status::kFail, 1}, {Status::kCrash, 2},
-                               {Status::kWaived, 4}};
+  const StatusCounts counts = {
+      {Status::kPass, 3}, {Status::kFail, 1}, {Status::kCrash, 2}, {Status::kWaived, 4}};
   EXPECT_EQ(CountsByName(counts), (std::vector<std::pair<std::string_view, uint64_t>>{
                                       {"Crash", 2}, {"Fail", 1}, {"Pass", 3}, {"Waived", 4}}));
 }

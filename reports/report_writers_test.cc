@@ -1,5 +1,4 @@
 #include <gtest/gtest.h>
-
 #include <nlohmann/json.hpp>
 
 #include "reports/html_report.h"
@@ -334,7 +333,6 @@ TEST(Html, MatrixClaimsAndPlot) {
   EXPECT_EQ(html.find("https://"), std::string::npos);
 }
 
-
 // The journal's `behaviour` (what a backend did with data it may refuse) is counted per backend
 // and shown by the JSON, Markdown and HTML reports.
 TEST(ReportWriters, RecordedBehavioursAreCountedPerBackend) {
@@ -342,9 +340,11 @@ TEST(ReportWriters, RecordedBehavioursAreCountedPerBackend) {
       R"({"type":"header","format":"opcts-journal/1","seed":1,"planned_cases":3})";
   const std::string text =
       header + "\n" +
-      CaseLineWith("gpu", "a", "Pass", {{"group", "valid"}, {"behaviour", "out-of-range indices skipped"}}) +
+      CaseLineWith("gpu", "a", "Pass",
+                   {{"group", "valid"}, {"behaviour", "out-of-range indices skipped"}}) +
       "\n" +
-      CaseLineWith("gpu", "b", "Pass", {{"group", "valid"}, {"behaviour", "out-of-range indices skipped"}}) +
+      CaseLineWith("gpu", "b", "Pass",
+                   {{"group", "valid"}, {"behaviour", "out-of-range indices skipped"}}) +
       "\n" + CaseLineWith("gpu", "c", "Pass", {{"group", "valid"}}) + "\n";
   auto journal = ParseJournal(text, "behaviours.jsonl");
   ASSERT_TRUE(journal.ok()) << journal.error().message;

@@ -34,7 +34,8 @@ std::string_view NameOf(const std::pair<Enum, std::string_view> (&table)[N], Enu
 }
 
 template <typename Enum, size_t N>
-std::optional<Enum> Named(const std::pair<Enum, std::string_view> (&table)[N], std::string_view name) {
+std::optional<Enum> Named(const std::pair<Enum, std::string_view> (&table)[N],
+                          std::string_view name) {
   for (const auto& [e, n] : table)
     if (n == name) return e;
   return std::nullopt;
@@ -64,12 +65,15 @@ bool IsGateFailure(Status status, bool strict) {
     case Status::kCrash:
     case Status::kTimeout:
     case Status::kMemoryLimit:
-    case Status::kInternalError: return true;
-    case Status::kQualityWarning: return strict;
+    case Status::kInternalError:
+      return true;
+    case Status::kQualityWarning:
+      return strict;
     case Status::kPass:
     case Status::kNotSupported:
     case Status::kInvalidRejected:
-    case Status::kWaived: return false;
+    case Status::kWaived:
+      return false;
   }
   return true;
 }

@@ -1,9 +1,9 @@
 #include "reports/status.h"
 
-#include <gtest/gtest.h>
-
 #include <set>
 #include <string>
+
+#include <gtest/gtest.h>
 
 namespace opcts {
 namespace {

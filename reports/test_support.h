@@ -1,15 +1,16 @@
 // Helpers shared by the reports tests: fixture paths, scratch files, loading fixture journals.
 #pragma once
 
-#include <gtest/gtest.h>
 #include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
-#include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
 #include <vector>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include "reports/journal.h"
 

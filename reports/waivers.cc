@@ -1,12 +1,12 @@
 #include "reports/waivers.h"
 
-#include <yaml-cpp/yaml.h>
-
 #include <chrono>
 #include <cstdio>
 #include <fstream>
 #include <set>
 #include <sstream>
+
+#include <yaml-cpp/yaml.h>
 
 namespace opcts {
 namespace {

@@ -1,6 +1,7 @@
 // opcts_abi_codegen: writes what code needs about each operator, from spec/*.yaml.
 //
-//   opcts_abi_codegen --header OUT.h --table OUT.cc [--committed backends/include/opcts/operators.h]
+//   opcts_abi_codegen --header OUT.h --table OUT.cc [--committed
+//   backends/include/opcts/operators.h]
 //                     spec/*.yaml
 //
 // OUT.h is the ABI's operator header (codes, descriptor structs, enum values); OUT.cc the operator
@@ -60,17 +61,21 @@ struct Loaded {
 
 std::string Header(const std::vector<Loaded>& ops) {
   std::ostringstream h;
-  h << "/* Generated from the operator specs (spec/NAME.yaml) by spec/abi_codegen.cc: do not edit. The build regenerates it\n"
+  h << "/* Generated from the operator specs (spec/NAME.yaml) by spec/abi_codegen.cc: do not edit. "
+       "The build regenerates it\n"
        " * and fails while this copy differs; the failure prints the command that refreshes it.\n"
        " *\n"
-       " * The operators of the backend ABI: included by opcts/backend.h, after opcts_tensor_desc.\n"
-       " * `opcts_op_desc.type` is an OPCTS_OP_* code and `desc` points to that operator's struct.\n"
-       " * Bindings passed to execute follow the order of the struct's tensor members; an optional\n"
+       " * The operators of the backend ABI: included by opcts/backend.h, after "
+       "opcts_tensor_desc.\n"
+       " * `opcts_op_desc.type` is an OPCTS_OP_* code and `desc` points to that operator's "
+       "struct.\n"
+       " * Bindings passed to execute follow the order of the struct's tensor members; an "
+       "optional\n"
        " * tensor that is absent is NULL in the struct and bound as {NULL, 0}. */\n"
        "#ifndef OPCTS_OPERATORS_H_\n#define OPCTS_OPERATORS_H_\n\n";
   for (const Loaded& l : ops)
-    h << "#define OPCTS_OP_" << l.spec.name << " " << l.spec.abi.code << "u /* spec/" << BaseName(l.spec.file)
-      << " */\n";
+    h << "#define OPCTS_OP_" << l.spec.name << " " << l.spec.abi.code << "u /* spec/"
+      << BaseName(l.spec.file) << " */\n";
   std::set<std::string> prefixes;
   for (const Loaded& l : ops)
     for (const auto& [param, prefix] : l.spec.abi.enum_prefixes) {
@@ -99,13 +104,15 @@ std::string Header(const std::vector<Loaded>& ops) {
       const AbiField& field = abi.fields[f];
       if (const TensorSpec* t = l.spec.FindTensor(field.name)) {
         h << "  const opcts_tensor_desc* " << field.member << "; /* " << names
-          << (t->optional ? " (optional: NULL when absent)" : "") << ": " << Comment(t->doc) << " */\n";
+          << (t->optional ? " (optional: NULL when absent)" : "") << ": " << Comment(t->doc)
+          << " */\n";
       } else {
         const ParamSpec* p = l.spec.FindParam(field.name);
         const auto prefix = abi.enum_prefixes.find(field.name);
         h << "  uint32_t " << field.member << "; /* " << names << ": "
           << (p->type == ParamType::kBool ? "bool. " : "")
-          << (prefix != abi.enum_prefixes.end() ? prefix->second + "_*. " : "") << Comment(p->doc) << " */\n";
+          << (prefix != abi.enum_prefixes.end() ? prefix->second + "_*. " : "") << Comment(p->doc)
+          << " */\n";
       }
     }
     h << "} " << abi.struct_name << ";\n";
@@ -128,12 +135,12 @@ std::string Table(const std::vector<Loaded>& ops) {
        "  static const std::vector<Operator> operators = {\n";
   for (const Loaded& l : ops) {
     const OperatorSpec& s = l.spec;
-    const std::string combine = s.family.name != "scan" ? ""
+    const std::string combine = s.family.name != "scan"                              ? ""
                                 : s.accuracy.model == AccuracyModel::kRunningProduct ? "product"
-                                                                                      : "sum";
-    t << "      {OPCTS_OP_" << s.name << ", " << CString(s.name) << ", " << CString(s.family.name) << ", "
-      << CString(SchemeName(s.scheme)) << ", " << CString(combine) << ", sizeof(" << s.abi.struct_name
-      << "),\n       {";
+                                                                                     : "sum";
+    t << "      {OPCTS_OP_" << s.name << ", " << CString(s.name) << ", " << CString(s.family.name)
+      << ", " << CString(SchemeName(s.scheme)) << ", " << CString(combine) << ", sizeof("
+      << s.abi.struct_name << "),\n       {";
     int binding = 0;
     for (const AbiField& f : s.abi.fields) {
       const TensorSpec* tensor = s.FindTensor(f.name);
@@ -146,18 +153,22 @@ std::string Table(const std::vector<Loaded>& ops) {
         value_count = param->enum_values.size();
       }
       const auto flag = [](bool b) { return b ? "true" : "false"; };
-      t << "\n        {" << CString(f.member) << ", " << CString(f.name) << ", " << flag(tensor) << ", "
-        << flag(tensor && tensor->optional) << ", " << flag(tensor && tensor->role == TensorRole::kScalarInput)
-        << ", " << value_count << ", " << CString(values) << ", offsetof(" << s.abi.struct_name << ", " << f.member << "), "
+      t << "\n        {" << CString(f.member) << ", " << CString(f.name) << ", " << flag(tensor)
+        << ", " << flag(tensor && tensor->optional) << ", "
+        << flag(tensor && tensor->role == TensorRole::kScalarInput) << ", " << value_count << ", "
+        << CString(values) << ", offsetof(" << s.abi.struct_name << ", " << f.member << "), "
         << (tensor ? binding++ : -1) << "},";
     }
     t << "},\n       {";
-    for (const auto& [role, name] : s.family.roles) t << "{" << CString(role) << ", " << CString(name) << "}, ";
+    for (const auto& [role, name] : s.family.roles)
+      t << "{" << CString(role) << ", " << CString(name) << "}, ";
     t << "},\n       {";
     for (const SupportLevel& level : s.support) {
-      t << "\n        {" << CString(level.level) << ", " << LevelCode(s.scheme, level.level) << ", {";
+      t << "\n        {" << CString(level.level) << ", " << LevelCode(s.scheme, level.level)
+        << ", {";
       for (const auto& [tensor, support] : level.tensors) {
-        t << "{" << CString(tensor) << ", " << support.min_rank << ", " << support.max_rank << ", {";
+        t << "{" << CString(tensor) << ", " << support.min_rank << ", " << support.max_rank
+          << ", {";
         for (DType d : support.dtypes) t << "OPCTS_DTYPE_" << DTypeName(d) << ", ";
         t << "}}, ";
       }
@@ -169,7 +180,8 @@ std::string Table(const std::vector<Loaded>& ops) {
       }
       t << "}},";
     }
-    t << "},\n       " << CString(BaseName(s.file)) << ",\n       R\"opcts_yaml(" << l.text << ")opcts_yaml\"},\n";
+    t << "},\n       " << CString(BaseName(s.file)) << ",\n       R\"opcts_yaml(" << l.text
+      << ")opcts_yaml\"},\n";
   }
   t << "  };\n  return operators;\n}\n\n}  // namespace opcts::abi\n";
   return t.str();
@@ -181,7 +193,9 @@ int Main(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
     if ((arg == "--header" || arg == "--table" || arg == "--committed") && i + 1 < argc) {
-      (arg == "--header" ? header_path : arg == "--table" ? table_path : committed_path) = argv[++i];
+      (arg == "--header"  ? header_path
+       : arg == "--table" ? table_path
+                          : committed_path) = argv[++i];
     } else if (arg.rfind("--", 0) == 0) {
       std::cerr << "opcts_abi_codegen: unknown option " << arg << "\n";
       return 2;
@@ -190,7 +204,8 @@ int Main(int argc, char** argv) {
     }
   }
   if (header_path.empty() || table_path.empty() || spec_paths.empty()) {
-    std::cerr << "usage: opcts_abi_codegen --header OUT.h --table OUT.cc [--committed H] SPEC.yaml...\n";
+    std::cerr
+        << "usage: opcts_abi_codegen --header OUT.h --table OUT.cc [--committed H] SPEC.yaml...\n";
     return 2;
   }
   std::sort(spec_paths.begin(), spec_paths.end());
@@ -213,14 +228,17 @@ int Main(int argc, char** argv) {
     failed = true;
   }
   if (failed) return 2;
-  std::sort(ops.begin(), ops.end(), [](const Loaded& a, const Loaded& b) { return a.spec.abi.code < b.spec.abi.code; });
+  std::sort(ops.begin(), ops.end(),
+            [](const Loaded& a, const Loaded& b) { return a.spec.abi.code < b.spec.abi.code; });
   const std::string header = Header(ops);
   std::ofstream(header_path, std::ios::binary) << header;
   std::ofstream(table_path, std::ios::binary) << Table(ops);
   if (!committed_path.empty() && ReadFile(committed_path) != header) {
-    std::cerr << "error: " << committed_path << " differs from what spec/*.yaml generate (" << header_path
-              << ").\nA spec change changed the backend ABI; review the difference, then refresh the "
-                 "committed header:\n  cp " << header_path << " " << committed_path << "\n";
+    std::cerr
+        << "error: " << committed_path << " differs from what spec/*.yaml generate (" << header_path
+        << ").\nA spec change changed the backend ABI; review the difference, then refresh the "
+           "committed header:\n  cp "
+        << header_path << " " << committed_path << "\n";
     return 1;
   }
   return 0;

@@ -26,7 +26,12 @@ const std::vector<KindInfo>& Kinds() {
       {"leading_ones", ConstraintKind::kLeadingOnes, {"tensors", "param"}, 1, 1},
       {"last_dim_range", ConstraintKind::kLastDimRange, {"tensors", "min", "max"}, 1, 1},
       // With `params` (the two dimension counts) DirectML's right-aligned form; without, ONNX's.
-      {"scatter_nd_updates_sizes", ConstraintKind::kScatterNDUpdatesSizes, {"tensors"}, 3, 3, {"params"}},
+      {"scatter_nd_updates_sizes",
+       ConstraintKind::kScatterNDUpdatesSizes,
+       {"tensors"},
+       3,
+       3,
+       {"params"}},
   };
   return kKinds;
 }

@@ -41,10 +41,22 @@ std::string_view DTypeShortName(DType t);  // "f32", "i64", ... used in case ids
 
 constexpr size_t DTypeSize(DType t) {
   switch (t) {
-    case DType::kFloat64: case DType::kInt64: case DType::kUInt64: return 8;
-    case DType::kFloat32: case DType::kInt32: case DType::kUInt32: return 4;
-    case DType::kFloat16: case DType::kBFloat16: case DType::kInt16: case DType::kUInt16: return 2;
-    case DType::kInt8: case DType::kUInt8: return 1;
+    case DType::kFloat64:
+    case DType::kInt64:
+    case DType::kUInt64:
+      return 8;
+    case DType::kFloat32:
+    case DType::kInt32:
+    case DType::kUInt32:
+      return 4;
+    case DType::kFloat16:
+    case DType::kBFloat16:
+    case DType::kInt16:
+    case DType::kUInt16:
+      return 2;
+    case DType::kInt8:
+    case DType::kUInt8:
+      return 1;
   }
   return 0;
 }

@@ -17,10 +17,14 @@ int64_t BitsToInt64(DType t, uint64_t bits) {
 
 long double BitsToLongDouble(DType t, uint64_t bits) {
   switch (t) {
-    case DType::kFloat64: return std::bit_cast<double>(bits);
-    case DType::kFloat32: return std::bit_cast<float>(static_cast<uint32_t>(bits));
-    case DType::kFloat16: return HalfBitsToFloat(static_cast<uint16_t>(bits));
-    case DType::kBFloat16: return BFloat16BitsToFloat(static_cast<uint16_t>(bits));
+    case DType::kFloat64:
+      return std::bit_cast<double>(bits);
+    case DType::kFloat32:
+      return std::bit_cast<float>(static_cast<uint32_t>(bits));
+    case DType::kFloat16:
+      return HalfBitsToFloat(static_cast<uint16_t>(bits));
+    case DType::kBFloat16:
+      return BFloat16BitsToFloat(static_cast<uint16_t>(bits));
     default:
       if (IsSignedInt(t)) return static_cast<long double>(BitsToInt64(t, bits));
       return static_cast<long double>(bits);
@@ -29,10 +33,14 @@ long double BitsToLongDouble(DType t, uint64_t bits) {
 
 uint64_t DoubleToBits(DType t, double v) {
   switch (t) {
-    case DType::kFloat64: return std::bit_cast<uint64_t>(v);
-    case DType::kFloat32: return std::bit_cast<uint32_t>(static_cast<float>(v));
-    case DType::kFloat16: return DoubleToHalfBits(v);
-    case DType::kBFloat16: return DoubleToBFloat16Bits(v);
+    case DType::kFloat64:
+      return std::bit_cast<uint64_t>(v);
+    case DType::kFloat32:
+      return std::bit_cast<uint32_t>(static_cast<float>(v));
+    case DType::kFloat16:
+      return DoubleToHalfBits(v);
+    case DType::kBFloat16:
+      return DoubleToBFloat16Bits(v);
     default:
       if (IsSignedInt(t)) return static_cast<uint64_t>(static_cast<int64_t>(v)) & BitsMask(t);
       return static_cast<uint64_t>(v) & BitsMask(t);
@@ -51,11 +59,16 @@ struct FloatFormat {
 };
 FloatFormat FormatOf(DType t) {
   switch (t) {
-    case DType::kFloat64: return {53, 1023, -1022};
-    case DType::kFloat32: return {24, 127, -126};
-    case DType::kFloat16: return {11, 15, -14};
-    case DType::kBFloat16: return {8, 127, -126};
-    default: return {64, 16383, -16382};
+    case DType::kFloat64:
+      return {53, 1023, -1022};
+    case DType::kFloat32:
+      return {24, 127, -126};
+    case DType::kFloat16:
+      return {11, 15, -14};
+    case DType::kBFloat16:
+      return {8, 127, -126};
+    default:
+      return {64, 16383, -16382};
   }
 }
 }  // namespace

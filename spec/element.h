@@ -14,19 +14,44 @@ namespace opcts {
 // The element's bit pattern, zero-extended to 64 bits.
 inline uint64_t LoadBits(DType t, const uint8_t* p) {
   switch (DTypeSize(t)) {
-    case 1: return p[0];
-    case 2: { uint16_t v; std::memcpy(&v, p, 2); return v; }
-    case 4: { uint32_t v; std::memcpy(&v, p, 4); return v; }
-    default: { uint64_t v; std::memcpy(&v, p, 8); return v; }
+    case 1:
+      return p[0];
+    case 2: {
+      uint16_t v;
+      std::memcpy(&v, p, 2);
+      return v;
+    }
+    case 4: {
+      uint32_t v;
+      std::memcpy(&v, p, 4);
+      return v;
+    }
+    default: {
+      uint64_t v;
+      std::memcpy(&v, p, 8);
+      return v;
+    }
   }
 }
 
 inline void StoreBits(DType t, uint8_t* p, uint64_t bits) {
   switch (DTypeSize(t)) {
-    case 1: p[0] = static_cast<uint8_t>(bits); break;
-    case 2: { uint16_t v = static_cast<uint16_t>(bits); std::memcpy(p, &v, 2); break; }
-    case 4: { uint32_t v = static_cast<uint32_t>(bits); std::memcpy(p, &v, 4); break; }
-    default: std::memcpy(p, &bits, 8); break;
+    case 1:
+      p[0] = static_cast<uint8_t>(bits);
+      break;
+    case 2: {
+      uint16_t v = static_cast<uint16_t>(bits);
+      std::memcpy(p, &v, 2);
+      break;
+    }
+    case 4: {
+      uint32_t v = static_cast<uint32_t>(bits);
+      std::memcpy(p, &v, 4);
+      break;
+    }
+    default:
+      std::memcpy(p, &bits, 8);
+      break;
   }
 }
 

@@ -14,11 +14,11 @@ namespace opcts {
 
 struct FamilyRole {
   enum class Kind {
-    kTensor,           // an input or output tensor
-    kUInt32Param,      // a uint32 parameter
-    kFlagParam,        // a bool, or an enum whose value 0 is "off"
-    kEnumParam,        // an enum whose values are among `enum_values`, value 0 first
-    kAxis,             // a uint32 parameter, or a scalar_input tensor whose value is the axis
+    kTensor,       // an input or output tensor
+    kUInt32Param,  // a uint32 parameter
+    kFlagParam,    // a bool, or an enum whose value 0 is "off"
+    kEnumParam,    // an enum whose values are among `enum_values`, value 0 first
+    kAxis,         // a uint32 parameter, or a scalar_input tensor whose value is the axis
   };
   const char* name;
   Kind kind;

@@ -25,19 +25,21 @@ namespace opcts {
 template <class Hook>
 class FamilyHooks {
  public:
-  FamilyHooks(std::string what, std::map<std::string, Hook> hooks) : what_(std::move(what)), hooks_(std::move(hooks)) {
+  FamilyHooks(std::string what, std::map<std::string, Hook> hooks)
+      : what_(std::move(what)), hooks_(std::move(hooks)) {
     for (const FamilyInfo& family : Families())
       if (!hooks_.count(family.name))
         throw std::logic_error("family '" + std::string(family.name) + "' has no " + what_);
     for (const auto& [name, hook] : hooks_)
-      if (FindFamily(name) == nullptr) throw std::logic_error(what_ + " names unknown family '" + name + "'");
+      if (FindFamily(name) == nullptr)
+        throw std::logic_error(what_ + " names unknown family '" + name + "'");
   }
 
   const Hook& For(const OperatorSpec& spec) const {
     auto it = hooks_.find(spec.family.name);
     if (it == hooks_.end())
-      throw std::invalid_argument(spec.file + ": " + spec.name + " has family '" + spec.family.name +
-                                  "', which has no " + what_);
+      throw std::invalid_argument(spec.file + ": " + spec.name + " has family '" +
+                                  spec.family.name + "', which has no " + what_);
     return it->second;
   }
 

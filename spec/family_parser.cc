@@ -23,7 +23,8 @@ bool IsMacroName(const std::string& s) {
 }
 
 // Reports unless `name` (read from `f`) can play `role`.
-void CheckRole(SchemaContext& ctx, const YamlField& f, const FamilyRole& role, const std::string& name) {
+void CheckRole(SchemaContext& ctx, const YamlField& f, const FamilyRole& role,
+               const std::string& name) {
   const TensorSpec* tensor = ctx.tensors_ok ? ctx.spec.FindTensor(name) : nullptr;
   const ParamSpec* param = ctx.params_ok ? ctx.spec.FindParam(name) : nullptr;
   if (!ctx.tensors_ok || !ctx.params_ok) return;  // already reported
@@ -39,8 +40,8 @@ void CheckRole(SchemaContext& ctx, const YamlField& f, const FamilyRole& role, c
     case FamilyRole::Kind::kFlagParam:
       if (!param || param->type == ParamType::kUInt32 ||
           (param->type == ParamType::kEnum && param->enum_values.size() != 2))
-        ctx.reader.Error(f, what + "needs a bool or two-valued enum parameter; " + Quoted(name) +
-                                " is not one");
+        ctx.reader.Error(
+            f, what + "needs a bool or two-valued enum parameter; " + Quoted(name) + " is not one");
       return;
     case FamilyRole::Kind::kEnumParam:
       if (!param || param->type != ParamType::kEnum) {
@@ -88,8 +89,8 @@ void ParseFamily(SchemaContext& ctx, const YamlField& f) {
     if (role == family->roles.end()) {
       std::vector<std::string> known;
       for (const FamilyRole& r : family->roles) known.emplace_back(r.name);
-      ctx.reader.Error(e.key, "family " + Quoted(family->name) + " has no role " + Quoted(role_name) +
-                                  " (it has " + JoinNames(known) + ")");
+      ctx.reader.Error(e.key, "family " + Quoted(family->name) + " has no role " +
+                                  Quoted(role_name) + " (it has " + JoinNames(known) + ")");
       continue;
     }
     if (auto name = ctx.reader.String(e.value)) {
@@ -99,10 +100,12 @@ void ParseFamily(SchemaContext& ctx, const YamlField& f) {
   }
   for (const FamilyRole& r : family->roles)
     if (r.required && !table.Has(r.name))
-      ctx.reader.Error(*roles, "missing role " + Quoted(r.name) + " of family " + Quoted(family->name));
+      ctx.reader.Error(*roles,
+                       "missing role " + Quoted(r.name) + " of family " + Quoted(family->name));
   if (family->name == std::string("scan") && ctx.spec.accuracy.model == AccuracyModel::kBitExact)
-    ctx.reader.Error(f, "a scan combines by its accuracy model (running_sum or running_product); "
-                        "bit_exact names no operation");
+    ctx.reader.Error(f,
+                     "a scan combines by its accuracy model (running_sum or running_product); "
+                     "bit_exact names no operation");
 }
 
 void ParseAbi(SchemaContext& ctx, const YamlField& f) {
@@ -110,14 +113,16 @@ void ParseAbi(SchemaContext& ctx, const YamlField& f) {
   if (!m.valid()) return;
   m.CheckKeys({"code", "struct", "fields"}, {"enums"});
   AbiForm& abi = ctx.spec.abi;
-  if (auto v = m.Get("code")) abi.code = static_cast<uint32_t>(ctx.reader.Int(*v, 1, 0x7fffffff).value_or(0));
+  if (auto v = m.Get("code"))
+    abi.code = static_cast<uint32_t>(ctx.reader.Int(*v, 1, 0x7fffffff).value_or(0));
   if (auto v = m.Get("struct")) {
     abi.struct_name = ctx.reader.String(*v).value_or("");
-    if (!abi.struct_name.empty() && (!IsCName(abi.struct_name) || abi.struct_name.rfind("opcts_", 0) != 0 ||
-                                     abi.struct_name.size() < 5 ||
-                                     abi.struct_name.compare(abi.struct_name.size() - 5, 5, "_desc") != 0))
-      ctx.reader.Error(*v, "struct " + Quoted(abi.struct_name) +
-                               " must be a lower-case C name opcts_..._desc");
+    if (!abi.struct_name.empty() &&
+        (!IsCName(abi.struct_name) || abi.struct_name.rfind("opcts_", 0) != 0 ||
+         abi.struct_name.size() < 5 ||
+         abi.struct_name.compare(abi.struct_name.size() - 5, 5, "_desc") != 0))
+      ctx.reader.Error(
+          *v, "struct " + Quoted(abi.struct_name) + " must be a lower-case C name opcts_..._desc");
   }
   if (auto v = m.Get("fields")) {
     std::set<std::string> members, carried;
@@ -133,23 +138,29 @@ void ParseAbi(SchemaContext& ctx, const YamlField& f) {
       const std::string& member = e.key.node.Scalar();
       const std::optional<std::string> name = ctx.reader.String(e.value);
       if (!name) continue;
-      if (!IsCName(member)) ctx.reader.Error(e.key, "member " + Quoted(member) + " is not a lower-case C name");
-      if (!members.insert(member).second) ctx.reader.Error(e.key, "duplicate member " + Quoted(member));
-      if (!carried.insert(*name).second) ctx.reader.Error(e.value, Quoted(*name) + " is carried twice");
+      if (!IsCName(member))
+        ctx.reader.Error(e.key, "member " + Quoted(member) + " is not a lower-case C name");
+      if (!members.insert(member).second)
+        ctx.reader.Error(e.key, "duplicate member " + Quoted(member));
+      if (!carried.insert(*name).second)
+        ctx.reader.Error(e.value, Quoted(*name) + " is carried twice");
       const bool is_tensor = ctx.spec.FindTensor(*name) != nullptr;
       if (ctx.tensors_ok && ctx.params_ok && !is_tensor && !ctx.spec.FindParam(*name))
         ctx.reader.Error(e.value, "no tensor or parameter " + Quoted(*name));
       if (is_tensor && params_started)
-        ctx.reader.Error(e.value, "tensor " + Quoted(*name) + " after a parameter: tensors come first, "
-                                  "in binding order");
+        ctx.reader.Error(e.value, "tensor " + Quoted(*name) +
+                                      " after a parameter: tensors come first, "
+                                      "in binding order");
       params_started |= !is_tensor;
       abi.fields.push_back({member, *name});
     }
     if (ctx.tensors_ok && ctx.params_ok) {
       for (const TensorSpec& t : ctx.spec.tensors)
-        if (!carried.count(t.name)) ctx.reader.Error(*v, "tensor " + Quoted(t.name) + " has no field");
+        if (!carried.count(t.name))
+          ctx.reader.Error(*v, "tensor " + Quoted(t.name) + " has no field");
       for (const ParamSpec& p : ctx.spec.params)
-        if (!carried.count(p.name)) ctx.reader.Error(*v, "parameter " + Quoted(p.name) + " has no field");
+        if (!carried.count(p.name))
+          ctx.reader.Error(*v, "parameter " + Quoted(p.name) + " has no field");
     }
   }
   const std::optional<YamlField> enums = m.Get("enums");
@@ -161,7 +172,8 @@ void ParseAbi(SchemaContext& ctx, const YamlField& f) {
       if (ctx.params_ok && (!p || p->type != ParamType::kEnum))
         ctx.reader.Error(e.key, Quoted(param) + " is not an enum parameter");
       if (auto prefix = ctx.reader.String(e.value)) {
-        if (!IsMacroName(*prefix)) ctx.reader.Error(e.value, "prefix " + Quoted(*prefix) + " must be OPCTS_ and upper case");
+        if (!IsMacroName(*prefix))
+          ctx.reader.Error(e.value, "prefix " + Quoted(*prefix) + " must be OPCTS_ and upper case");
         abi.enum_prefixes[param] = *prefix;
       }
     }
@@ -169,8 +181,10 @@ void ParseAbi(SchemaContext& ctx, const YamlField& f) {
   if (ctx.params_ok)
     for (const ParamSpec& p : ctx.spec.params)
       if (p.type == ParamType::kEnum && !abi.enum_prefixes.count(p.name))
-        ctx.reader.Error(enums ? *enums : f, "enum parameter " + Quoted(p.name) +
-                                                 " needs a macro prefix in abi.enums (its values' names in the C header)");
+        ctx.reader.Error(
+            enums ? *enums : f,
+            "enum parameter " + Quoted(p.name) +
+                " needs a macro prefix in abi.enums (its values' names in the C header)");
 }
 
 }  // namespace opcts

@@ -34,8 +34,7 @@ uint16_t Narrow(uint64_t bits, Format src, Format dst) {
     // Setting the quiet bit also keeps a NaN whose payload sits only in dropped bits from
     // turning into infinity.
     const auto quiet = static_cast<uint16_t>(1u << (dst.mantissa_bits - 1));
-    const auto payload =
-        static_cast<uint16_t>(mantissa >> (src.mantissa_bits - dst.mantissa_bits));
+    const auto payload = static_cast<uint16_t>(mantissa >> (src.mantissa_bits - dst.mantissa_bits));
     return sign | infinity | quiet | payload;
   }
 
@@ -77,13 +76,9 @@ uint16_t Narrow(uint64_t bits, Format src, Format dst) {
 
 }  // namespace
 
-uint16_t FloatToHalfBits(float f) {
-  return Narrow(std::bit_cast<uint32_t>(f), kFloat, kHalf);
-}
+uint16_t FloatToHalfBits(float f) { return Narrow(std::bit_cast<uint32_t>(f), kFloat, kHalf); }
 
-uint16_t DoubleToHalfBits(double d) {
-  return Narrow(std::bit_cast<uint64_t>(d), kDouble, kHalf);
-}
+uint16_t DoubleToHalfBits(double d) { return Narrow(std::bit_cast<uint64_t>(d), kDouble, kHalf); }
 
 float HalfBitsToFloat(uint16_t h) {
   const uint32_t sign = static_cast<uint32_t>(h & 0x8000u) << 16;

@@ -1,13 +1,13 @@
 // Checks spec/half.h bit for bit against the CPU's F16C conversions (vcvtph2ps / vcvtps2ph),
 // an oracle that shares no code with ours. Skips, saying why, where the CPU has no F16C.
-#include "spec/half.h"
-
-#include <gtest/gtest.h>
-
 #include <bit>
 #include <cmath>
 #include <cstdint>
 #include <limits>
+
+#include <gtest/gtest.h>
+
+#include "spec/half.h"
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <cpuid.h>
@@ -37,9 +37,10 @@ __attribute__((target("f16c"))) uint16_t F16cToHalf(float f) {
   return static_cast<uint16_t>(_cvtss_sh(f, 0));
 }
 
-#define OPCTS_REQUIRE_F16C()                                                        \
-  if (!CpuHasF16c()) GTEST_SKIP() << "SKIPPED: this CPU has no F16C instructions, " \
-                                     "so the hardware cross-check cannot run"
+#define OPCTS_REQUIRE_F16C()                                     \
+  if (!CpuHasF16c())                                             \
+  GTEST_SKIP() << "SKIPPED: this CPU has no F16C instructions, " \
+                  "so the hardware cross-check cannot run"
 #else
 #define OPCTS_REQUIRE_F16C() \
   GTEST_SKIP() << "SKIPPED: not an x86 CPU, so the F16C hardware cross-check cannot run"

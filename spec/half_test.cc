@@ -2,12 +2,12 @@
 // midpoints. Every expected value comes from the format definition, not from half.cc.
 #include "spec/half.h"
 
-#include <gtest/gtest.h>
-
 #include <bit>
 #include <cmath>
 #include <cstdint>
 #include <limits>
+
+#include <gtest/gtest.h>
 
 namespace opcts {
 namespace {
@@ -127,12 +127,11 @@ void ExpectEveryFloatNaNStaysNaN(const Narrow16& format) {
   for (uint32_t sign : {0u, 0x80000000u}) {
     for (uint32_t mantissa = 1; mantissa < (1u << 23); ++mantissa) {
       const uint32_t bits = sign | 0x7F800000u | mantissa;
-      const uint16_t expected = static_cast<uint16_t>(sign >> 16) | format.Infinity() |
-                                quiet_bit | static_cast<uint16_t>(mantissa >> dropped);
+      const uint16_t expected = static_cast<uint16_t>(sign >> 16) | format.Infinity() | quiet_bit |
+                                static_cast<uint16_t>(mantissa >> dropped);
       const uint16_t got = format.from_float(std::bit_cast<float>(bits));
       if (got != expected) {
-        FAIL() << "float bits=0x" << std::hex << bits << " got 0x" << got << " want 0x"
-               << expected;
+        FAIL() << "float bits=0x" << std::hex << bits << " got 0x" << got << " want 0x" << expected;
       }
     }
   }
@@ -271,9 +270,7 @@ TEST(BFloat16, RoundsFloatSubnormals) {
 TEST(BFloat16, EveryFloatNaNStaysNaN) { ExpectEveryFloatNaNStaysNaN(kBFloat16); }
 
 TEST(BFloat16, DoubleNaNStaysNaNWithSignAndTopPayload) {
-  const auto from = [](uint64_t bits) {
-    return DoubleToBFloat16Bits(std::bit_cast<double>(bits));
-  };
+  const auto from = [](uint64_t bits) { return DoubleToBFloat16Bits(std::bit_cast<double>(bits)); };
   EXPECT_EQ(from(0x7FF0000000000001u), 0x7FC0);
   EXPECT_EQ(from(0xFFF0000000000001u), 0xFFC0);
   EXPECT_EQ(from(0x7FF2000000000000u), 0x7FD0);  // signaling, payload bit 49 -> bf16 bit 4

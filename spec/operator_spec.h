@@ -45,8 +45,8 @@ enum class TensorRole { kInput, kOutput, kScalarInput };
 struct TensorSpec {
   std::string name;
   TensorRole role = TensorRole::kInput;
-  bool optional = false;    // the input may be omitted (OpenVINO's axis)
-  std::string may_alias;    // output only: the input it may alias (in-place), or ""
+  bool optional = false;  // the input may be omitted (OpenVINO's axis)
+  std::string may_alias;  // output only: the input it may alias (in-place), or ""
   std::string doc;
 };
 
@@ -72,12 +72,14 @@ enum class ConstraintKind {
 struct Constraint {
   std::string id;  // stable, used in invalid-case ids: "same-dtype"
   ConstraintKind kind = ConstraintKind::kSameDType;
-  std::vector<std::string> tensors;  // kSameDType/kSameRank/kSameSizes; one for kLeadingOnes/
-                                     // kLastDimRange/kScalarValueRange; scatter: input,indices,updates
-  std::string param;                 // kParamRange, kLeadingOnes (the count param);
-  std::vector<std::string> params;   // kScatterNDUpdatesSizes: InputDimensionCount, IndicesDimensionCount
-  std::optional<Bound> min, max;     // kParamRange, kScalarValueRange, kLastDimRange
-  std::string text;                  // the document's words
+  std::vector<std::string>
+      tensors;        // kSameDType/kSameRank/kSameSizes; one for kLeadingOnes/
+                      // kLastDimRange/kScalarValueRange; scatter: input,indices,updates
+  std::string param;  // kParamRange, kLeadingOnes (the count param);
+  std::vector<std::string>
+      params;  // kScatterNDUpdatesSizes: InputDimensionCount, IndicesDimensionCount
+  std::optional<Bound> min, max;  // kParamRange, kScalarValueRange, kLastDimRange
+  std::string text;               // the document's words
   SourceLocation where;
 };
 
@@ -139,8 +141,8 @@ struct AbiField {
   std::string name;    // the tensor or parameter it carries: "InputDimensionCount"
 };
 struct AbiForm {
-  uint32_t code = 0;          // the OPCTS_OP_* value
-  std::string struct_name;    // "opcts_dml_scatter_nd_desc"
+  uint32_t code = 0;             // the OPCTS_OP_* value
+  std::string struct_name;       // "opcts_dml_scatter_nd_desc"
   std::vector<AbiField> fields;  // in struct order: tensors (the binding order), then parameters
   std::map<std::string, std::string> enum_prefixes;  // parameter -> C macro prefix of its values
 };
@@ -150,7 +152,7 @@ struct OperatorSpec {
   std::string reference;  // reference kernel key: "cumulative_summation"
   FamilySpec family;
   AbiForm abi;
-  std::string file;       // the YAML file it was loaded from
+  std::string file;  // the YAML file it was loaded from
   Provenance provenance;
   std::string introduced;  // level the operator first appears at
   LevelScheme scheme = LevelScheme::kDirectML;

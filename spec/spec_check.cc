@@ -16,7 +16,8 @@ bool SameLayout(const OperatorSpec& a, const OperatorSpec& b) {
   for (size_t i = 0; i < a.abi.fields.size(); ++i) {
     const AbiField& fa = a.abi.fields[i];
     const AbiField& fb = b.abi.fields[i];
-    if (fa.member != fb.member || (a.FindTensor(fa.name) == nullptr) != (b.FindTensor(fb.name) == nullptr))
+    if (fa.member != fb.member ||
+        (a.FindTensor(fa.name) == nullptr) != (b.FindTensor(fb.name) == nullptr))
       return false;
   }
   return true;
@@ -40,10 +41,12 @@ std::vector<SpecError> CheckSpecSet(const std::vector<OperatorSpec>& specs) {
   for (size_t i = 0; i < specs.size(); ++i) {
     // The operators a run covers each need a family (its generators) and an ABI form.
     if (specs[i].family.name.empty())
-      errors.push_back(SpecError{specs[i].file, 0, "family", "missing: which family (" + JoinFamilies() +
-                                                                 ") the operator belongs to"});
+      errors.push_back(
+          SpecError{specs[i].file, 0, "family",
+                    "missing: which family (" + JoinFamilies() + ") the operator belongs to"});
     if (specs[i].abi.code == 0)
-      errors.push_back(SpecError{specs[i].file, 0, "abi", "missing: the operator's form in the backend ABI"});
+      errors.push_back(
+          SpecError{specs[i].file, 0, "abi", "missing: the operator's form in the backend ABI"});
     const auto first = std::find_if(specs.begin(), specs.begin() + i,
                                     [&](const OperatorSpec& s) { return s.name == specs[i].name; });
     if (first != specs.begin() + i)
@@ -55,18 +58,20 @@ std::vector<SpecError> CheckSpecSet(const std::vector<OperatorSpec>& specs) {
       const AbiForm& b = specs[i].abi;
       if (a.code != 0 && a.code == b.code)
         errors.push_back(SpecError{specs[i].file, 0, "abi.code",
-                                   "code " + std::to_string(b.code) + " is already " + specs[j].name +
-                                       "'s (" + specs[j].file + ")"});
+                                   "code " + std::to_string(b.code) + " is already " +
+                                       specs[j].name + "'s (" + specs[j].file + ")"});
       if (a.struct_name == b.struct_name && !SameLayout(specs[j], specs[i]))
-        errors.push_back(SpecError{specs[i].file, 0, "abi.fields",
-                                   "struct " + b.struct_name + " is shared with " + specs[j].name +
-                                       " but its members differ (names, order or tensor/parameter kind)"});
+        errors.push_back(
+            SpecError{specs[i].file, 0, "abi.fields",
+                      "struct " + b.struct_name + " is shared with " + specs[j].name +
+                          " but its members differ (names, order or tensor/parameter kind)"});
       for (const auto& [param, prefix] : b.enum_prefixes)
         for (const auto& [other_param, other_prefix] : a.enum_prefixes)
-          if (prefix == other_prefix && EnumValues(specs[i], param) != EnumValues(specs[j], other_param))
+          if (prefix == other_prefix &&
+              EnumValues(specs[i], param) != EnumValues(specs[j], other_param))
             errors.push_back(SpecError{specs[i].file, 0, "abi.enums",
-                                       "prefix " + prefix + " is " + specs[j].name + "'s " + other_param +
-                                           " with other values"});
+                                       "prefix " + prefix + " is " + specs[j].name + "'s " +
+                                           other_param + " with other values"});
     }
   }
   return errors;

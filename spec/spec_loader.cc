@@ -1,14 +1,14 @@
 #include "spec/spec_loader.h"
 
-#include <yaml-cpp/depthguard.h>
-#include <yaml-cpp/eventhandler.h>
-
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+
+#include <yaml-cpp/depthguard.h>
+#include <yaml-cpp/eventhandler.h>
 
 #include "spec/spec_parser.h"
 #include "spec/yaml_reader.h"
@@ -28,15 +28,19 @@ namespace {
 class DocumentStarts : public YAML::EventHandler {
  public:
   int last_line = 0;  // 1-based
-  void OnDocumentStart(const YAML::Mark& mark) override { last_line = mark.is_null() ? 0 : mark.line + 1; }
+  void OnDocumentStart(const YAML::Mark& mark) override {
+    last_line = mark.is_null() ? 0 : mark.line + 1;
+  }
   void OnDocumentEnd() override {}
   void OnNull(const YAML::Mark&, YAML::anchor_t) override {}
   void OnAlias(const YAML::Mark&, YAML::anchor_t) override {}
-  void OnScalar(const YAML::Mark&, const std::string&, YAML::anchor_t, const std::string&) override {}
+  void OnScalar(const YAML::Mark&, const std::string&, YAML::anchor_t,
+                const std::string&) override {}
   void OnSequenceStart(const YAML::Mark&, const std::string&, YAML::anchor_t,
                        YAML::EmitterStyle::value) override {}
   void OnSequenceEnd() override {}
-  void OnMapStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {}
+  void OnMapStart(const YAML::Mark&, const std::string&, YAML::anchor_t,
+                  YAML::EmitterStyle::value) override {}
   void OnMapEnd() override {}
 };
 
@@ -115,9 +119,12 @@ const std::vector<std::string>& OpsetLevels() {
 
 const char* SchemeName(LevelScheme scheme) {
   switch (scheme) {
-    case LevelScheme::kDirectML: return "directml";
-    case LevelScheme::kOpenVINO: return "openvino";
-    case LevelScheme::kONNX: return "onnx";
+    case LevelScheme::kDirectML:
+      return "directml";
+    case LevelScheme::kOpenVINO:
+      return "openvino";
+    case LevelScheme::kONNX:
+      return "onnx";
   }
   return "?";
 }

@@ -46,7 +46,8 @@ std::vector<SpecError> CheckSpecSet(const std::vector<OperatorSpec>& specs);
 int SpecCheckMain(const std::vector<std::string>& files, const std::string& default_dir,
                   std::ostream& out, std::ostream& err);
 
-// The position of `level` in its scheme's order (directml: DirectMLLevels(); openvino and onnx: opset1
+// The position of `level` in its scheme's order (directml: DirectMLLevels(); openvino and onnx:
+// opset1
 // .. opset32), -1 when the scheme has no such level.
 int LevelIndex(LevelScheme scheme, const std::string& level);
 

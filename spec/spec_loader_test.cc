@@ -2,12 +2,12 @@
 // kind of malformed spec is rejected with the exact file:line: field: message.
 #include "spec/spec_loader.h"
 
-#include <gtest/gtest.h>
-
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+
+#include <gtest/gtest.h>
 
 namespace opcts {
 namespace {
@@ -316,7 +316,8 @@ TEST(SpecLoader, EmptyFileIsAClearError) {
 TEST(SpecLoader, OneDocumentPerFile) {
   const std::string text = ReadFile(kSpecDir + "/testdata/good/minimal.yaml") + "---\na: 1\n";
   EXPECT_EQ(Formatted(LoadSpecText(text, "two.yaml").errors),
-            std::vector<std::string>{"two.yaml:56: a spec file holds one YAML document, found a second one"});
+            std::vector<std::string>{
+                "two.yaml:56: a spec file holds one YAML document, found a second one"});
 }
 
 TEST(SpecLoader, HostileYamlGivesErrorsNotCrashes) {
@@ -324,9 +325,11 @@ TEST(SpecLoader, HostileYamlGivesErrorsNotCrashes) {
   const std::string self_alias = "schema: &a [*a]\nsupport: &b [*b]\nparameters: &c {x: *c}\n";
   const std::string tabs = "schema:\topcts-spec/1\n\toperator: X\n";
   const std::string binary("\x00\xff\xfe{[:\x01", 7);
-  // yaml-cpp 0.7 reads endless empty documents from this (a fuzz finding: LoadAll ran out of memory).
+  // yaml-cpp 0.7 reads endless empty documents from this (a fuzz finding: LoadAll ran out of
+  // memory).
   const std::string endless_documents = "\n    ,   tensor\nmi:s=n../bad";
-  for (const std::string& text : {deep_list, self_alias, tabs, binary, std::string("[1, 2"), endless_documents}) {
+  for (const std::string& text :
+       {deep_list, self_alias, tabs, binary, std::string("[1, 2"), endless_documents}) {
     const SpecLoadResult r = LoadSpecText(text, "hostile.yaml");
     EXPECT_FALSE(r.spec.has_value());
     EXPECT_FALSE(r.errors.empty());
@@ -381,7 +384,8 @@ TEST(SpecCheck, RealSpecsPass) {
   std::ostringstream out, err;
   EXPECT_EQ(SpecCheckMain({}, kSpecDir, out, err), 0);
   size_t files = 0;
-  for (const auto& entry : std::filesystem::directory_iterator(kSpecDir)) files += entry.path().extension() == ".yaml";
+  for (const auto& entry : std::filesystem::directory_iterator(kSpecDir))
+    files += entry.path().extension() == ".yaml";
   EXPECT_EQ(out.str(), "spec check: " + std::to_string(files) + " files, 0 errors\n");
   EXPECT_EQ(err.str(), "");
 }

@@ -352,7 +352,8 @@ void Parse(SchemaContext& ctx, const YamlField& root) {
   }
   if (auto f = top.Get("scheme")) {
     if (auto s = ctx.reader.OneOf(*f, "scheme", {"directml", "openvino", "onnx"})) {
-      for (LevelScheme scheme : {LevelScheme::kDirectML, LevelScheme::kOpenVINO, LevelScheme::kONNX})
+      for (LevelScheme scheme :
+           {LevelScheme::kDirectML, LevelScheme::kOpenVINO, LevelScheme::kONNX})
         if (*s == SchemeName(scheme)) ctx.scheme = scheme;
       ctx.spec.scheme = *ctx.scheme;
     }

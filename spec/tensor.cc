@@ -50,7 +50,8 @@ TensorDesc PackedDesc(DType dtype, std::vector<uint32_t> sizes) {
 Result<void> ValidateTensorDesc(const TensorDesc& t, bool allow_scalar) {
   if (t.sizes.empty() && !allow_scalar) return InvalidInput("DimensionCount is 0");
   if (t.sizes.size() > kMaxRank)
-    return InvalidInput("DimensionCount " + std::to_string(t.sizes.size()) + " exceeds " + std::to_string(kMaxRank));
+    return InvalidInput("DimensionCount " + std::to_string(t.sizes.size()) + " exceeds " +
+                        std::to_string(kMaxRank));
   if (!t.strides.empty() && t.strides.size() != t.sizes.size())
     return InvalidInput("Strides has " + std::to_string(t.strides.size()) + " entries for " +
                         std::to_string(t.sizes.size()) + " dimensions");
@@ -60,7 +61,8 @@ Result<void> ValidateTensorDesc(const TensorDesc& t, bool allow_scalar) {
     elements *= t.sizes[d];
     if (elements > kMaxElements) return InvalidInput("more than 2^32-1 elements");
   }
-  if (IndexOfLastElement(t) >= kMaxElements) return InvalidInput("strides address more than 2^32-1 elements");
+  if (IndexOfLastElement(t) >= kMaxElements)
+    return InvalidInput("strides address more than 2^32-1 elements");
   const uint64_t implied = ImpliedMinimumBytes(t);
   if (t.total_bytes < implied)
     return InvalidInput("TotalTensorSizeInBytes " + std::to_string(t.total_bytes) +

@@ -65,6 +65,6 @@ class StridedIndexer {
 };
 
 std::string FormatShape(const std::vector<uint32_t>& sizes);  // "1x1x3x4", "scalar"
-std::string FormatList(const std::vector<uint32_t>& values);   // "[1,1,3,4]", "[]"
+std::string FormatList(const std::vector<uint32_t>& values);  // "[1,1,3,4]", "[]"
 
 }  // namespace opcts

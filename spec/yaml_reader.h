@@ -9,13 +9,13 @@
 //   if (auto f = top.Get("operator")) std::optional<std::string> name = reader.String(*f);
 #pragma once
 
-#include <yaml-cpp/yaml.h>
-
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include <yaml-cpp/yaml.h>
 
 #include "spec/spec_loader.h"
 

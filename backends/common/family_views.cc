@@ -4,10 +4,14 @@
 
 #include "common/plugin_support.h"
 
-static_assert(static_cast<uint32_t>(opcts::plugin::ScatterReduction::kAdd) == OPCTS_SCATTER_REDUCTION_ADD &&
-              static_cast<uint32_t>(opcts::plugin::ScatterReduction::kMul) == OPCTS_SCATTER_REDUCTION_MUL &&
-              static_cast<uint32_t>(opcts::plugin::ScatterReduction::kMax) == OPCTS_SCATTER_REDUCTION_MAX &&
-              static_cast<uint32_t>(opcts::plugin::ScatterReduction::kMin) == OPCTS_SCATTER_REDUCTION_MIN,
+static_assert(static_cast<uint32_t>(opcts::plugin::ScatterReduction::kAdd) ==
+                      OPCTS_SCATTER_REDUCTION_ADD &&
+                  static_cast<uint32_t>(opcts::plugin::ScatterReduction::kMul) ==
+                      OPCTS_SCATTER_REDUCTION_MUL &&
+                  static_cast<uint32_t>(opcts::plugin::ScatterReduction::kMax) ==
+                      OPCTS_SCATTER_REDUCTION_MAX &&
+                  static_cast<uint32_t>(opcts::plugin::ScatterReduction::kMin) ==
+                      OPCTS_SCATTER_REDUCTION_MIN,
               "the family's reduction order is the ABI's");
 
 namespace opcts::plugin {
@@ -65,10 +69,13 @@ Result<uint32_t> ResolveScanAxis(const ScanView& scan, const opcts_binding* bind
   if (scan.axis_is_tensor) {
     value = 0;
     if (const opcts_tensor_desc* t = scan.axis_tensor.desc) {
-      const size_t size = t->data_type == OPCTS_DTYPE_INT32 ? 4 : t->data_type == OPCTS_DTYPE_INT64 ? 8 : 0;
+      const size_t size = t->data_type == OPCTS_DTYPE_INT32   ? 4
+                          : t->data_type == OPCTS_DTYPE_INT64 ? 8
+                                                              : 0;
       const opcts_binding& b = bindings[scan.axis_tensor.binding];
       if (size == 0 || b.data == nullptr || b.size_in_bytes < size)
-        return InvalidInput(std::string("the ") + scan.axis_name + " binding holds no INT32 or INT64 scalar");
+        return InvalidInput(std::string("the ") + scan.axis_name +
+                            " binding holds no INT32 or INT64 scalar");
       if (size == 4) {
         int32_t v32 = 0;
         std::memcpy(&v32, b.data, 4);
@@ -79,11 +86,11 @@ Result<uint32_t> ResolveScanAxis(const ScanView& scan, const opcts_binding* bind
     }
   }
   if (value < -rank || value >= rank)
-    return InvalidInput(std::string(scan.axis_name) + " " + std::to_string(value) + " is outside [" +
-                        std::to_string(scan.axis_is_tensor ? -rank : 0) + ", " + std::to_string(rank) +
-                        ") for " + scan.input.name + ".DimensionCount " + std::to_string(rank));
+    return InvalidInput(std::string(scan.axis_name) + " " + std::to_string(value) +
+                        " is outside [" + std::to_string(scan.axis_is_tensor ? -rank : 0) + ", " +
+                        std::to_string(rank) + ") for " + scan.input.name + ".DimensionCount " +
+                        std::to_string(rank));
   return static_cast<uint32_t>(value < 0 ? value + rank : value);
 }
-
 
 }  // namespace opcts::plugin

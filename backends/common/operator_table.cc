@@ -7,6 +7,7 @@ namespace opcts::abi {
 // memcpy: the struct is the plugin's or the harness's, of whatever alignment it was given.
 const opcts_tensor_desc* Field::ReadTensor(const void* desc) const {
   const opcts_tensor_desc* value;
+  // NOLINTNEXTLINE(bugprone-sizeof-expression): the field holds the pointer itself.
   std::memcpy(&value, static_cast<const char*>(desc) + offset, sizeof value);
   return value;
 }
@@ -18,6 +19,7 @@ uint32_t Field::ReadUInt32(const void* desc) const {
 }
 
 void Field::WriteTensor(void* desc, const opcts_tensor_desc* value) const {
+  // NOLINTNEXTLINE(bugprone-sizeof-expression): the field holds the pointer itself.
   std::memcpy(static_cast<char*>(desc) + offset, &value, sizeof value);
 }
 

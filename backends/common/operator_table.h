@@ -27,8 +27,8 @@ struct Field {
   // of any value; their names for messages, bool "0 1", enum "INCREASING DECREASING".
   uint32_t value_count;
   const char* values;
-  size_t offset;       // offsetof in the descriptor struct
-  int binding;         // tensors: the index in execute's bindings; -1 for a parameter
+  size_t offset;  // offsetof in the descriptor struct
+  int binding;    // tensors: the index in execute's bindings; -1 for a parameter
 
   const opcts_tensor_desc* ReadTensor(const void* desc) const;
   uint32_t ReadUInt32(const void* desc) const;
@@ -61,12 +61,12 @@ struct Level {
 };
 
 struct Operator {
-  uint32_t type;         // OPCTS_OP_*
-  const char* name;      // "DML_SCATTER_ND"
-  const char* family;    // "scan", "scatter_nd"
-  const char* scheme;    // "directml", "openvino", "onnx"
-  const char* combine;   // a scan's operation, "sum" or "product"; "" for other families
-  size_t desc_size;      // sizeof the descriptor struct
+  uint32_t type;              // OPCTS_OP_*
+  const char* name;           // "DML_SCATTER_ND"
+  const char* family;         // "scan", "scatter_nd"
+  const char* scheme;         // "directml", "openvino", "onnx"
+  const char* combine;        // a scan's operation, "sum" or "product"; "" for other families
+  size_t desc_size;           // sizeof the descriptor struct
   std::vector<Field> fields;  // struct order
   std::vector<Role> roles;
   std::vector<Level> support;  // ascending

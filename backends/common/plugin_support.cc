@@ -1,12 +1,12 @@
 #include "common/plugin_support.h"
 
-#include "common/family_views.h"
-
 #include <bit>
 #include <cstdlib>
 #include <cstring>
 #include <map>
 #include <sstream>
+
+#include "common/family_views.h"
 
 namespace opcts::plugin {
 namespace {
@@ -70,37 +70,38 @@ Result<void> CheckTensor(const opcts_tensor_desc* t, const std::string& name, bo
   const uint32_t alignment = t->guaranteed_base_offset_alignment;
   if (alignment != 0 && (!std::has_single_bit(alignment) || alignment < element_size))
     return InvalidInput(name + ".GuaranteedBaseOffsetAlignment " + Str(alignment) +
-                        " is not 0 or a power of two at least the element size " + Str(element_size));
+                        " is not 0 or a power of two at least the element size " +
+                        Str(element_size));
   return {};
 }
 
-Result<void> CheckSameDType(const opcts_tensor_desc& a, const char* a_name, const opcts_tensor_desc& b,
-                            const char* b_name) {
+Result<void> CheckSameDType(const opcts_tensor_desc& a, const char* a_name,
+                            const opcts_tensor_desc& b, const char* b_name) {
   if (a.data_type == b.data_type) return {};
-  return InvalidInput(std::string(b_name) + ".DataType " + Str(b.data_type) + " differs from " + a_name +
-                      ".DataType " + Str(a.data_type));
+  return InvalidInput(std::string(b_name) + ".DataType " + Str(b.data_type) + " differs from " +
+                      a_name + ".DataType " + Str(a.data_type));
 }
 
-Result<void> CheckSameRank(const opcts_tensor_desc& a, const char* a_name, const opcts_tensor_desc& b,
-                           const char* b_name) {
+Result<void> CheckSameRank(const opcts_tensor_desc& a, const char* a_name,
+                           const opcts_tensor_desc& b, const char* b_name) {
   if (a.dimension_count == b.dimension_count) return {};
-  return InvalidInput(std::string(b_name) + ".DimensionCount " + Str(b.dimension_count) + " differs from " +
-                      a_name + ".DimensionCount " + Str(a.dimension_count));
+  return InvalidInput(std::string(b_name) + ".DimensionCount " + Str(b.dimension_count) +
+                      " differs from " + a_name + ".DimensionCount " + Str(a.dimension_count));
 }
 
 // Assumes equal ranks (checked first).
-Result<void> CheckSameSizes(const opcts_tensor_desc& a, const char* a_name, const opcts_tensor_desc& b,
-                            const char* b_name) {
+Result<void> CheckSameSizes(const opcts_tensor_desc& a, const char* a_name,
+                            const opcts_tensor_desc& b, const char* b_name) {
   for (uint32_t d = 0; d < a.dimension_count; ++d)
     if (a.sizes[d] != b.sizes[d])
-      return InvalidInput(std::string(b_name) + ".Sizes[" + Str(d) + "] is " + Str(b.sizes[d]) + " but " +
-                          a_name + ".Sizes[" + Str(d) + "] is " + Str(a.sizes[d]));
+      return InvalidInput(std::string(b_name) + ".Sizes[" + Str(d) + "] is " + Str(b.sizes[d]) +
+                          " but " + a_name + ".Sizes[" + Str(d) + "] is " + Str(a.sizes[d]));
   return {};
 }
 
 // Input and output: same dtype, rank and sizes.
-Result<void> CheckSameShape(const opcts_tensor_desc& in, const char* in_name, const opcts_tensor_desc& out,
-                            const char* out_name) {
+Result<void> CheckSameShape(const opcts_tensor_desc& in, const char* in_name,
+                            const opcts_tensor_desc& out, const char* out_name) {
   OPCTS_TRY(CheckSameDType(in, in_name, out, out_name));
   OPCTS_TRY(CheckSameRank(in, in_name, out, out_name));
   return CheckSameSizes(in, in_name, out, out_name);
@@ -112,12 +113,14 @@ Result<void> CheckScan(const ScanView& v) {
   OPCTS_TRY(CheckSameShape(*v.input.desc, v.input.name, *v.output.desc, v.output.name));
   if (!v.axis_is_tensor) {
     if (v.axis_field >= v.input.desc->dimension_count)
-      return InvalidInput(std::string(v.axis_name) + " " + Str(v.axis_field) + " is not less than " +
-                          v.input.name + ".DimensionCount " + Str(v.input.desc->dimension_count));
+      return InvalidInput(std::string(v.axis_name) + " " + Str(v.axis_field) +
+                          " is not less than " + v.input.name + ".DimensionCount " +
+                          Str(v.input.desc->dimension_count));
     return {};
   }
   const opcts_tensor_desc* axis = v.axis_tensor.desc;
-  if (axis != nullptr && axis->data_type != OPCTS_DTYPE_INT32 && axis->data_type != OPCTS_DTYPE_INT64)
+  if (axis != nullptr && axis->data_type != OPCTS_DTYPE_INT32 &&
+      axis->data_type != OPCTS_DTYPE_INT64)
     return InvalidInput(std::string(v.axis_name) + ".DataType " + Str(axis->data_type) +
                         " is not INT32 or INT64");
   return {};
@@ -160,29 +163,33 @@ Result<void> CheckScatter(const ScatterView& v) {
       return InvalidInput("InputDimensionCount " + Str(k_in) + " is outside [1, " + v.input.name +
                           ".DimensionCount " + Str(in_rank) + "]");
     if (k_idx < 1 || k_idx > idx_rank)
-      return InvalidInput("IndicesDimensionCount " + Str(k_idx) + " is outside [1, " + v.indices.name +
-                          ".DimensionCount " + Str(idx_rank) + "]");
+      return InvalidInput("IndicesDimensionCount " + Str(k_idx) + " is outside [1, " +
+                          v.indices.name + ".DimensionCount " + Str(idx_rank) + "]");
     OPCTS_TRY(CheckLeadingOnes(in, v.input.name, k_in, "InputDimensionCount"));
     OPCTS_TRY(CheckLeadingOnes(idx, v.indices.name, k_idx, "IndicesDimensionCount"));
   }
   const uint32_t q = idx.sizes[idx_rank - 1];
   if (q > k_in)
-    return InvalidInput(std::string(v.indices.name) + ".Sizes[" + Str(idx_rank - 1) + "] (index tuple size) " +
-                        Str(q) + " exceeds the " + Str(k_in) + " meaningful dimensions of " + v.input.name);
+    return InvalidInput(std::string(v.indices.name) + ".Sizes[" + Str(idx_rank - 1) +
+                        "] (index tuple size) " + Str(q) + " exceeds the " + Str(k_in) +
+                        " meaningful dimensions of " + v.input.name);
   // DirectML's printed formula takes input sizes from [rank - q ..], which contradicts its own
   // example; the example's reading (skip the first q meaningful input dims) is used here.
   std::vector<uint32_t> expected(idx.sizes + (idx_rank - k_idx), idx.sizes + (idx_rank - 1));
   expected.insert(expected.end(), in.sizes + (in_rank - k_in + q), in.sizes + in_rank);
   const uint32_t upd_rank = upd.dimension_count;
   if (v.has_dimension_counts ? expected.size() > upd_rank : expected.size() != upd_rank)
-    return InvalidInput(std::string(v.updates.name) + " needs " + Str(expected.size()) +
-                        " dimensions (indices' meaningful ones but the last, then input's after the "
-                        "tuple) but its DimensionCount is " + Str(upd_rank));
+    return InvalidInput(
+        std::string(v.updates.name) + " needs " + Str(expected.size()) +
+        " dimensions (indices' meaningful ones but the last, then input's after the "
+        "tuple) but its DimensionCount is " +
+        Str(upd_rank));
   expected.insert(expected.begin(), upd_rank - expected.size(), 1u);
   for (uint32_t i = 0; i < upd_rank; ++i)
     if (upd.sizes[i] != expected[i])
-      return InvalidInput(std::string(v.updates.name) + ".Sizes[" + Str(i) + "] is " + Str(upd.sizes[i]) +
-                          " but " + Str(expected[i]) + " is expected from the indices and input sizes");
+      return InvalidInput(std::string(v.updates.name) + ".Sizes[" + Str(i) + "] is " +
+                          Str(upd.sizes[i]) + " but " + Str(expected[i]) +
+                          " is expected from the indices and input sizes");
   return {};
 }
 
@@ -279,7 +286,8 @@ Result<void> CheckDescriptor(const opcts_op_desc& op) {
 Result<void> CheckBindings(const opcts_op_desc& op, const opcts_binding* bindings, uint32_t count) {
   if (op.desc == nullptr) return InvalidInput("opcts_op_desc.desc is null");
   const abi::Operator* info = abi::FindOperator(op.type);
-  if (info == nullptr) return InvalidInput("opcts_op_desc.type " + Str(op.type) + " is not a known operator");
+  if (info == nullptr)
+    return InvalidInput("opcts_op_desc.type " + Str(op.type) + " is not a known operator");
   if (count != info->TensorCount())
     return InvalidInput("binding_count " + Str(count) + " is not " + Str(info->TensorCount()));
   if (bindings == nullptr) return InvalidInput("bindings is null");
@@ -290,8 +298,9 @@ Result<void> CheckBindings(const opcts_op_desc& op, const opcts_binding* binding
     const std::string where = "bindings[" + Str(f.binding) + "] (" + f.name + ")";
     if (b.data == nullptr) return InvalidInput(where + ".data is null");
     if (b.size_in_bytes != desc->total_tensor_size_in_bytes)
-      return InvalidInput(where + ".size_in_bytes " + Str(b.size_in_bytes) + " differs from " + f.name +
-                          ".TotalTensorSizeInBytes " + Str(desc->total_tensor_size_in_bytes));
+      return InvalidInput(where + ".size_in_bytes " + Str(b.size_in_bytes) + " differs from " +
+                          f.name + ".TotalTensorSizeInBytes " +
+                          Str(desc->total_tensor_size_in_bytes));
   }
   return {};
 }
@@ -301,13 +310,14 @@ namespace {
 // Orders the levels of one scheme: DirectML by encoding, opset levels by version.
 uint32_t LevelRank(const abi::Level& level) {
   if (level.feature_level != 0) return level.feature_level;
-  return static_cast<uint32_t>(std::strtoul(level.name + std::strspn(level.name, "abcdefghijklmnopqrstuvwxyz"),
-                                            nullptr, 10));
+  return static_cast<uint32_t>(std::strtoul(
+      level.name + std::strspn(level.name, "abcdefghijklmnopqrstuvwxyz"), nullptr, 10));
 }
 
 }  // namespace
 
-Claims ClaimEveryLevel(const std::function<bool(const abi::Operator&, const abi::Level&)>& supports) {
+Claims ClaimEveryLevel(
+    const std::function<bool(const abi::Operator&, const abi::Level&)>& supports) {
   std::map<std::string, std::map<uint32_t, std::string>> candidates;  // scheme -> rank -> level
   for (const abi::Operator& op : abi::Operators())
     for (const abi::Level& level : op.support) candidates[op.scheme][LevelRank(level)] = level.name;

@@ -35,7 +35,8 @@ int32_t ReportResult(const Result<void>& result, char* message, size_t capacity)
 template <typename Body>
 int32_t GuardedCall(const char* backend, char* message, size_t capacity, Body&& body) noexcept {
   auto report = [&](const char* what) {
-    if (message != nullptr && capacity > 0) std::snprintf(message, capacity, "%s: %s", backend, what);
+    if (message != nullptr && capacity > 0)
+      std::snprintf(message, capacity, "%s: %s", backend, what);
   };
   try {
     return ReportResult(body(), message, capacity);
@@ -80,8 +81,9 @@ struct Claims {
 // the highest DirectML level every DirectML operator supports up to, and per other scheme the
 // highest level every operator of it supports up to. The default claims every level of every
 // operator (a backend that implements the whole table).
-Claims ClaimEveryLevel(const std::function<bool(const abi::Operator&, const abi::Level&)>& supports =
-                           [](const abi::Operator&, const abi::Level&) { return true; });
+Claims ClaimEveryLevel(
+    const std::function<bool(const abi::Operator&, const abi::Level&)>& supports =
+        [](const abi::Operator&, const abi::Level&) { return true; });
 
 // A tensor as a backend walks it: sizes and effective strides (packed when the desc has none).
 struct TensorLayout {

@@ -1,11 +1,12 @@
-#include "common/family_views.h"
 #include "common/plugin_support.h"
-
-#include <gtest/gtest.h>
 
 #include <cstring>
 #include <optional>
 #include <stdexcept>
+
+#include <gtest/gtest.h>
+
+#include "common/family_views.h"
 
 namespace opcts::plugin {
 namespace {
@@ -431,14 +432,17 @@ TEST(CheckDescriptor, RejectsEachOpenVINOCumSumRule) {
 // ---- ResolveScanAxis -----------------------------------------------------------------------
 
 // The axis of an OpenVINO CumSum whose axis input is bound to `axis_binding`.
-Result<uint32_t> OpenVINOAxis(const opcts_openvino_cumsum_desc& desc, const opcts_binding& axis_binding) {
+Result<uint32_t> OpenVINOAxis(const opcts_openvino_cumsum_desc& desc,
+                              const opcts_binding& axis_binding) {
   const opcts_binding bindings[3] = {{nullptr, 0}, axis_binding, {nullptr, 0}};
-  const plugin::ScanView scan = plugin::ReadScan(*abi::FindOperator(OPCTS_OP_OPENVINO_CUMSUM_3), &desc);
+  const plugin::ScanView scan =
+      plugin::ReadScan(*abi::FindOperator(OPCTS_OP_OPENVINO_CUMSUM_3), &desc);
   return plugin::ResolveScanAxis(scan, bindings);
 }
 
 // The message of an invalid axis; "" when the axis resolves.
-std::string AxisRejection(const opcts_openvino_cumsum_desc& desc, const opcts_binding& axis_binding) {
+std::string AxisRejection(const opcts_openvino_cumsum_desc& desc,
+                          const opcts_binding& axis_binding) {
   const Result<uint32_t> axis = OpenVINOAxis(desc, axis_binding);
   if (axis.ok()) return "";
   EXPECT_EQ(axis.error().code, ErrorCode::kInvalidInput);
@@ -475,7 +479,8 @@ TEST(ResolveScanAxis, NormalizesNegativeAndRejectsOutOfRange) {
 // ---- CheckBindings -------------------------------------------------------------------------
 
 // The message of rejected bindings; "" when they pass.
-std::string BindingsRejection(const opcts_op_desc& op, const opcts_binding* bindings, uint32_t count) {
+std::string BindingsRejection(const opcts_op_desc& op, const opcts_binding* bindings,
+                              uint32_t count) {
   const Result<void> checked = CheckBindings(op, bindings, count);
   if (checked.ok()) return "";
   EXPECT_EQ(checked.error().code, ErrorCode::kInvalidInput);
@@ -541,7 +546,8 @@ TEST(GuardedCall, TurnsAnExceptionIntoAnError) {
                         []() -> Result<void> { throw std::runtime_error("boom"); }),
             OPCTS_STATUS_ERROR);
   EXPECT_STREQ(buffer, "cpu-test: boom");
-  EXPECT_EQ(GuardedCall("cpu-test", buffer, sizeof buffer, [] { return Result<void>(NotSupported("no")); }),
+  EXPECT_EQ(GuardedCall("cpu-test", buffer, sizeof buffer,
+                        [] { return Result<void>(NotSupported("no")); }),
             OPCTS_STATUS_NOT_SUPPORTED);
   EXPECT_STREQ(buffer, "no");
 }

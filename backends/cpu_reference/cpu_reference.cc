@@ -27,7 +27,8 @@ Result<void> CreateChecked(const char* options, void** instance) {
   if (instance == nullptr) return InvalidInput("instance is null");
   const std::string text = options ? options : "";
   if (!text.empty() && text != "out_of_range=refuse" && text != "out_of_range=skip")
-    return InvalidInput("cpu-reference takes only out_of_range=refuse or out_of_range=skip, got \"" + text + "\"");
+    return InvalidInput(
+        "cpu-reference takes only out_of_range=refuse or out_of_range=skip, got \"" + text + "\"");
   *instance = new Instance{text == "out_of_range=refuse"};
   return {};
 }
@@ -53,22 +54,25 @@ Result<void> QueryChecked(const opcts_op_desc* op) {
   return plugin::CheckDescriptor(*op);
 }
 
-Result<void> ExecuteChecked(const Instance& instance, const opcts_op_desc* op, const opcts_binding* bindings,
-                            uint32_t count) {
+Result<void> ExecuteChecked(const Instance& instance, const opcts_op_desc* op,
+                            const opcts_binding* bindings, uint32_t count) {
   OPCTS_TRY(QueryChecked(op));
   OPCTS_TRY(plugin::CheckBindings(*op, bindings, count));
   if (SpecFor(op->type) == nullptr)  // the generator loaded it; a mismatch is a build bug
-    return InternalError("the spec embedded for operator type " + std::to_string(op->type) + " does not load");
+    return InternalError("the spec embedded for operator type " + std::to_string(op->type) +
+                         " does not load");
   const Translation t = Translate(*op, bindings);
   const ReferenceKernel* kernel = FindReferenceKernel(t.operation.spec->reference);
   if (kernel == nullptr)
-    return InternalError("no reference kernel \"" + t.operation.spec->reference + "\" is linked in");
+    return InternalError("no reference kernel \"" + t.operation.spec->reference +
+                         "\" is linked in");
   const ReferenceResult result = (*kernel)(t.operation);
   if (result.invalid) return InvalidInput(*result.invalid);
   if (result.refusable && instance.refuse_out_of_range)
     return InvalidInput("refused (out_of_range=refuse): " + *result.refusable);
   if (result.outputs.size() != 1 || result.outputs[0].name != t.output_name)
-    return InternalError("the reference kernel did not produce exactly the output " + t.output_name);
+    return InternalError("the reference kernel did not produce exactly the output " +
+                         t.output_name);
   return WriteExpected(result.outputs[0], t.output);
 }
 
@@ -81,8 +85,8 @@ int32_t Query(void*, const opcts_op_desc* op, char* message, size_t capacity) {
   return plugin::GuardedCall("cpu-reference", message, capacity, [&] { return QueryChecked(op); });
 }
 
-int32_t Execute(void* instance, const opcts_op_desc* op, const opcts_binding* bindings, uint32_t count,
-                char* message, size_t capacity) {
+int32_t Execute(void* instance, const opcts_op_desc* op, const opcts_binding* bindings,
+                uint32_t count, char* message, size_t capacity) {
   return plugin::GuardedCall("cpu-reference", message, capacity, [&] {
     return ExecuteChecked(*static_cast<const Instance*>(instance), op, bindings, count);
   });

@@ -2,13 +2,14 @@
 // through the C ABI. Expected values come from the operator documents (../shared/seeds), never
 // from the oracle. Every buffer sits between guard bytes that must survive each call.
 #include <dlfcn.h>
-#include <gtest/gtest.h>
 
 #include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <string>
 #include <vector>
+
+#include <gtest/gtest.h>
 
 #include "common/claims_testing.h"
 #include "opcts/backend.h"
@@ -52,8 +53,13 @@ class Tensor {
   }
 
   opcts_tensor_desc Desc() const {
-    return {DTypeOf<T>(), 0, static_cast<uint32_t>(sizes_.size()), sizes_.data(),
-            strides_.empty() ? nullptr : strides_.data(), total_, 0};
+    return {DTypeOf<T>(),
+            0,
+            static_cast<uint32_t>(sizes_.size()),
+            sizes_.data(),
+            strides_.empty() ? nullptr : strides_.data(),
+            total_,
+            0};
   }
   opcts_binding Binding() { return {data(), total_}; }
   uint8_t* data() { return buffer_.data() + kGuard; }
@@ -101,7 +107,8 @@ class CpuReference : public ::testing::Test {
   static void SetUpTestSuite() {
     handle_ = dlopen(OPCTS_CPU_REFERENCE_PATH, RTLD_NOW | RTLD_LOCAL);
     ASSERT_NE(handle_, nullptr) << dlerror();
-    auto entry = reinterpret_cast<opcts_backend_entry_fn>(dlsym(handle_, OPCTS_BACKEND_ENTRY_SYMBOL));
+    auto entry =
+        reinterpret_cast<opcts_backend_entry_fn>(dlsym(handle_, OPCTS_BACKEND_ENTRY_SYMBOL));
     ASSERT_NE(entry, nullptr) << dlerror();
     api_ = entry();
   }
@@ -127,9 +134,9 @@ class CpuReference : public ::testing::Test {
   Outcome Execute(uint32_t type, const void* desc, const std::vector<opcts_binding>& bindings) {
     const opcts_op_desc op{type, desc};
     char message[512] = "";
-    const int32_t status = api_->execute(instance_, &op, bindings.data(),
-                                         static_cast<uint32_t>(bindings.size()), message,
-                                         sizeof message);
+    const int32_t status =
+        api_->execute(instance_, &op, bindings.data(), static_cast<uint32_t>(bindings.size()),
+                      message, sizeof message);
     return {status, message};
   }
 
@@ -261,8 +268,9 @@ TEST_F(CpuReference, ScatterNDCorrectedDocumentExample) {
                           out = output.Desc();
   const opcts_dml_scatter_nd_desc desc{&in, &idx, &upd, &out, 1, 2};
   ASSERT_EQ(Query(OPCTS_OP_DML_SCATTER_ND, &desc).status, OPCTS_STATUS_OK);
-  const Outcome r = Execute(OPCTS_OP_DML_SCATTER_ND, &desc,
-                            {input.Binding(), indices.Binding(), updates.Binding(), output.Binding()});
+  const Outcome r =
+      Execute(OPCTS_OP_DML_SCATTER_ND, &desc,
+              {input.Binding(), indices.Binding(), updates.Binding(), output.Binding()});
   ASSERT_EQ(r.status, OPCTS_STATUS_OK) << r.message;
   EXPECT_EQ(output.Values(), (std::vector<float>{1, 11, 3, 10, 9, 6, 7, 12}));
   EXPECT_TRUE(output.GuardsIntact());
@@ -275,8 +283,9 @@ TEST_F(CpuReference, ScatterNDDuplicateIndicesWriteOneCandidate) {
   const opcts_tensor_desc in = input.Desc(), idx = indices.Desc(), upd = updates.Desc(),
                           out = output.Desc();
   const opcts_dml_scatter_nd_desc desc{&in, &idx, &upd, &out, 1, 2};
-  const Outcome r = Execute(OPCTS_OP_DML_SCATTER_ND, &desc,
-                            {input.Binding(), indices.Binding(), updates.Binding(), output.Binding()});
+  const Outcome r =
+      Execute(OPCTS_OP_DML_SCATTER_ND, &desc,
+              {input.Binding(), indices.Binding(), updates.Binding(), output.Binding()});
   ASSERT_EQ(r.status, OPCTS_STATUS_OK) << r.message;
   EXPECT_EQ(output.Get(0), 1);
   EXPECT_TRUE(output.Get(1) == 50 || output.Get(1) == 70) << output.Get(1);
@@ -301,7 +310,8 @@ TEST_F(CpuReference, QuerySupportsEveryDTypeAndRank) {
       const opcts_tensor_desc t{dtype, 0, rank, sizes.data(), nullptr, (uint64_t{8} << rank), 0};
       const opcts_dml_cumulative_desc desc{&t, &t, rank - 1, OPCTS_AXIS_DIRECTION_DECREASING, 1};
       const Outcome r = Query(OPCTS_OP_DML_CUMULATIVE_PRODUCT, &desc);
-      EXPECT_EQ(r.status, OPCTS_STATUS_OK) << "dtype " << dtype << " rank " << rank << ": " << r.message;
+      EXPECT_EQ(r.status, OPCTS_STATUS_OK)
+          << "dtype " << dtype << " rank " << rank << ": " << r.message;
     }
   }
 }

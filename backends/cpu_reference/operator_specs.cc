@@ -12,7 +12,8 @@ const OperatorSpec* SpecFor(uint32_t op_type) {
   static const std::map<uint32_t, OperatorSpec> specs = [] {
     std::map<uint32_t, OperatorSpec> loaded;
     for (const abi::Operator& op : abi::Operators())
-      if (SpecLoadResult r = LoadSpecText(op.spec_text, op.spec_file); r.spec) loaded.emplace(op.type, *r.spec);
+      if (SpecLoadResult r = LoadSpecText(op.spec_text, op.spec_file); r.spec)
+        loaded.emplace(op.type, *r.spec);
     return loaded;
   }();
   const auto it = specs.find(op_type);

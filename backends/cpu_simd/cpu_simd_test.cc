@@ -1,7 +1,6 @@
 // Tests the cpu-simd plugin through its C ABI (dlopen, as the harness loads it) against naive
 // loops written here. Scan tests run once per Highway target this CPU supports (`target=`).
 #include <dlfcn.h>
-#include <gtest/gtest.h>
 
 #include <algorithm>
 #include <bit>
@@ -15,6 +14,8 @@
 #include <thread>
 #include <tuple>
 #include <vector>
+
+#include <gtest/gtest.h>
 
 #include "common/claims_testing.h"
 #include "opcts/backend.h"
@@ -480,9 +481,12 @@ TEST_P(CpuSimdTarget, ScansStridedBroadcastAndPaddedTensors) {
 // leave three over. (Below 65 536 elements one thread does all, so the row is not split.)
 TEST_P(CpuSimdTarget, ScansWideRowsFourAtATime) {
   uint32_t seed = 2500;
-  for (const auto& [dtype, width] : std::vector<std::pair<uint32_t, uint32_t>>{
-           {OPCTS_DTYPE_FLOAT32, 4100}, {OPCTS_DTYPE_FLOAT16, 4100}, {OPCTS_DTYPE_FLOAT64, 2100},
-           {OPCTS_DTYPE_INT64, 2050}, {OPCTS_DTYPE_UINT8, 8200}})
+  for (const auto& [dtype, width] :
+       std::vector<std::pair<uint32_t, uint32_t>>{{OPCTS_DTYPE_FLOAT32, 4100},
+                                                  {OPCTS_DTYPE_FLOAT16, 4100},
+                                                  {OPCTS_DTYPE_FLOAT64, 2100},
+                                                  {OPCTS_DTYPE_INT64, 2050},
+                                                  {OPCTS_DTYPE_UINT8, 8200}})
     for (int mode = 0; mode < 4; ++mode) {
       ScanCase c;
       c.op = mode == 3 ? Op::kDmlProduct : Op::kDmlSum;
@@ -728,10 +732,10 @@ TEST(CpuSimdThreads, StreamsOutputsLargerThanTheCaches) {
     uint32_t axis;
   };
   const Large cases[] = {
-      {OPCTS_DTYPE_FLOAT32, {6400001}, {}, 0},                 // one line split over threads
-      {OPCTS_DTYPE_FLOAT16, {3, 4200007}, {}, 1},              // a few long lines
-      {OPCTS_DTYPE_FLOAT64, {4001, 801}, {803, 1}, 1},         // many lines, each misaligned
-      {OPCTS_DTYPE_FLOAT32, {1601, 4001}, {4003, 1}, 0},       // row recurrence, padded rows
+      {OPCTS_DTYPE_FLOAT32, {6400001}, {}, 0},            // one line split over threads
+      {OPCTS_DTYPE_FLOAT16, {3, 4200007}, {}, 1},         // a few long lines
+      {OPCTS_DTYPE_FLOAT64, {4001, 801}, {803, 1}, 1},    // many lines, each misaligned
+      {OPCTS_DTYPE_FLOAT32, {1601, 4001}, {4003, 1}, 0},  // row recurrence, padded rows
   };
   uint32_t seed = 5000;
   for (const Large& large : cases)
@@ -937,10 +941,10 @@ TEST(CpuSimdScatterND, HandlesStridedTensorsAndInPlace) {
 TEST(CpuSimdScatterND, SplitsLargeOutputsIntoBlocksAndThreads) {
   const Backend backend;
   const ScatterShape shapes[] = {
-      {{2048, 600}, {700, 1}, {700, 600}, 2, 2},            // rows
-      {{128, 64, 160}, {25, 20, 2}, {25, 20, 160}, 3, 3},   // a grid of two-coordinate tuples
-      {{16, 128, 640}, {1, 2000, 3}, {1, 1, 2000}, 3, 2},   // single elements
-      {{3, 300000}, {1, 1}, {1, 300000}, 2, 2},              // slices larger than a block
+      {{2048, 600}, {700, 1}, {700, 600}, 2, 2},           // rows
+      {{128, 64, 160}, {25, 20, 2}, {25, 20, 160}, 3, 3},  // a grid of two-coordinate tuples
+      {{16, 128, 640}, {1, 2000, 3}, {1, 1, 2000}, 3, 2},  // single elements
+      {{3, 300000}, {1, 1}, {1, 300000}, 2, 2},            // slices larger than a block
   };
   uint32_t seed = 6000;
   for (const ScatterShape& s : shapes)
@@ -1070,21 +1074,25 @@ TEST_P(CpuSimdTarget, ScatterStreamsLargeOutputs) {
 // 256 + sixteen 1s (spacing 2): 272 (0x4388). Element 1 is untouched.
 TEST(CpuSimdScatterND, HalfReductionsOfDuplicatesRoundOnce) {
   const Backend backend;
-  for (const auto& [dtype, base, one, want] : {std::tuple{OPCTS_DTYPE_FLOAT16, 0x6800u, 0x3C00u, 0x6808u},
-                                              std::tuple{OPCTS_DTYPE_BFLOAT16, 0x4380u, 0x3F80u, 0x4388u}}) {
-    Tensor data(dtype, {2}), indices(OPCTS_DTYPE_INT64, {16, 1}), updates(dtype, {16}), output(dtype, {2});
+  for (const auto& [dtype, base, one, want] :
+       {std::tuple{OPCTS_DTYPE_FLOAT16, 0x6800u, 0x3C00u, 0x6808u},
+        std::tuple{OPCTS_DTYPE_BFLOAT16, 0x4380u, 0x3F80u, 0x4388u}}) {
+    Tensor data(dtype, {2}), indices(OPCTS_DTYPE_INT64, {16, 1}), updates(dtype, {16}),
+        output(dtype, {2});
     data.Set(0, base);
     data.Set(1, one);
     for (uint32_t t = 0; t < 16; ++t) {
       indices.Set(t, 0);
       updates.Set(t, one);
     }
-    const opcts_onnx_scatter_nd_desc desc{data.desc(), indices.desc(), updates.desc(), output.desc(),
-                                          OPCTS_SCATTER_REDUCTION_ADD};
+    const opcts_onnx_scatter_nd_desc desc{data.desc(), indices.desc(), updates.desc(),
+                                          output.desc(), OPCTS_SCATTER_REDUCTION_ADD};
     std::string message;
-    ASSERT_EQ(backend.Execute({OPCTS_OP_ONNX_SCATTER_ND, &desc},
-                              {data.binding(), indices.binding(), updates.binding(), output.binding()}, &message),
-              OPCTS_STATUS_OK)
+    ASSERT_EQ(
+        backend.Execute({OPCTS_OP_ONNX_SCATTER_ND, &desc},
+                        {data.binding(), indices.binding(), updates.binding(), output.binding()},
+                        &message),
+        OPCTS_STATUS_OK)
         << message;
     EXPECT_EQ(output.Get(0), want) << std::hex << "dtype " << dtype;
     EXPECT_EQ(output.Get(1), one);

@@ -157,8 +157,8 @@ int32_t Execute(void* instance, const opcts_op_desc* op, const opcts_binding* bi
     const plugin::ScanView scan = plugin::ReadScan(info, op->desc);
     OPCTS_ASSIGN_OR_RETURN(const uint32_t axis, plugin::ResolveScanAxis(scan, bindings));
     Scan(self, *scan.input.desc, bindings[scan.input.binding], *scan.output.desc,
-         bindings[scan.output.binding], axis, scan.reverse != 0, scan.product ? ScanOp::kProduct : ScanOp::kSum,
-         scan.exclusive != 0);
+         bindings[scan.output.binding], axis, scan.reverse != 0,
+         scan.product ? ScanOp::kProduct : ScanOp::kSum, scan.exclusive != 0);
     return {};
   });
 }

@@ -9,11 +9,11 @@
 #define OPCTS_CPU_SIMD_SCAN_KERNELS_INL_H_
 #endif
 
-#include <hwy/cache_control.h>
-#include <hwy/highway.h>
-
 #include <algorithm>
 #include <cstdint>
+
+#include <hwy/cache_control.h>
+#include <hwy/highway.h>
 
 #include "cpu_simd/scan_kernels.h"
 
@@ -131,7 +131,8 @@ HWY_INLINE void Put(D d, hn::Vec<D> v, hn::TFromD<D>* p, bool stream) {
 #else
   constexpr size_t kBytes = hn::MaxLanes(D()) * sizeof(hn::TFromD<D>);
   if constexpr (kBytes >= 16) {
-    if (stream && reinterpret_cast<uintptr_t>(p) % kBytes == 0 && hn::Lanes(d) * sizeof(*p) == kBytes)
+    if (stream && reinterpret_cast<uintptr_t>(p) % kBytes == 0 &&
+        hn::Lanes(d) * sizeof(*p) == kBytes)
       return hn::Stream(v, d, p);
   }
 #endif
@@ -235,7 +236,7 @@ HWY_INLINE hn::Vec<D> InclusivePrefix(D d, hn::Vec<D> v, hn::Vec<D>* total) {
   if constexpr (kBlock >= 4) v = Apply<kOp>(v, ShiftInIdentity<2, kReverse, kOp>(d, v));
   if constexpr (kBlock >= 8) v = Apply<kOp>(v, ShiftInIdentity<4, kReverse, kOp>(d, v));
   if constexpr (kBlock >= 16) v = Apply<kOp>(v, ShiftInIdentity<8, kReverse, kOp>(d, v));
-  const auto block_totals = hn::Broadcast<kReverse ? 0 : static_cast<int>(kBlock) - 1>(v);
+  const auto block_totals = hn::Broadcast < kReverse ? 0 : static_cast<int>(kBlock) - 1 > (v);
 #if HWY_TARGET != HWY_SCALAR
   if constexpr (TwoBlocks<D>()) {
     const auto other = hn::SwapAdjacentBlocks(block_totals);

@@ -97,7 +97,8 @@ struct ScatterPlan {
         is(plugin::DTypeSize(idx.data_type)) {
     // DirectML's tensors share one rank; ONNX's differ. Either way a tuple addresses the input
     // dims from `first_indexed`, and updates end with the slice dims, after the tuple dims.
-    const size_t in_rank = in.sizes.size(), idx_rank = idx.sizes.size(), upd_rank = upd.sizes.size();
+    const size_t in_rank = in.sizes.size(), idx_rank = idx.sizes.size(),
+                 upd_rank = upd.sizes.size();
     const size_t k_in = view.input_dimension_count, k_idx = view.indices_dimension_count;
     q = idx.sizes[idx_rank - 1];
     first_indexed = in_rank - k_in;
@@ -152,8 +153,9 @@ struct ScatterPlan {
   }
 
   // Combines the slice into the accumulator (float16/bfloat16 add and mul).
-  void AccumulateSlice(const unsigned char* upd_data, uint64_t upd_offset, const unsigned char* out_data,
-                       uint64_t out_offset, HalfAccumulator& acc) const {
+  void AccumulateSlice(const unsigned char* upd_data, uint64_t upd_offset,
+                       const unsigned char* out_data, uint64_t out_offset,
+                       HalfAccumulator& acc) const {
     OffsetWalker slice(slice_sizes, slice_upd_strides, slice_out_strides);
     for (uint64_t i = 0; i < slice_elements; ++i, slice.Next())
       acc.Combine(out_data, out_offset + slice.b(), upd_data + (upd_offset + slice.a()) * es);
@@ -382,7 +384,8 @@ void RunScatterND(const plugin::ScatterView& view, const opcts_binding* bindings
     CopyTensor(p.in, in_data, p.out, out_data, p.es);
   }
   std::optional<HalfAccumulator> half;
-  if (HalfAccumulator::Needed(p.out.data_type, reduction)) half.emplace(p.out.data_type, reduction, out_bytes / p.es);
+  if (HalfAccumulator::Needed(p.out.data_type, reduction))
+    half.emplace(p.out.data_type, reduction, out_bytes / p.es);
   OffsetWalker tuples = p.Tuples();
   for (uint64_t t = 0; t < tuples.count(); ++t, tuples.Next())
     if (const std::optional<uint64_t> out_offset = p.OutputOffset(idx_data, tuples.a())) {

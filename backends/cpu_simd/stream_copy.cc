@@ -2,14 +2,14 @@
 // hwy/examples/skeleton.cc.
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "cpu_simd/stream_copy.cc"
-#include <hwy/foreach_target.h>  // must come before highway.h
-#include <hwy/highway.h>
+#include "cpu_simd/stream_copy.h"
 
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
 
-#include "cpu_simd/stream_copy.h"
+#include <hwy/foreach_target.h>  // must come before highway.h
+#include <hwy/highway.h>
 
 HWY_BEFORE_NAMESPACE();
 namespace opcts::cpu_simd::HWY_NAMESPACE {

@@ -7,7 +7,8 @@
 namespace opcts::vulkan {
 namespace {
 
-constexpr VkDeviceSize kGranularity = 64 * 1024;  // fewer regrowths for slowly growing sizes
+constexpr VkDeviceSize kGranularity =
+    VkDeviceSize{64} * 1024;  // fewer regrowths for slowly growing sizes
 
 }  // namespace
 

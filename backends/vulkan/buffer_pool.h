@@ -3,10 +3,10 @@
 // transfer goes through it (the harness owns host memory; the device never sees it).
 #pragma once
 
-#include <vulkan/vulkan.h>
-
 #include <array>
 #include <cstddef>
+
+#include <vulkan/vulkan.h>
 
 #include "base/result.h"
 #include "device.h"

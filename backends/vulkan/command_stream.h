@@ -2,11 +2,11 @@
 // synchronous, so a single command buffer, fence and descriptor pool are reused throughout.
 #pragma once
 
-#include <vulkan/vulkan.h>
-
 #include <cstdint>
 #include <initializer_list>
 #include <memory>
+
+#include <vulkan/vulkan.h>
 
 #include "base/result.h"
 #include "device.h"

@@ -2,11 +2,11 @@
 // enabled on it, and the launch geometry every kernel shares.
 #pragma once
 
-#include <vulkan/vulkan.h>
-
 #include <cstdint>
 #include <memory>
 #include <optional>
+
+#include <vulkan/vulkan.h>
 
 #include "base/result.h"
 #include "device_caps.h"

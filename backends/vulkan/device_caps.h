@@ -3,10 +3,10 @@
 // bound dispatches and buffers.
 #pragma once
 
-#include <vulkan/vulkan.h>
-
 #include <cstdint>
 #include <string>
+
+#include <vulkan/vulkan.h>
 
 namespace opcts::vulkan {
 

@@ -89,8 +89,8 @@ Result<PhysicalDeviceChoice> SelectPhysicalDevice(VkInstance instance,
   } else if (IsIndex(selector)) {
     size_t index = std::stoul(selector);
     if (index >= candidates.size()) {
-      return NotSupported(Quoted(selector) + ": there are " +
-                          std::to_string(candidates.size()) + " Vulkan device(s)" +
+      return NotSupported(Quoted(selector) + ": there are " + std::to_string(candidates.size()) +
+                          " Vulkan device(s)" +
                           (candidates.empty() ? "" : ": " + Describe(candidates)));
     }
     chosen = candidates.begin() + static_cast<ptrdiff_t>(index);

@@ -2,9 +2,9 @@
 // OPCTS_VULKAN_DEVICE environment variable, else the first device with a compute queue.
 #pragma once
 
-#include <vulkan/vulkan.h>
-
 #include <string>
+
+#include <vulkan/vulkan.h>
 
 #include "base/result.h"
 

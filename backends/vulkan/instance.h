@@ -3,13 +3,13 @@
 // reports is recorded, so a test can fail on any of them.
 #pragma once
 
-#include <vulkan/vulkan.h>
-
 #include <cstdint>
 #include <memory>
 #include <mutex>
 #include <string>
 #include <vector>
+
+#include <vulkan/vulkan.h>
 
 #include "base/result.h"
 #include "vk_handles.h"

@@ -4,13 +4,13 @@
 // 1 the phase of a multi-phase kernel.
 #pragma once
 
-#include <vulkan/vulkan.h>
-
 #include <cstdint>
 #include <map>
 #include <memory>
 #include <string>
 #include <utility>
+
+#include <vulkan/vulkan.h>
 
 #include "base/result.h"
 #include "device.h"

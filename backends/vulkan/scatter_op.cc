@@ -39,14 +39,19 @@ struct ReduceParams {
 // scatter_reduce.comp's data kinds.
 uint32_t ReduceKind(uint32_t data_type) {
   switch (data_type) {
-    case OPCTS_DTYPE_FLOAT32: return 0;
-    case OPCTS_DTYPE_FLOAT64: return 1;
-    case OPCTS_DTYPE_FLOAT16: return 2;
-    case OPCTS_DTYPE_BFLOAT16: return 3;
+    case OPCTS_DTYPE_FLOAT32:
+      return 0;
+    case OPCTS_DTYPE_FLOAT64:
+      return 1;
+    case OPCTS_DTYPE_FLOAT16:
+      return 2;
+    case OPCTS_DTYPE_BFLOAT16:
+      return 3;
     case OPCTS_DTYPE_INT8:
     case OPCTS_DTYPE_INT16:
     case OPCTS_DTYPE_INT32:
-    case OPCTS_DTYPE_INT64: return 4;
+    case OPCTS_DTYPE_INT64:
+      return 4;
   }
   return 5;  // unsigned integers
 }
@@ -66,7 +71,7 @@ struct Footprint {
   uint64_t update_words;
   uint64_t winners;  // duplicate resolution (one word per output element); with a reduction,
                      // the float16/bfloat16 accumulators (two words)
-  uint64_t work;  // the packed input, for in-place runs whose layouts differ
+  uint64_t work;     // the packed input, for in-place runs whose layouts differ
 };
 
 Footprint Measure(const plugin::ScatterView& view) {
@@ -86,19 +91,20 @@ Footprint Measure(const plugin::ScatterView& view) {
 }  // namespace
 
 Result<void> CheckScatterSupport(const Device& device, const plugin::ScatterView& view) {
-  if (view.reduction != 0) OPCTS_TRY(CheckReductionDType(view.input.desc->data_type, device.enabled()));
+  if (view.reduction != 0)
+    OPCTS_TRY(CheckReductionDType(view.input.desc->data_type, device.enabled()));
   const DeviceCaps& caps = device.caps();
   const Footprint f = Measure(view);
   OPCTS_TRY(CheckElementCount("the input", plugin::MakeLayout(*view.input.desc).element_count));
   OPCTS_TRY(CheckElementCount("the updates", plugin::MakeLayout(*view.updates.desc).element_count));
-  OPCTS_TRY(
-      CheckBufferFits(caps, "the input", RoundToWords(view.input.desc->total_tensor_size_in_bytes)));
-  OPCTS_TRY(
-      CheckBufferFits(caps, "the indices", RoundToWords(view.indices.desc->total_tensor_size_in_bytes)));
-  OPCTS_TRY(
-      CheckBufferFits(caps, "the updates", RoundToWords(view.updates.desc->total_tensor_size_in_bytes)));
-  OPCTS_TRY(
-      CheckBufferFits(caps, "the output", RoundToWords(view.output.desc->total_tensor_size_in_bytes)));
+  OPCTS_TRY(CheckBufferFits(caps, "the input",
+                            RoundToWords(view.input.desc->total_tensor_size_in_bytes)));
+  OPCTS_TRY(CheckBufferFits(caps, "the indices",
+                            RoundToWords(view.indices.desc->total_tensor_size_in_bytes)));
+  OPCTS_TRY(CheckBufferFits(caps, "the updates",
+                            RoundToWords(view.updates.desc->total_tensor_size_in_bytes)));
+  OPCTS_TRY(CheckBufferFits(caps, "the output",
+                            RoundToWords(view.output.desc->total_tensor_size_in_bytes)));
   OPCTS_TRY(CheckBufferFits(caps, "the packed indices", f.index_words));
   OPCTS_TRY(CheckBufferFits(caps, "the packed updates", f.update_words));
   OPCTS_TRY(CheckBufferFits(caps, "the duplicate-resolution table", f.winners));
@@ -209,17 +215,18 @@ Result<void> RunScatter(Gpu& gpu, const plugin::ScatterView& view, const opcts_b
   // Plain writes: one invocation per update element. Reductions: one per slice element.
   const ReduceParams reduce{params, view.reduction, ReduceKind(view.input.desc->data_type),
                             static_cast<uint32_t>(f.winners / 8)};
-  const std::string kernel = view.reduction == 0                                    ? "scatter_nd"
-                             : view.input.desc->data_type == OPCTS_DTYPE_FLOAT64 ? "scatter_reduce.f64"
-                                                                                 : "scatter_reduce";
+  const std::string kernel = view.reduction == 0 ? "scatter_nd"
+                             : view.input.desc->data_type == OPCTS_DTYPE_FLOAT64
+                                 ? "scatter_reduce.f64"
+                                 : "scatter_reduce";
   for (uint32_t phase : {0u, 1u}) {
     OPCTS_ASSIGN_OR_RETURN(const VkPipeline scatter, gpu.kernels.Get(kernel, phase));
     if (view.reduction == 0) {
-      OPCTS_TRY(commands.Dispatch(scatter, {output_buffer, index_words, update_words, winners}, params,
-                                  gpu.device.GroupsFor(params.count)));
+      OPCTS_TRY(commands.Dispatch(scatter, {output_buffer, index_words, update_words, winners},
+                                  params, gpu.device.GroupsFor(params.count)));
     } else {
-      OPCTS_TRY(commands.Dispatch(scatter, {output_buffer, index_words, update_words, winners}, reduce,
-                                  gpu.device.GroupsFor(params.slice)));
+      OPCTS_TRY(commands.Dispatch(scatter, {output_buffer, index_words, update_words, winners},
+                                  reduce, gpu.device.GroupsFor(params.slice)));
     }
     commands.Barrier();
   }

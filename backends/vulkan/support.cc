@@ -39,12 +39,14 @@ plugin::Claims Claim(const EnabledFeatures& enabled) {
       if (!reduces) return true;
     }
     const abi::Field* data = op.RoleField("input");
-    return std::all_of(level.tensors.begin(), level.tensors.end(), [&](const abi::TensorSupport& t) {
-      return std::string_view(t.tensor) != data->name ||
-             std::all_of(t.data_types.begin(), t.data_types.end(), [&](uint32_t d) {
-               return (scatter ? CheckReductionDType(d, enabled) : CheckScanDType(d, enabled)).ok();
-             });
-    });
+    return std::all_of(
+        level.tensors.begin(), level.tensors.end(), [&](const abi::TensorSupport& t) {
+          return std::string_view(t.tensor) != data->name ||
+                 std::all_of(t.data_types.begin(), t.data_types.end(), [&](uint32_t d) {
+                   return (scatter ? CheckReductionDType(d, enabled) : CheckScanDType(d, enabled))
+                       .ok();
+                 });
+        });
   });
 }
 

@@ -6,9 +6,9 @@
 //   OPCTS_TRY(pool.Ensure(Slot::kWork, bytes));
 #pragma once
 
-#include <vulkan/vulkan.h>
-
 #include <string_view>
+
+#include <vulkan/vulkan.h>
 
 #include "base/result.h"
 

@@ -2,10 +2,10 @@
 // type, plus the instance and device themselves. Destruction order is the members' order.
 #pragma once
 
-#include <vulkan/vulkan.h>
-
 #include <memory>
 #include <utility>
+
+#include <vulkan/vulkan.h>
 
 namespace opcts::vulkan {
 

@@ -69,10 +69,10 @@ Result<std::string> Backend::ProbeSubnormals(uint32_t data_type) {
   std::memcpy(input, &x, bytes);  // little-endian: the low bytes are the element
   std::memcpy(input + bytes, &x, bytes);
   const uint32_t sizes[1] = {2};
-  opcts_tensor_desc tensor{data_type, 0, 1, sizes, nullptr, 2u * bytes, 0};
+  opcts_tensor_desc tensor{data_type, 0, 1, sizes, nullptr, uint64_t{2} * bytes, 0};
   opcts_dml_cumulative_desc desc{&tensor, &tensor, 0, OPCTS_AXIS_DIRECTION_INCREASING, 0};
   opcts_op_desc op{OPCTS_OP_DML_CUMULATIVE_SUMMATION, &desc};
-  const opcts_binding bindings[2] = {{input, 2u * bytes}, {output, 2u * bytes}};
+  const opcts_binding bindings[2] = {{input, uint64_t{2} * bytes}, {output, uint64_t{2} * bytes}};
   OPCTS_TRY(Execute(op, bindings, 2));
   uint64_t first = 0;
   uint64_t second = 0;
@@ -173,8 +173,8 @@ Result<void> Backend::Execute(const opcts_op_desc& op, const opcts_binding* bind
   Result<void> ran = Run(op, bindings);
   // native_code is the failing call's VkResult (vk_error.h); a timed-out fence wait counts as
   // a loss too (CommandStream::SubmitAndWait).
-  if (!ran.ok() && (ran.error().native_code == VK_ERROR_DEVICE_LOST ||
-                    ran.error().native_code == VK_TIMEOUT))
+  if (!ran.ok() &&
+      (ran.error().native_code == VK_ERROR_DEVICE_LOST || ran.error().native_code == VK_TIMEOUT))
     lost_ = true;
   const uint64_t validation_after = instance_->validation_log().count();
   if (ran.ok() && validation_after != validation_before) {
@@ -193,8 +193,8 @@ Result<void> Backend::Run(const opcts_op_desc& op, const opcts_binding* bindings
     return RunScatter(gpu, plugin::ReadScatter(info, op.desc), bindings);
   const plugin::ScanView scan = plugin::ReadScan(info, op.desc);
   OPCTS_ASSIGN_OR_RETURN(const uint32_t axis, plugin::ResolveScanAxis(scan, bindings));
-  ScanProblem problem{scan.input.desc, scan.output.desc, scan.product, axis, scan.reverse != 0,
-                      scan.exclusive != 0};
+  ScanProblem problem{scan.input.desc,   scan.output.desc,   scan.product, axis,
+                      scan.reverse != 0, scan.exclusive != 0};
   return RunScan(gpu, problem, bindings[scan.input.binding], bindings[scan.output.binding]);
 }
 

@@ -12,8 +12,8 @@
 
 #include "base/result.h"
 #include "buffer_pool.h"
-#include "common/plugin_support.h"
 #include "command_stream.h"
+#include "common/plugin_support.h"
 #include "device.h"
 #include "instance.h"
 #include "kernel_cache.h"

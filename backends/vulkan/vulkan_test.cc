@@ -4,8 +4,6 @@
 // (carries across workgroups), ScatterND's negative / duplicate / out-of-range indices with
 // guard bytes. The Khronos validation layer is on and any validation message fails the test.
 // Without a Vulkan device every test is skipped and says why.
-#include <gtest/gtest.h>
-
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
@@ -15,6 +13,8 @@
 #include <map>
 #include <set>
 #include <sstream>
+
+#include <gtest/gtest.h>
 
 #include "common/claims_testing.h"
 #include "vulkan_test_util.h"
@@ -332,7 +332,7 @@ std::vector<ScanCase> EveryRankAxisDirection(ScanOp op, uint32_t data_type) {
 }
 
 void SweepEveryRankAxisDirection(const Plugin& plugin, ScanOp op, uint32_t data_type) {
-  uint64_t seed = data_type * 1000;
+  uint64_t seed = uint64_t{data_type} * 1000;
   for (const ScanCase& c : EveryRankAxisDirection(op, data_type)) {
     ASSERT_TRUE(RunScan(plugin, c, ++seed));
   }
@@ -795,7 +795,7 @@ TEST_F(VulkanTest, ScatterNDInPlaceWithDifferentLayouts) {
   for (uint32_t r = 0; r < 2; ++r) {
     for (uint32_t col = 0; col < 3; ++col) {
       uint16_t v = 0;
-      std::memcpy(&v, shared.data() + 2 * (r * in_strides[0] + col * in_strides[1]), 2);
+      std::memcpy(&v, shared.data() + size_t{2} * (r * in_strides[0] + col * in_strides[1]), 2);
       before[r * 3 + col] = v;
     }
   }
@@ -834,24 +834,29 @@ TEST_F(VulkanTest, ScatterReductionsOfDuplicatesInTupleOrder) {
   const Case cases[] = {
       {OPCTS_DTYPE_FLOAT16, OPCTS_SCATTER_REDUCTION_ADD, 0x6800, 0x3C00, 0x6808},
       {OPCTS_DTYPE_INT8, OPCTS_SCATTER_REDUCTION_MUL, 1, 3, 0x41},
-      {OPCTS_DTYPE_UINT64, OPCTS_SCATTER_REDUCTION_ADD, 0x8000000000000000ull, 0x0800000000000000ull, 0},
+      {OPCTS_DTYPE_UINT64, OPCTS_SCATTER_REDUCTION_ADD, 0x8000000000000000ull,
+       0x0800000000000000ull, 0},
       {OPCTS_DTYPE_FLOAT32, OPCTS_SCATTER_REDUCTION_MAX, 0x3F800000, 0x7FC00000, 0x7FC00000},
   };
   for (const Case& c : cases) {
     HostTensor data(c.dtype, {2}, Layout::kPacked, rng), output(c.dtype, {2}, Layout::kPacked, rng);
-    HostTensor indices(OPCTS_DTYPE_INT64, {16, 1}, Layout::kPacked, rng), updates(c.dtype, {16}, Layout::kPacked, rng);
+    HostTensor indices(OPCTS_DTYPE_INT64, {16, 1}, Layout::kPacked, rng),
+        updates(c.dtype, {16}, Layout::kPacked, rng);
     data.Set(0, c.base);
     data.Set(1, c.update);
     for (uint32_t t = 0; t < 16; ++t) {
       indices.Set(t, 0);
       updates.Set(t, c.update);
     }
-    const opcts_tensor_desc d = data.desc(), i = indices.desc(), u = updates.desc(), o = output.desc();
+    const opcts_tensor_desc d = data.desc(), i = indices.desc(), u = updates.desc(),
+                            o = output.desc();
     const opcts_onnx_scatter_nd_desc desc{&d, &i, &u, &o, c.reduction};
     std::string message;
-    ASSERT_EQ(plugin_->Execute({OPCTS_OP_ONNX_SCATTER_ND, &desc},
-                               {data.binding(), indices.binding(), updates.binding(), output.binding()}, &message),
-              OPCTS_STATUS_OK)
+    ASSERT_EQ(
+        plugin_->Execute({OPCTS_OP_ONNX_SCATTER_ND, &desc},
+                         {data.binding(), indices.binding(), updates.binding(), output.binding()},
+                         &message),
+        OPCTS_STATUS_OK)
         << message;
     EXPECT_EQ(output.Get(0), c.want) << std::hex << "dtype " << c.dtype;
     EXPECT_EQ(output.Get(1), c.update) << "untouched element, dtype " << c.dtype;

@@ -19,7 +19,8 @@ std::string Trim(std::string_view s) {
 bool IsName(const std::string& name) {
   if (name.empty()) return false;
   for (char c : name)
-    if (!std::islower(static_cast<unsigned char>(c)) && !std::isdigit(static_cast<unsigned char>(c)) && c != '-')
+    if (!std::islower(static_cast<unsigned char>(c)) &&
+        !std::isdigit(static_cast<unsigned char>(c)) && c != '-')
       return false;
   return true;
 }
@@ -43,13 +44,15 @@ Catalogue ParseCatalogue(std::string_view markdown, const std::string& source) {
     // A catalogue row starts with its name in backticks, as CMake's regex ^| `[a-z0-9-]+` | says.
     if (line.rfind("| `", 0) != 0) continue;
     std::vector<std::string> cells;
-    for (size_t begin = 1, bar; (bar = line.find('|', begin)) != std::string_view::npos; begin = bar + 1)
+    for (size_t begin = 1, bar; (bar = line.find('|', begin)) != std::string_view::npos;
+         begin = bar + 1)
       cells.push_back(Trim(line.substr(begin, bar - begin)));
     if (cells.empty() || cells[0].size() < 2 || cells[0].back() != '`' ||
         !IsName(cells[0].substr(1, cells[0].size() - 2)))
       continue;  // another table's row, e.g. a file name
-    if (cells.size() != 4) return fail("a mutant row needs 4 cells (name, caught as, bug, models), not " +
-                                       std::to_string(cells.size()));
+    if (cells.size() != 4)
+      return fail("a mutant row needs 4 cells (name, caught as, bug, models), not " +
+                  std::to_string(cells.size()));
     const std::string name = cells[0].substr(1, cells[0].size() - 2);
     const std::optional<Status> caught_as = StatusNamed(cells[1]);
     if (name == "none") return fail("'none' is the control's name, not a mutant's");
@@ -58,10 +61,12 @@ Catalogue ParseCatalogue(std::string_view markdown, const std::string& source) {
       return fail("mutant '" + name + "': caught-as '" + cells[1] +
                   "' is not a status that fails the gate (or QualityWarning)");
     MutantEntry m{name, *caught_as, cells[2], cells[3]};
-    if (m.bug.empty() || m.models.empty()) return fail("mutant '" + m.name + "' has an empty bug or models cell");
+    if (m.bug.empty() || m.models.empty())
+      return fail("mutant '" + m.name + "' has an empty bug or models cell");
     catalogue.mutants.push_back(std::move(m));
   }
-  if (catalogue.mutants.empty()) return fail("no mutant rows (| `name` | caught as | bug | models |)");
+  if (catalogue.mutants.empty())
+    return fail("no mutant rows (| `name` | caught as | bug | models |)");
   return catalogue;
 }
 
@@ -79,7 +84,8 @@ Catalogue ReadCatalogue(const std::string& path) {
 
 std::string MutantMacro(const std::string& name) {
   std::string macro = "OPCTS_MUTANT_";
-  for (char c : name) macro += c == '-' ? '_' : static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  for (char c : name)
+    macro += c == '-' ? '_' : static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
   return macro;
 }
 

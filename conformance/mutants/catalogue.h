@@ -18,8 +18,9 @@
 namespace opcts {
 
 struct MutantEntry {
-  std::string name;       // [a-z0-9-]+; the plugin is opcts-mutant-<name>.so
-  Status caught_as = Status::kFail;  // a gate-failing status, or QualityWarning where the spec tiers it so
+  std::string name;  // [a-z0-9-]+; the plugin is opcts-mutant-<name>.so
+  Status caught_as =
+      Status::kFail;  // a gate-failing status, or QualityWarning where the spec tiers it so
   std::string bug, models;
 };
 

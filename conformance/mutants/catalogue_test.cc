@@ -1,9 +1,9 @@
 #include "conformance/mutants/catalogue.h"
 
-#include <gtest/gtest.h>
-
 #include <fstream>
 #include <sstream>
+
+#include <gtest/gtest.h>
 
 namespace opcts {
 namespace {
@@ -36,7 +36,8 @@ TEST(MutantCatalogue, RejectsBadRowsNamingTheLine) {
   EXPECT_EQ(ParseCatalogue("| `a` | Fail | b | m |\n| `a` | Fail | b | m |\n", "c.md").error,
             "c.md:2: mutant 'a' appears twice");
   EXPECT_EQ(ParseCatalogue("| `a` | Pass | b | m |\n", "c.md").error,
-            "c.md:1: mutant 'a': caught-as 'Pass' is not a status that fails the gate (or QualityWarning)");
+            "c.md:1: mutant 'a': caught-as 'Pass' is not a status that fails the gate (or "
+            "QualityWarning)");
   EXPECT_EQ(ParseCatalogue("| `none` | Fail | b | m |\n", "c.md").error,
             "c.md:1: 'none' is the control's name, not a mutant's");
   EXPECT_EQ(ParseCatalogue("| `a` | Fail |  | m |\n", "c.md").error,

@@ -46,8 +46,12 @@ class TimestampBuf : public std::streambuf {
   bool line_start_ = true;
 };
 
-std::string JournalPath(const ChildOptions& o, const RunRequest& r) { return o.work_dir + "/" + r.name + ".jsonl"; }
-std::string LogPath(const ChildOptions& o, const RunRequest& r) { return o.work_dir + "/" + r.name + ".log"; }
+std::string JournalPath(const ChildOptions& o, const RunRequest& r) {
+  return o.work_dir + "/" + r.name + ".jsonl";
+}
+std::string LogPath(const ChildOptions& o, const RunRequest& r) {
+  return o.work_dir + "/" + r.name + ".log";
+}
 
 // The child: one strict run (strict changes only what is printed and the exit code, not the
 // journal: QualityWarning lines get timestamps too), then _exit without running the parent's
@@ -79,7 +83,8 @@ std::map<std::string, double> CaseTimes(const std::string& log_path) {
     std::string status, backend, id;
     if (!(fields >> us >> status)) continue;
     if (status == "running") start = us;
-    if (!StatusNamed(status) || !(fields >> backend >> id) || id.empty() || id.back() != ':') continue;
+    if (!StatusNamed(status) || !(fields >> backend >> id) || id.empty() || id.back() != ':')
+      continue;
     id.pop_back();
     times.emplace(id, (us - start) / 1e6);
   }
@@ -122,7 +127,8 @@ RunReport Collect(const SpecSet& specs, const RunRequest& r, const ChildOptions&
     const size_t done = journal->cases.size();
     CaseHit hit{signal == SIGALRM ? Status::kTimeout : Status::kCrash,
                 done < cases.size() ? cases[done].id : "(after the last case)",
-                std::string("signal ") + std::to_string(signal) + " (" + strsignal(signal) + ")", seconds, 0};
+                std::string("signal ") + std::to_string(signal) + " (" + strsignal(signal) + ")",
+                seconds, 0};
     if (done < cases.size()) hit.elements = Elements(cases[done].shape);
     report.hits.push_back(std::move(hit));
   }

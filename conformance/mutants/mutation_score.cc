@@ -60,7 +60,8 @@ Verdict Judge(const MutantEntry& m, const RunReport& r) {
     v.kills = std::to_string(count);
     v.smallest = smallest->id + " (" + std::to_string(smallest->elements) +
                  (smallest->elements == 1 ? " element)" : " elements)");
-  } else if (!r.hits.empty()) {  // caught, but not the way the catalogue says: its bug is not the one tested
+  } else if (!r.hits.empty()) {  // caught, but not the way the catalogue says: its bug is not the
+                                 // one tested
     v.killed_by = "SURVIVED as " + std::string(StatusName(m.caught_as)) + "; first hit is " +
                   std::string(StatusName(r.hits.front().status)) + " " + r.hits.front().id;
   } else {
@@ -87,13 +88,17 @@ void PrintTable(const std::vector<std::vector<std::string>>& rows, std::ostream&
 }
 
 int Main(const std::vector<std::string>& raw) {
-  CliArgs args(raw, {}, {"--catalogue", "--plugins", "--work-dir", "--jobs", "--mutant", "--timeout"});
-  const auto catalogue_path = args.Get("--catalogue"), plugins = args.Get("--plugins"), work = args.Get("--work-dir");
+  CliArgs args(raw, {},
+               {"--catalogue", "--plugins", "--work-dir", "--jobs", "--mutant", "--timeout"});
+  const auto catalogue_path = args.Get("--catalogue"), plugins = args.Get("--plugins"),
+             work = args.Get("--work-dir");
   ChildOptions options;
   options.jobs = static_cast<unsigned>(args.GetNumber("--jobs").value_or(2));
-  options.timeout_s = static_cast<unsigned>(args.GetNumber("--timeout").value_or(options.timeout_s));
+  options.timeout_s =
+      static_cast<unsigned>(args.GetNumber("--timeout").value_or(options.timeout_s));
   const std::string glob = args.Get("--mutant").value_or("*");
-  if (!args.error().empty() || !args.positionals().empty() || !catalogue_path || !plugins || !work) {
+  if (!args.error().empty() || !args.positionals().empty() || !catalogue_path || !plugins ||
+      !work) {
     if (!args.error().empty()) std::cerr << args.error() << "\n";
     std::cerr << kUsage;
     return 2;
@@ -132,11 +137,13 @@ int Main(const std::vector<std::string>& raw) {
             << options.jobs << " at a time (journals and logs in " << *work << ")\n";
   const auto start = std::chrono::steady_clock::now();
   const std::vector<RunReport> reports = RunInChildren(specs, runs, options);
-  const double total = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const double total =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
   const RunReport& control = reports.front();
   if (!control.error.empty() || !control.hits.empty()) {
-    std::cout << "CONTROL FAILED: the correct mutant backend (none) must pass every case; no score.\n";
+    std::cout
+        << "CONTROL FAILED: the correct mutant backend (none) must pass every case; no score.\n";
     if (!control.error.empty()) std::cout << "  " << control.error << "\n";
     for (size_t i = 0; i < control.hits.size() && i < 10; ++i)
       std::cout << "  " << StatusName(control.hits[i].status) << " " << control.hits[i].id << ": "
@@ -144,24 +151,29 @@ int Main(const std::vector<std::string>& raw) {
     return 1;
   }
 
-  std::vector<std::vector<std::string>> rows = {{"mutant", "bug", "killed by", "after", "kills", "smallest kill"}};
+  std::vector<std::vector<std::string>> rows = {
+      {"mutant", "bug", "killed by", "after", "kills", "smallest kill"}};
   size_t killed = 0;
   std::vector<std::string> survivors;
   for (size_t i = 0; i < mutants.size(); ++i) {
     const Verdict v = Judge(mutants[i], reports[i + 1]);
     rows.push_back({mutants[i].name, mutants[i].bug, v.killed_by, v.after, v.kills, v.smallest});
-    if (v.killed) ++killed;
-    else survivors.push_back(mutants[i].name);
+    if (v.killed)
+      ++killed;
+    else
+      survivors.push_back(mutants[i].name);
   }
   std::cout << "\n";
   PrintTable(rows, std::cout);
   std::cout << "\ncontrol (none): every case passed, " << Seconds(control.seconds) << "\n";
-  std::cout << "mutation score: " << killed << "/" << mutants.size() << " killed by the default run ("
-            << Seconds(total) << " for " << runs.size() << " runs)\n";
+  std::cout << "mutation score: " << killed << "/" << mutants.size()
+            << " killed by the default run (" << Seconds(total) << " for " << runs.size()
+            << " runs)\n";
   if (!survivors.empty()) {
     std::cout << "SURVIVED:";
     for (const std::string& s : survivors) std::cout << " " << s;
-    std::cout << "\nA survivor is a gap in the generators or the spec: close it there, never in the mutant.\n";
+    std::cout << "\nA survivor is a gap in the generators or the spec: close it there, never in "
+                 "the mutant.\n";
     return 1;
   }
   return 0;
@@ -170,4 +182,6 @@ int Main(const std::vector<std::string>& raw) {
 }  // namespace
 }  // namespace opcts
 
-int main(int argc, char** argv) { return opcts::Main(std::vector<std::string>(argv + 1, argv + argc)); }
+int main(int argc, char** argv) {
+  return opcts::Main(std::vector<std::string>(argv + 1, argv + argc));
+}

@@ -52,7 +52,8 @@ class BackendProperty : public testing::TestWithParam<std::string> {
       if (!applies(spec)) continue;
       ++checked;
       rc::detail::TestMetadata metadata;
-      metadata.id = std::string(test.test_suite_name()) + "/" + test.name() + "/" + OperatorKey(spec);
+      metadata.id =
+          std::string(test.test_suite_name()) + "/" + test.name() + "/" + OperatorKey(spec);
       metadata.description = metadata.id;
       const rc::detail::TestResult result =
           rc::detail::checkTestable([&] { property(backend_, spec); }, metadata);
@@ -62,20 +63,31 @@ class BackendProperty : public testing::TestWithParam<std::string> {
         ADD_FAILURE() << OperatorKey(spec) << " on " << GetParam() << ":\n" << message.str();
       }
     }
-    EXPECT_GT(checked, 0) << "no spec in " << DefaultSpecDir() << " has an operator this property applies to";
+    EXPECT_GT(checked, 0) << "no spec in " << DefaultSpecDir()
+                          << " has an operator this property applies to";
   }
 
   Backend backend_;
 };
 
-TEST_P(BackendProperty, MatchesReference) { CheckEachOperator([](const OperatorSpec&) { return true; }, MatchesReference); }
+TEST_P(BackendProperty, MatchesReference) {
+  CheckEachOperator([](const OperatorSpec&) { return true; }, MatchesReference);
+}
 TEST_P(BackendProperty, ExclusiveIsShiftedInclusive) {
   CheckEachOperator(IsScanFamily, ExclusiveIsShiftedInclusive);
 }
-TEST_P(BackendProperty, ReverseIsFlippedForward) { CheckEachOperator(IsScanFamily, ReverseIsFlippedForward); }
-TEST_P(BackendProperty, LastInclusiveIsTotal) { CheckEachOperator(IsScanFamily, LastInclusiveIsTotal); }
-TEST_P(BackendProperty, ProductOfOnesIsOnes) { CheckEachOperator(IsProductScan, ProductOfOnesIsOnes); }
-TEST_P(BackendProperty, ScatterIsIdempotent) { CheckEachOperator(IsScatterFamily, ScatterIsIdempotent); }
+TEST_P(BackendProperty, ReverseIsFlippedForward) {
+  CheckEachOperator(IsScanFamily, ReverseIsFlippedForward);
+}
+TEST_P(BackendProperty, LastInclusiveIsTotal) {
+  CheckEachOperator(IsScanFamily, LastInclusiveIsTotal);
+}
+TEST_P(BackendProperty, ProductOfOnesIsOnes) {
+  CheckEachOperator(IsProductScan, ProductOfOnesIsOnes);
+}
+TEST_P(BackendProperty, ScatterIsIdempotent) {
+  CheckEachOperator(IsScatterFamily, ScatterIsIdempotent);
+}
 
 std::string TestName(const testing::TestParamInfo<std::string>& info) {
   std::string name = info.param;

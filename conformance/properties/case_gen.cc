@@ -8,7 +8,6 @@
 
 namespace opcts {
 
-
 rc::Gen<std::vector<uint32_t>> SmallShapeGen(unsigned rank, uint32_t max_dim, uint64_t budget) {
   return rc::gen::exec([=] {
     std::vector<uint32_t> sizes;
@@ -34,8 +33,9 @@ rc::Gen<CaseRecipe> ScatterCaseGen(const OperatorSpec& spec) {
 
 using Generator = rc::Gen<CaseRecipe> (*)(const OperatorSpec&);
 const FamilyHooks<Generator>& Generators() {
-  static const FamilyHooks<Generator> hooks("property-test generator (conformance/properties/case_gen.cc)",
-                                            {{"scan", ScanCaseGen}, {"scatter_nd", ScatterCaseGen}});
+  static const FamilyHooks<Generator> hooks(
+      "property-test generator (conformance/properties/case_gen.cc)",
+      {{"scan", ScanCaseGen}, {"scatter_nd", ScatterCaseGen}});
   return hooks;
 }
 

@@ -35,7 +35,8 @@ rc::Gen<T> UniformInRange(T min, T max) {  // [min, max)
 template <typename T>
 rc::Gen<T> ChoiceOf(std::vector<T> options) {
   const size_t n = options.size();
-  return rc::gen::map(UniformInRange<size_t>(0, n), [options = std::move(options)](size_t i) { return options[i]; });
+  return rc::gen::map(UniformInRange<size_t>(0, n),
+                      [options = std::move(options)](size_t i) { return options[i]; });
 }
 
 // Sizes of `rank` dimensions, each in [1, max_dim], their product at most `budget` (>= 1).

@@ -1,6 +1,8 @@
 // The generators: every case they draw is valid by the spec, complete, deterministic; variants
 // of one draw share their input; and over many draws they reach every dtype and rank of the
 // spec's tables (nothing hard-coded).
+#include "conformance/properties/case_gen.h"
+
 #include <set>
 #include <stdexcept>
 
@@ -10,10 +12,9 @@
 
 #include "conformance/case_generator.h"
 #include "conformance/case_id.h"
-#include "conformance/property_case.h"
 #include "conformance/constraints.h"
-#include "conformance/properties/case_gen.h"
 #include "conformance/properties/property_support.h"
+#include "conformance/property_case.h"
 #include "spec/element.h"
 
 namespace opcts {
@@ -42,9 +43,11 @@ RC_GTEST_PROP(CaseGen, DrawsValidCompleteCases, ()) {
   RC_ASSERT(recipe.id.rfind(OperatorKey(spec) + ".prop.", 0) == 0);
   RC_ASSERT(!recipe.level.empty());
   const Operation op = Materialize(recipe);
-  for (const Violation& v : FindViolations(op, /*with_data=*/true)) RC_FAIL(recipe.id + " breaks " + v.constraint + ": " + v.message);
+  for (const Violation& v : FindViolations(op, /*with_data=*/true))
+    RC_FAIL(recipe.id + " breaks " + v.constraint + ": " + v.message);
   for (const auto& [name, t] : op.tensors)
-    RC_ASSERT(ValidateTensorDesc(t.desc, spec.FindTensor(name)->role == TensorRole::kScalarInput).ok());
+    RC_ASSERT(
+        ValidateTensorDesc(t.desc, spec.FindTensor(name)->role == TensorRole::kScalarInput).ok());
   const Operation again = Materialize(recipe);  // the same bytes every time
   for (const auto& [name, t] : op.tensors) RC_ASSERT(again.tensors.at(name).bytes == t.bytes);
 }
@@ -70,15 +73,19 @@ RC_GTEST_PROP(CaseGen, EveryDrawnIdLeadsBackToItsCase, ()) {
 
 TEST(CaseGen, AnIdNoDrawMakesIsAnError) {
   // Exclusive and reverse swapped in the attributes' order: it reads, but no draw writes it so.
-  const Result<CaseId> id = CaseId::Parse("dml_cumulative_summation.prop.f32.rank1.3.axis0-incl-fwd.packed.random.s5");
+  const Result<CaseId> id =
+      CaseId::Parse("dml_cumulative_summation.prop.f32.rank1.3.axis0-incl-fwd.packed.random.s5");
   ASSERT_TRUE(id);
   const Result<CaseRecipe> r = PropertyCaseRecipe(LoadedSpecs(), *id);
   ASSERT_FALSE(r);
-  EXPECT_NE(r.error().message.find("no property test draws it"), std::string::npos) << r.error().message;
+  EXPECT_NE(r.error().message.find("no property test draws it"), std::string::npos)
+      << r.error().message;
   const Result<CaseRecipe> shape = PropertyCaseRecipe(
-      LoadedSpecs(), *CaseId::Parse("dml_cumulative_summation.prop.f32.rank1.3y.axis0-fwd-incl.packed.random.s5"));
+      LoadedSpecs(),
+      *CaseId::Parse("dml_cumulative_summation.prop.f32.rank1.3y.axis0-fwd-incl.packed.random.s5"));
   ASSERT_FALSE(shape);
-  EXPECT_NE(shape.error().message.find("'3y' is not a shape"), std::string::npos) << shape.error().message;
+  EXPECT_NE(shape.error().message.find("'3y' is not a shape"), std::string::npos)
+      << shape.error().message;
 }
 
 RC_GTEST_PROP(CaseGen, ScanVariantsShareTheirInput, ()) {
@@ -88,7 +95,8 @@ RC_GTEST_PROP(CaseGen, ScanVariantsShareTheirInput, ()) {
   choices.exclusive = !choices.exclusive;
   choices.reverse = !choices.reverse;
   const Operation variant = Materialize(BuildScanRecipe(choices));
-  RC_ASSERT(first.tensors.at(ScanInputName(spec)).bytes == variant.tensors.at(ScanInputName(spec)).bytes);
+  RC_ASSERT(first.tensors.at(ScanInputName(spec)).bytes ==
+            variant.tensors.at(ScanInputName(spec)).bytes);
 }
 
 // Draws many choices outside a property, at the sizes a 100-test run uses, and collects what
@@ -100,11 +108,13 @@ std::set<std::pair<DType, unsigned>> Coverage(const rc::Gen<Choices>& gen, Key k
   return seen;
 }
 
-std::set<std::pair<DType, unsigned>> TableEntries(const OperatorSpec& spec, const std::string& tensor) {
+std::set<std::pair<DType, unsigned>> TableEntries(const OperatorSpec& spec,
+                                                  const std::string& tensor) {
   std::set<std::pair<DType, unsigned>> entries;
   for (const SupportLevel& level : spec.support)
     for (DType t : level.tensors.at(tensor).dtypes)
-      for (unsigned rank = level.tensors.at(tensor).min_rank; rank <= level.tensors.at(tensor).max_rank; ++rank)
+      for (unsigned rank = level.tensors.at(tensor).min_rank;
+           rank <= level.tensors.at(tensor).max_rank; ++rank)
         entries.insert({t, rank});
   return entries;
 }
@@ -112,9 +122,10 @@ std::set<std::pair<DType, unsigned>> TableEntries(const OperatorSpec& spec, cons
 TEST(CaseGen, ScanDrawsReachEveryTableEntry) {
   for (const OperatorSpec* spec : GeneratedSpecs()) {
     if (!IsScanFamily(*spec)) continue;
-    EXPECT_EQ(Coverage(ScanChoicesGen(*spec, {}), [](const ScanChoices& c) {
-                return std::pair{c.dtype, static_cast<unsigned>(c.shape.size())};
-              }),
+    EXPECT_EQ(Coverage(ScanChoicesGen(*spec, {}),
+                       [](const ScanChoices& c) {
+                         return std::pair{c.dtype, static_cast<unsigned>(c.shape.size())};
+                       }),
               TableEntries(*spec, ScanInputName(*spec)))
         << spec->name;
   }
@@ -123,14 +134,17 @@ TEST(CaseGen, ScanDrawsReachEveryTableEntry) {
 TEST(CaseGen, ScatterDrawsReachEveryTableEntry) {
   const OperatorSpec& spec = Spec("DML_SCATTER_ND");
   const ScatterForm n = ScatterFormOf(spec);
-  EXPECT_EQ(Coverage(ScatterChoicesGen(spec, {}), [](const ScatterChoices& c) {
-              return std::pair{c.dtype, static_cast<unsigned>(c.shapes.input.size())};
-            }),
+  EXPECT_EQ(Coverage(ScatterChoicesGen(spec, {}),
+                     [](const ScatterChoices& c) {
+                       return std::pair{c.dtype, static_cast<unsigned>(c.shapes.input.size())};
+                     }),
             TableEntries(spec, n.input));
-  EXPECT_EQ(Coverage(ScatterChoicesGen(spec, {}), [](const ScatterChoices& c) {
-              return std::pair{c.index_dtype, static_cast<unsigned>(c.shapes.indices.size())};
-            }),
-            TableEntries(spec, n.indices));
+  EXPECT_EQ(
+      Coverage(ScatterChoicesGen(spec, {}),
+               [](const ScatterChoices& c) {
+                 return std::pair{c.index_dtype, static_cast<unsigned>(c.shapes.indices.size())};
+               }),
+      TableEntries(spec, n.indices));
 }
 
 // Distinct targets: no two index tuples name the same element (negative coordinates counted

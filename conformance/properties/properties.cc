@@ -40,8 +40,9 @@ void MatchesReference(const Backend& backend, const OperatorSpec& spec) {
   const CaseRecipe recipe = *CaseGen(spec);
   const CaseRun run = RunOnBackend(backend, recipe, MaterializeValid(recipe));
   if (run.verdict.acceptable) return;
-  RC_FAIL(FailureText(backend, recipe,
-                      std::string(StatusName(run.verdict.outcome.status)) + ": " + run.verdict.outcome.message));
+  RC_FAIL(FailureText(
+      backend, recipe,
+      std::string(StatusName(run.verdict.outcome.status)) + ": " + run.verdict.outcome.message));
 }
 
 void ExclusiveIsShiftedInclusive(const Backend& backend, const OperatorSpec& spec) {
@@ -51,9 +52,11 @@ void ExclusiveIsShiftedInclusive(const Backend& backend, const OperatorSpec& spe
   choices.exclusive = true;
   const ScanRun exclusive = RunScan(backend, choices);
   const long double identity = IsProductScan(spec) ? 1 : 0;
-  if (const auto why = CheckExclusiveIsShiftedInclusive(Observe(backend, inclusive), Observe(backend, exclusive),
-                                                        choices.Axis(), choices.reverse, identity))
-    RC_FAIL(FailureText(backend, exclusive.recipe, "not the inclusive scan shifted by one: " + *why));
+  if (const auto why =
+          CheckExclusiveIsShiftedInclusive(Observe(backend, inclusive), Observe(backend, exclusive),
+                                           choices.Axis(), choices.reverse, identity))
+    RC_FAIL(
+        FailureText(backend, exclusive.recipe, "not the inclusive scan shifted by one: " + *why));
 }
 
 void ReverseIsFlippedForward(const Backend& backend, const OperatorSpec& spec) {
@@ -65,7 +68,8 @@ void ReverseIsFlippedForward(const Backend& backend, const OperatorSpec& spec) {
   const ScanRun forward = RunScan(backend, choices, [&](Operation& op) {
     op.tensors[input] = FlipAlongAxis(op.tensors[input], choices.Axis());
   });
-  if (const auto why = CheckReverseIsFlippedForward(Observe(backend, reverse), Observe(backend, forward), choices.Axis()))
+  if (const auto why = CheckReverseIsFlippedForward(Observe(backend, reverse),
+                                                    Observe(backend, forward), choices.Axis()))
     RC_FAIL(FailureText(backend, reverse.recipe, "not flip ∘ forward scan ∘ flip: " + *why));
 }
 
@@ -73,19 +77,22 @@ void LastInclusiveIsTotal(const Backend& backend, const OperatorSpec& spec) {
   ScanChoices choices = *ScanChoicesGen(spec, kFinite);
   choices.exclusive = false;
   const ScanRun r = RunScan(backend, choices);
-  if (const auto why = CheckLastInclusiveIsTotal(Observe(backend, r), r.run.op.tensors.at(ScanInputName(spec)),
-                                                 choices.Axis(), choices.reverse, IsProductScan(spec)))
+  if (const auto why =
+          CheckLastInclusiveIsTotal(Observe(backend, r), r.run.op.tensors.at(ScanInputName(spec)),
+                                    choices.Axis(), choices.reverse, IsProductScan(spec)))
     RC_FAIL(FailureText(backend, r.recipe, "the last inclusive result is not the total: " + *why));
 }
 
 void ProductOfOnesIsOnes(const Backend& backend, const OperatorSpec& spec) {
-  const ScanRun r = RunScan(backend, *ScanChoicesGen(spec, {.specials = false, .values = Values::kOnes}));
+  const ScanRun r =
+      RunScan(backend, *ScanChoicesGen(spec, {.specials = false, .values = Values::kOnes}));
   if (const auto why = CheckAllOnes(Observe(backend, r).actual))
     RC_FAIL(FailureText(backend, r.recipe, "the product of ones is not all ones: " + *why));
 }
 
 void ScatterIsIdempotent(const Backend& backend, const OperatorSpec& spec) {
-  const CaseRecipe recipe = BuildScatterRecipe(*ScatterChoicesGen(spec, {.unique_targets = true, .plain_writes = true}));
+  const CaseRecipe recipe =
+      BuildScatterRecipe(*ScatterChoicesGen(spec, {.unique_targets = true, .plain_writes = true}));
   const ScatterForm names = ScatterFormOf(spec);
   const CaseRun first = RunOnBackend(backend, recipe, MaterializeValid(recipe));
   const TensorData& once = ExecutedOutput(backend, recipe, first, names.output);

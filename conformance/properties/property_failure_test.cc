@@ -70,8 +70,9 @@ std::string FailureOf(Property property, const Backend& backend, const std::stri
   QuietListener quiet;
   rc::detail::TestParams params = rc::detail::configuration().testParams;
   params.maxSuccess = 100;
-  const rc::detail::TestResult result = rc::detail::checkProperty(
-      rc::detail::toProperty([&] { property(backend, *spec); }), {"PropertyCanFail", ""}, params, quiet);
+  const rc::detail::TestResult result =
+      rc::detail::checkProperty(rc::detail::toProperty([&] { property(backend, *spec); }),
+                                {"PropertyCanFail", ""}, params, quiet);
   if (!result.is<rc::detail::FailureResult>()) {
     std::ostringstream message;
     rc::detail::printResultMessage(result, message);
@@ -87,7 +88,8 @@ class PropertyCanFail : public testing::Test {
     ASSERT_TRUE(LoadedSpecs().errors.empty()) << LoadedSpecs().errors.front();
     PluginLoad load = LoadPlugin("cpu-reference", "");
     if (!load) {
-      std::cerr << "*** SKIPPING: cpu-reference could not be loaded: " << load.error().message << "\n";
+      std::cerr << "*** SKIPPING: cpu-reference could not be loaded: " << load.error().message
+                << "\n";
       GTEST_SKIP() << "cpu-reference could not be loaded: " << load.error().message;
     }
     plugin_ = std::move(load).value();
@@ -105,32 +107,42 @@ class PropertyCanFail : public testing::Test {
 // Every case fails, so shrinking must reach the simplest one: the lowest level (2_1: rank 4 only),
 // its first dtype, sizes of 1, axis 0, forward, packed, seed 0.
 TEST_F(PropertyCanFail, MatchesReferenceShrinksScanToSimplestCase) {
-  EXPECT_THAT(FailureOf(MatchesReference, "DML_CUMULATIVE_SUMMATION"),
-              HasSubstr("case dml_cumulative_summation.prop.f32.rank4.1x1x1x1.axis0-fwd-incl.packed.random.s0 "
-                        "(level 2_1) on cpu-reference-corrupting-element-0: Fail"));
+  EXPECT_THAT(
+      FailureOf(MatchesReference, "DML_CUMULATIVE_SUMMATION"),
+      HasSubstr(
+          "case dml_cumulative_summation.prop.f32.rank4.1x1x1x1.axis0-fwd-incl.packed.random.s0 "
+          "(level 2_1) on cpu-reference-corrupting-element-0: Fail"));
 }
 
 TEST_F(PropertyCanFail, MatchesReferenceShrinksScatterToSimplestCase) {
-  EXPECT_THAT(FailureOf(MatchesReference, "DML_SCATTER_ND"),
-              HasSubstr("case dml_scatter_nd.prop.f32.rank4.1x1x1x1.in1-idx1-1x1x1x1-u32.packed.unique.s0 "
-                        "(level 2_1)"));
+  EXPECT_THAT(
+      FailureOf(MatchesReference, "DML_SCATTER_ND"),
+      HasSubstr("case dml_scatter_nd.prop.f32.rank4.1x1x1x1.in1-idx1-1x1x1x1-u32.packed.unique.s0 "
+                "(level 2_1)"));
 }
 
 TEST_F(PropertyCanFail, ExclusiveShiftShrinksToSimplestCase) {
   // One element: the exclusive result must be the identity 0, and the corruption made it 1.
-  EXPECT_THAT(FailureOf(ExclusiveIsShiftedInclusive, "DML_CUMULATIVE_SUMMATION"),
-              HasSubstr("case dml_cumulative_summation.prop.f32.rank4.1x1x1x1.axis0-fwd-excl.packed.random.s0 "
-                        "(level 2_1) on cpu-reference-corrupting-element-0: not the inclusive scan shifted by one"));
+  EXPECT_THAT(
+      FailureOf(ExclusiveIsShiftedInclusive, "DML_CUMULATIVE_SUMMATION"),
+      HasSubstr(
+          "case dml_cumulative_summation.prop.f32.rank4.1x1x1x1.axis0-fwd-excl.packed.random.s0 "
+          "(level 2_1) on cpu-reference-corrupting-element-0: not the inclusive scan shifted by "
+          "one"));
 }
 
 TEST_F(PropertyCanFail, LastInclusiveIsTotalFails) {
-  EXPECT_THAT(FailureOf(LastInclusiveIsTotal, "OPENVINO_CUMSUM_3"),
-              HasSubstr("case openvino_cumsum_3.prop.f64.rank1.1.axis0-i64-fwd-incl.packed.random.s0 (level opset3)"));
+  EXPECT_THAT(
+      FailureOf(LastInclusiveIsTotal, "OPENVINO_CUMSUM_3"),
+      HasSubstr("case openvino_cumsum_3.prop.f64.rank1.1.axis0-i64-fwd-incl.packed.random.s0 "
+                "(level opset3)"));
 }
 
 TEST_F(PropertyCanFail, ProductOfOnesIsOnesFails) {
-  EXPECT_THAT(FailureOf(ProductOfOnesIsOnes, "DML_CUMULATIVE_PRODUCT"),
-              HasSubstr("case dml_cumulative_product.prop.f32.rank4.1x1x1x1.axis0-fwd-incl.packed.ones.s0"));
+  EXPECT_THAT(
+      FailureOf(ProductOfOnesIsOnes, "DML_CUMULATIVE_PRODUCT"),
+      HasSubstr(
+          "case dml_cumulative_product.prop.f32.rank4.1x1x1x1.axis0-fwd-incl.packed.ones.s0"));
 }
 
 // These fail only where element 0 is not its own partner, so the shrunk case depends on the
@@ -153,9 +165,12 @@ TEST(PropertyCanFailOnFaultyPlugin, MatchesReferenceCatchesAFlippedFloat16Bit) {
   ASSERT_TRUE(LoadedSpecs().errors.empty()) << LoadedSpecs().errors.front();
   const PluginLoad load = LoadPlugin(OPCTS_FAULT_FLIP_BIT_F16, "");
   ASSERT_TRUE(load.ok()) << load.error().message;
-  EXPECT_THAT(FailureOf(MatchesReference, PluginBackend(**load), "DML_SCATTER_ND"),
-              ContainsRegex("case dml_scatter_nd\\.prop\\.f16\\.rank[14]\\.(1|1x1x1x1)\\.in1-idx1-(1|1x1x1x1)-[iu](32|64)"
-                            "\\.packed\\.unique\\.s0 \\(level [0-9_]+\\) on fault-flip-bit-f16: Fail"));
+  EXPECT_THAT(
+      FailureOf(MatchesReference, PluginBackend(**load), "DML_SCATTER_ND"),
+      ContainsRegex(
+          "case "
+          "dml_scatter_nd\\.prop\\.f16\\.rank[14]\\.(1|1x1x1x1)\\.in1-idx1-(1|1x1x1x1)-[iu](32|64)"
+          "\\.packed\\.unique\\.s0 \\(level [0-9_]+\\) on fault-flip-bit-f16: Fail"));
 }
 
 }  // namespace

@@ -21,7 +21,8 @@ Operation MaterializeValid(const CaseRecipe& recipe) {
   Operation op = Materialize(recipe);
   const std::vector<Violation> violations = FindViolations(op, /*with_data=*/true);
   if (!violations.empty())
-    RC_FAIL("generator bug: case " + recipe.id + " breaks " + violations[0].constraint + ": " + violations[0].message);
+    RC_FAIL("generator bug: case " + recipe.id + " breaks " + violations[0].constraint + ": " +
+            violations[0].message);
   if (recipe.level.empty()) RC_FAIL("generator bug: no support level admits case " + recipe.id);
   return op;
 }
@@ -29,7 +30,9 @@ Operation MaterializeValid(const CaseRecipe& recipe) {
 CaseRun RunOnBackend(const Backend& backend, const CaseRecipe& recipe, Operation op) {
   PreparedCase prepared(std::move(op));
   const ReferenceResult& expected = prepared.expected();
-  if (expected.invalid) RC_FAIL("generator bug: the reference calls case " + recipe.id + " invalid: " + *expected.invalid);
+  if (expected.invalid)
+    RC_FAIL("generator bug: the reference calls case " + recipe.id +
+            " invalid: " + *expected.invalid);
   CaseRun run;
   run.claimed = Claims(backend.claims, *recipe.spec, recipe.level);
   run.verdict = backend.run(prepared, run.claimed ? CaseGroup::kValid : CaseGroup::kUnclaimed);
@@ -38,13 +41,15 @@ CaseRun RunOnBackend(const Backend& backend, const CaseRecipe& recipe, Operation
   return run;
 }
 
-const TensorData& ExecutedOutput(const Backend& backend, const CaseRecipe& recipe, const CaseRun& run,
-                                 const std::string& output) {
+const TensorData& ExecutedOutput(const Backend& backend, const CaseRecipe& recipe,
+                                 const CaseRun& run, const std::string& output) {
   const CaseOutcome& outcome = run.verdict.outcome;
   const auto it = outcome.outputs.find(output);
   if (it != outcome.outputs.end()) return it->second;
-  if (!run.claimed && outcome.status == Status::kNotSupported) RC_DISCARD("unclaimed and declined: " + recipe.id);
-  RC_FAIL(FailureText(backend, recipe, std::string(StatusName(outcome.status)) + ": " + outcome.message));
+  if (!run.claimed && outcome.status == Status::kNotSupported)
+    RC_DISCARD("unclaimed and declined: " + recipe.id);
+  RC_FAIL(FailureText(backend, recipe,
+                      std::string(StatusName(outcome.status)) + ": " + outcome.message));
 }
 
 const ExpectedTensor& ExpectedOutput(const CaseRun& run, const std::string& output) {
@@ -55,8 +60,10 @@ const ExpectedTensor& ExpectedOutput(const CaseRun& run, const std::string& outp
 
 std::string FailureText(const Backend& backend, const CaseRecipe& recipe, const std::string& what) {
   return "case " + recipe.id + " (level " + recipe.level + ") on " + backend.name + ": " + what +
-         "\n  (rerun one case with `opcts repro --backend " + backend.name + " <id>`, for the case rapidcheck"
-         " shrank to too; the whole property with the RC_PARAMS=\"reproduce=...\" it prints at exit)";
+         "\n  (rerun one case with `opcts repro --backend " + backend.name +
+         " <id>`, for the case rapidcheck"
+         " shrank to too; the whole property with the RC_PARAMS=\"reproduce=...\" it prints at "
+         "exit)";
 }
 
 }  // namespace opcts

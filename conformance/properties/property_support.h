@@ -46,8 +46,8 @@ Operation MaterializeValid(const CaseRecipe& recipe);
 CaseRun RunOnBackend(const Backend& backend, const CaseRecipe& recipe, Operation op);
 // The named output as the backend left it. RC_DISCARDs an unclaimed case the backend declined;
 // RC_FAILs when there is no output to check (refused within its claim, memory damage, ...).
-const TensorData& ExecutedOutput(const Backend& backend, const CaseRecipe& recipe, const CaseRun& run,
-                                 const std::string& output);
+const TensorData& ExecutedOutput(const Backend& backend, const CaseRecipe& recipe,
+                                 const CaseRun& run, const std::string& output);
 // The reference's expectation for the named output.
 const ExpectedTensor& ExpectedOutput(const CaseRun& run, const std::string& output);
 

@@ -14,9 +14,12 @@ namespace {
 class LogicalView {
  public:
   explicit LogicalView(const TensorData& t) : t_(t), indexer_(t.desc) {}
-  uint64_t Bits(uint64_t logical) const { return LoadBits(t_.desc.dtype, t_.Element(indexer_.BufferIndex(logical))); }
+  uint64_t Bits(uint64_t logical) const {
+    return LoadBits(t_.desc.dtype, t_.Element(indexer_.BufferIndex(logical)));
+  }
   std::string Show(uint64_t logical) const {
-    return FormatCoordinates(t_.desc.sizes, logical) + " = " + FormatElement(t_.desc.dtype, Bits(logical));
+    return FormatCoordinates(t_.desc.sizes, logical) + " = " +
+           FormatElement(t_.desc.dtype, Bits(logical));
   }
 
  private:
@@ -32,7 +35,9 @@ struct AxisGeometry {
   }
   uint64_t Position(uint64_t logical) const { return logical / inner % length; }
   uint64_t LineStart(uint64_t logical) const { return logical - Position(logical) * inner; }
-  uint64_t Mirror(uint64_t logical) const { return LineStart(logical) + (length - 1 - Position(logical)) * inner; }
+  uint64_t Mirror(uint64_t logical) const {
+    return LineStart(logical) + (length - 1 - Position(logical)) * inner;
+  }
 };
 
 long double AccuracyBound(const ExpectedElement& e) {
@@ -65,8 +70,9 @@ std::string Tolerance(DType t, long double tolerance) {
 
 // The relation "a[i] == b[Partner(i)]" over every element of `a`.
 template <typename Partner>
-std::optional<std::string> CheckPairs(const ObservedOutput& a, const ObservedOutput& b, const std::string& a_name,
-                                      const std::string& b_name, Partner partner) {
+std::optional<std::string> CheckPairs(const ObservedOutput& a, const ObservedOutput& b,
+                                      const std::string& a_name, const std::string& b_name,
+                                      Partner partner) {
   const DType t = a.actual.desc.dtype;
   const LogicalView va(a.actual), vb(b.actual);
   for (uint64_t i = 0; i < a.expected.elements.size(); ++i) {
@@ -76,7 +82,8 @@ std::optional<std::string> CheckPairs(const ObservedOutput& a, const ObservedOut
     if (ea.kind == Expect::kAny || eb.kind == Expect::kAny) continue;
     const long double tolerance = AccuracyBound(ea) + AccuracyBound(eb);
     if (!Agree(t, va.Bits(i), vb.Bits(*j), tolerance, OverflowOk(ea) || OverflowOk(eb)))
-      return a_name + " at " + va.Show(i) + ", but " + b_name + " at " + vb.Show(*j) + Tolerance(t, tolerance);
+      return a_name + " at " + va.Show(i) + ", but " + b_name + " at " + vb.Show(*j) +
+             Tolerance(t, tolerance);
   }
   return std::nullopt;
 }
@@ -84,8 +91,9 @@ std::optional<std::string> CheckPairs(const ObservedOutput& a, const ObservedOut
 }  // namespace
 
 std::optional<std::string> CheckExclusiveIsShiftedInclusive(const ObservedOutput& inclusive,
-                                                            const ObservedOutput& exclusive, unsigned axis,
-                                                            bool reverse, long double identity) {
+                                                            const ObservedOutput& exclusive,
+                                                            unsigned axis, bool reverse,
+                                                            long double identity) {
   const DType t = exclusive.actual.desc.dtype;
   const AxisGeometry g(exclusive.actual.desc.sizes, axis);
   const uint64_t first = reverse ? g.length - 1 : 0;
@@ -93,26 +101,31 @@ std::optional<std::string> CheckExclusiveIsShiftedInclusive(const ObservedOutput
   const uint64_t identity_bits = DoubleToBits(t, static_cast<double>(identity));
   for (uint64_t i = 0; i < exclusive.expected.elements.size(); ++i) {
     const ExpectedElement& e = exclusive.expected.elements[i];
-    if (g.Position(i) == first && e.kind != Expect::kAny && !Agree(t, view.Bits(i), identity_bits, AccuracyBound(e), false))
-      return "exclusive at " + view.Show(i) + ", but the first element in scan order must be the identity " +
+    if (g.Position(i) == first && e.kind != Expect::kAny &&
+        !Agree(t, view.Bits(i), identity_bits, AccuracyBound(e), false))
+      return "exclusive at " + view.Show(i) +
+             ", but the first element in scan order must be the identity " +
              FormatElement(t, identity_bits) + Tolerance(t, AccuracyBound(e));
   }
-  return CheckPairs(exclusive, inclusive, "exclusive", "inclusive", [&](uint64_t i) -> std::optional<uint64_t> {
-    if (g.Position(i) == first) return std::nullopt;
-    return reverse ? i + g.inner : i - g.inner;
-  });
+  return CheckPairs(exclusive, inclusive, "exclusive", "inclusive",
+                    [&](uint64_t i) -> std::optional<uint64_t> {
+                      if (g.Position(i) == first) return std::nullopt;
+                      return reverse ? i + g.inner : i - g.inner;
+                    });
 }
 
 std::optional<std::string> CheckReverseIsFlippedForward(const ObservedOutput& reverse,
                                                         const ObservedOutput& forward_of_flipped,
                                                         unsigned axis) {
   const AxisGeometry g(reverse.actual.desc.sizes, axis);
-  return CheckPairs(reverse, forward_of_flipped, "reverse scan", "forward scan of the flipped input",
+  return CheckPairs(reverse, forward_of_flipped, "reverse scan",
+                    "forward scan of the flipped input",
                     [&](uint64_t i) -> std::optional<uint64_t> { return g.Mirror(i); });
 }
 
-std::optional<std::string> CheckLastInclusiveIsTotal(const ObservedOutput& inclusive, const TensorData& input,
-                                                     unsigned axis, bool reverse, bool product) {
+std::optional<std::string> CheckLastInclusiveIsTotal(const ObservedOutput& inclusive,
+                                                     const TensorData& input, unsigned axis,
+                                                     bool reverse, bool product) {
   const DType t = input.desc.dtype;
   const AxisGeometry g(input.desc.sizes, axis);
   const uint64_t last = reverse ? 0 : g.length - 1;
@@ -134,16 +147,19 @@ std::optional<std::string> CheckLastInclusiveIsTotal(const ObservedOutput& inclu
     const uint64_t actual = out.Bits(i);
     if (!IsFloat(t)) {
       if (actual != (wrapped & BitsMask(t)))
-        return "inclusive at " + out.Show(i) + ", but the line's total is " + FormatElement(t, wrapped & BitsMask(t));
+        return "inclusive at " + out.Show(i) + ", but the line's total is " +
+               FormatElement(t, wrapped & BitsMask(t));
       continue;
     }
-    const long double own_error = static_cast<long double>(g.length) * 0x1p-63L * (product ? std::fabs(total) : magnitude);
+    const long double own_error =
+        static_cast<long double>(g.length) * 0x1p-63L * (product ? std::fabs(total) : magnitude);
     const long double tolerance = AccuracyBound(e) + own_error, value = BitsToLongDouble(t, actual);
     const bool agree = value == total || (std::isnan(value) && std::isnan(total)) ||
                        (std::isfinite(total) && !std::isfinite(value) && OverflowOk(e)) ||
                        std::fabs(value - total) <= tolerance;
     if (!agree)
-      return "inclusive at " + out.Show(i) + ", but the line's total is " + Number(total) + Tolerance(t, tolerance);
+      return "inclusive at " + out.Show(i) + ", but the line's total is " + Number(total) +
+             Tolerance(t, tolerance);
   }
   return std::nullopt;
 }
@@ -160,7 +176,8 @@ std::optional<std::string> CheckAllOnes(const TensorData& output) {
 std::optional<std::string> CheckSameBits(const TensorData& first, const TensorData& second) {
   const LogicalView a(first), b(second);
   for (uint64_t i = 0; i < ElementCount(first.desc); ++i)
-    if (a.Bits(i) != b.Bits(i)) return "first at " + a.Show(i) + ", second " + FormatElement(second.desc.dtype, b.Bits(i));
+    if (a.Bits(i) != b.Bits(i))
+      return "first at " + a.Show(i) + ", second " + FormatElement(second.desc.dtype, b.Bits(i));
   return std::nullopt;
 }
 
@@ -170,7 +187,8 @@ TensorData FlipAlongAxis(const TensorData& t, unsigned axis) {
   const StridedIndexer indexer(t.desc);
   const size_t size = DTypeSize(t.desc.dtype);
   for (uint64_t i = 0; i < ElementCount(t.desc); ++i)
-    std::copy_n(t.Element(indexer.BufferIndex(i)), size, flipped.Element(indexer.BufferIndex(g.Mirror(i))));
+    std::copy_n(t.Element(indexer.BufferIndex(i)), size,
+                flipped.Element(indexer.BufferIndex(g.Mirror(i))));
   return flipped;
 }
 

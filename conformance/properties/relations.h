@@ -28,8 +28,9 @@ struct ObservedOutput {
 // exclusive[k] == inclusive[k - 1] along the axis (k + 1 when reverse), and the first element
 // in scan order is the identity (0 for sums, 1 for products).
 std::optional<std::string> CheckExclusiveIsShiftedInclusive(const ObservedOutput& inclusive,
-                                                            const ObservedOutput& exclusive, unsigned axis,
-                                                            bool reverse, long double identity);
+                                                            const ObservedOutput& exclusive,
+                                                            unsigned axis, bool reverse,
+                                                            long double identity);
 
 // reverse_scan(x)[k] == forward_scan(flip(x))[n - 1 - k] along the axis.
 std::optional<std::string> CheckReverseIsFlippedForward(const ObservedOutput& reverse,
@@ -39,8 +40,9 @@ std::optional<std::string> CheckReverseIsFlippedForward(const ObservedOutput& re
 // The last inclusive result in scan order equals the line's total (sum or product) computed here
 // from the input: wrapped modulo 2^n for integers, in long double for floats (its own rounding,
 // m * 2^-63 relative to the sum of magnitudes or the product, is added to the tolerance).
-std::optional<std::string> CheckLastInclusiveIsTotal(const ObservedOutput& inclusive, const TensorData& input,
-                                                     unsigned axis, bool reverse, bool product);
+std::optional<std::string> CheckLastInclusiveIsTotal(const ObservedOutput& inclusive,
+                                                     const TensorData& input, unsigned axis,
+                                                     bool reverse, bool product);
 
 // Every logical element is exactly 1.
 std::optional<std::string> CheckAllOnes(const TensorData& output);

@@ -1,10 +1,11 @@
 // The relation checkers on hand-written tensors: each accepts a correct pair and reports a
 // corrupted one, naming the element.
+#include "conformance/properties/relations.h"
+
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include "conformance/case_generator.h"
-#include "conformance/properties/relations.h"
 #include "spec/element.h"
 
 namespace opcts {
@@ -15,7 +16,8 @@ using testing::HasSubstr;
 TensorData Tensor(DType t, const TensorDesc& desc, const std::vector<double>& values) {
   TensorData data = MakeTensor(desc);
   const StridedIndexer indexer(desc);
-  for (size_t i = 0; i < values.size(); ++i) StoreBits(t, data.Element(indexer.BufferIndex(i)), DoubleToBits(t, values[i]));
+  for (size_t i = 0; i < values.size(); ++i)
+    StoreBits(t, data.Element(indexer.BufferIndex(i)), DoubleToBits(t, values[i]));
   return data;
 }
 TensorData Tensor(DType t, const std::vector<uint32_t>& sizes, const std::vector<double>& values) {
@@ -38,7 +40,10 @@ struct Pair {
   TensorData a, b;
   ExpectedTensor ea, eb;
   Pair(TensorData x, TensorData y, Expect kind = Expect::kBits, double bound = 0)
-      : a(std::move(x)), b(std::move(y)), ea(Expected(a, kind, bound)), eb(Expected(b, kind, bound)) {}
+      : a(std::move(x)),
+        b(std::move(y)),
+        ea(Expected(a, kind, bound)),
+        eb(Expected(b, kind, bound)) {}
   ObservedOutput A() const { return {a, ea}; }
   ObservedOutput B() const { return {b, eb}; }
 };
@@ -47,7 +52,8 @@ TEST(ExclusiveIsShiftedInclusive, AcceptsShiftedRowsBothDirections) {
   const DType t = DType::kInt32;
   const Pair forward(Tensor(t, {2, 3}, {1, 3, 6, 4, 9, 15}), Tensor(t, {2, 3}, {0, 1, 3, 0, 4, 9}));
   EXPECT_EQ(CheckExclusiveIsShiftedInclusive(forward.A(), forward.B(), 1, false, 0), std::nullopt);
-  const Pair reverse(Tensor(t, {2, 3}, {6, 5, 3, 15, 11, 6}), Tensor(t, {2, 3}, {5, 3, 0, 11, 6, 0}));
+  const Pair reverse(Tensor(t, {2, 3}, {6, 5, 3, 15, 11, 6}),
+                     Tensor(t, {2, 3}, {5, 3, 0, 11, 6, 0}));
   EXPECT_EQ(CheckExclusiveIsShiftedInclusive(reverse.A(), reverse.B(), 1, true, 0), std::nullopt);
   const Pair columns(Tensor(t, {2, 3}, {1, 2, 3, 5, 7, 9}), Tensor(t, {2, 3}, {1, 1, 1, 1, 2, 3}));
   EXPECT_EQ(CheckExclusiveIsShiftedInclusive(columns.A(), columns.B(), 0, false, 1), std::nullopt);
@@ -64,7 +70,8 @@ TEST(ExclusiveIsShiftedInclusive, ReportsAMissingIdentity) {
   const DType t = DType::kFloat32;
   const Pair p(Tensor(t, {3}, {2, 6, 24}), Tensor(t, {3}, {2, 2, 6}));
   EXPECT_THAT(CheckExclusiveIsShiftedInclusive(p.A(), p.B(), 0, false, 1).value_or(""),
-              HasSubstr("exclusive at [0] = 2 (0x40000000), but the first element in scan order must be the identity 1"));
+              HasSubstr("exclusive at [0] = 2 (0x40000000), but the first element in scan order "
+                        "must be the identity 1"));
 }
 
 TEST(ExclusiveIsShiftedInclusive, FloatsAgreeWithinTheSumOfBothBounds) {
@@ -73,8 +80,9 @@ TEST(ExclusiveIsShiftedInclusive, FloatsAgreeWithinTheSumOfBothBounds) {
   const Pair within(Tensor(t, {2}, {1, 3}), Tensor(t, {2}, {0, one_up}), Expect::kNear, 6e-8);
   EXPECT_EQ(CheckExclusiveIsShiftedInclusive(within.A(), within.B(), 0, false, 0), std::nullopt);
   const Pair beyond(Tensor(t, {2}, {1, 3}), Tensor(t, {2}, {0, one_up}), Expect::kNear, 5e-8);
-  EXPECT_THAT(CheckExclusiveIsShiftedInclusive(beyond.A(), beyond.B(), 0, false, 0).value_or(""),
-              HasSubstr("exclusive at [1] = 1.0000001192092896 (0x3f800001), but inclusive at [0] = 1"));
+  EXPECT_THAT(
+      CheckExclusiveIsShiftedInclusive(beyond.A(), beyond.B(), 0, false, 0).value_or(""),
+      HasSubstr("exclusive at [1] = 1.0000001192092896 (0x3f800001), but inclusive at [0] = 1"));
 }
 
 TEST(ExclusiveIsShiftedInclusive, SkipsUnconstrainedElements) {
@@ -89,8 +97,9 @@ TEST(ReverseIsFlippedForward, AcceptsTheMirrorAndReportsACorruption) {
   const Pair good(Tensor(t, {2, 3}, {6, 5, 3, 15, 11, 6}), Tensor(t, {2, 3}, {3, 5, 6, 6, 11, 15}));
   EXPECT_EQ(CheckReverseIsFlippedForward(good.A(), good.B(), 1), std::nullopt);
   const Pair bad(Tensor(t, {2, 3}, {6, 5, 3, 15, 11, 6}), Tensor(t, {2, 3}, {3, 5, 6, 6, 12, 15}));
-  EXPECT_THAT(CheckReverseIsFlippedForward(bad.A(), bad.B(), 1).value_or(""),
-              HasSubstr("reverse scan at [1,1] = 11, but forward scan of the flipped input at [1,1] = 12"));
+  EXPECT_THAT(
+      CheckReverseIsFlippedForward(bad.A(), bad.B(), 1).value_or(""),
+      HasSubstr("reverse scan at [1,1] = 11, but forward scan of the flipped input at [1,1] = 12"));
 }
 
 TEST(LastInclusiveIsTotal, SumsAndProductsWrapLikeTheType) {
@@ -111,14 +120,17 @@ TEST(LastInclusiveIsTotal, SumsAndProductsWrapLikeTheType) {
 TEST(LastInclusiveIsTotal, SignedTotalsAndFloatTolerance) {
   const TensorData input = Tensor(DType::kInt16, {3}, {-5, 2, -1});
   const TensorData sums = Tensor(DType::kInt16, {3}, {-5, -3, -4});
-  EXPECT_EQ(CheckLastInclusiveIsTotal({sums, Expected(sums)}, input, 0, false, false), std::nullopt);
+  EXPECT_EQ(CheckLastInclusiveIsTotal({sums, Expected(sums)}, input, 0, false, false),
+            std::nullopt);
 
   const DType f = DType::kFloat16;
   const TensorData x = Tensor(f, {2}, {0.25, 1024});
   const TensorData rounded = Tensor(f, {2}, {0.25, 1024});  // 1024.25 is not a float16
-  EXPECT_EQ(CheckLastInclusiveIsTotal({rounded, Expected(rounded, Expect::kNear, 0.5)}, x, 0, false, false),
+  EXPECT_EQ(CheckLastInclusiveIsTotal({rounded, Expected(rounded, Expect::kNear, 0.5)}, x, 0, false,
+                                      false),
             std::nullopt);
-  EXPECT_THAT(CheckLastInclusiveIsTotal({rounded, Expected(rounded, Expect::kNear, 0.1)}, x, 0, false, false)
+  EXPECT_THAT(CheckLastInclusiveIsTotal({rounded, Expected(rounded, Expect::kNear, 0.1)}, x, 0,
+                                        false, false)
                   .value_or(""),
               HasSubstr("but the line's total is 1024.25"));
 }
@@ -126,7 +138,8 @@ TEST(LastInclusiveIsTotal, SignedTotalsAndFloatTolerance) {
 TEST(AllOnes, ReportsTheFirstElementThatIsNotOne) {
   const DType t = DType::kFloat16;
   EXPECT_EQ(CheckAllOnes(Tensor(t, {2, 2}, {1, 1, 1, 1})), std::nullopt);
-  EXPECT_THAT(CheckAllOnes(Tensor(t, {2, 2}, {1, 1, -1, 1})).value_or(""), HasSubstr("at [1,0] = -1"));
+  EXPECT_THAT(CheckAllOnes(Tensor(t, {2, 2}, {1, 1, -1, 1})).value_or(""),
+              HasSubstr("at [1,0] = -1"));
 }
 
 TEST(SameBits, DistinguishesNaNPayloadsAndSignedZeros) {
@@ -134,7 +147,8 @@ TEST(SameBits, DistinguishesNaNPayloadsAndSignedZeros) {
   TensorData a = Tensor(t, {2}, {0.0, 1.0}), b = a;
   EXPECT_EQ(CheckSameBits(a, b), std::nullopt);
   StoreBits(t, b.Element(0), 0x80000000u);  // -0
-  EXPECT_THAT(CheckSameBits(a, b).value_or(""), HasSubstr("first at [0] = 0 (0x00000000), second -0 (0x80000000)"));
+  EXPECT_THAT(CheckSameBits(a, b).value_or(""),
+              HasSubstr("first at [0] = 0 (0x00000000), second -0 (0x80000000)"));
   StoreBits(t, a.Element(0), 0x7FC00001u);
   StoreBits(t, b.Element(0), 0x7FC00002u);
   EXPECT_NE(CheckSameBits(a, b), std::nullopt);
@@ -143,8 +157,10 @@ TEST(SameBits, DistinguishesNaNPayloadsAndSignedZeros) {
 TEST(FlipAlongAxis, ReversesLogicalElementsThroughStrides) {
   const DType t = DType::kInt32;
   const TensorData x = Tensor(t, LayoutDesc(t, {2, 3}, Layout::kTransposed), {1, 2, 3, 4, 5, 6});
-  EXPECT_EQ(CheckSameBits(FlipAlongAxis(x, 1), Tensor(t, {2, 3}, {3, 2, 1, 6, 5, 4})), std::nullopt);
-  EXPECT_EQ(CheckSameBits(FlipAlongAxis(x, 0), Tensor(t, {2, 3}, {4, 5, 6, 1, 2, 3})), std::nullopt);
+  EXPECT_EQ(CheckSameBits(FlipAlongAxis(x, 1), Tensor(t, {2, 3}, {3, 2, 1, 6, 5, 4})),
+            std::nullopt);
+  EXPECT_EQ(CheckSameBits(FlipAlongAxis(x, 0), Tensor(t, {2, 3}, {4, 5, 6, 1, 2, 3})),
+            std::nullopt);
 }
 
 TEST(CopyLogical, MovesElementsBetweenLayouts) {

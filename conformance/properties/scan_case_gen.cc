@@ -14,15 +14,12 @@ constexpr uint32_t kMaxDim = 6;
 constexpr uint32_t kMaxAxisLength = 40;
 constexpr uint64_t kElementBudget = 240;  // small enough to read when a failure has shrunk
 
-
-
-
-
 }  // namespace
 
-
 bool IsScanFamily(const OperatorSpec& spec) { return spec.family.name == "scan"; }
-bool IsProductScan(const OperatorSpec& spec) { return IsScanFamily(spec) && ScanBindingOf(spec).product; }
+bool IsProductScan(const OperatorSpec& spec) {
+  return IsScanFamily(spec) && ScanBindingOf(spec).product;
+}
 std::string ScanInputName(const OperatorSpec& spec) { return spec.Role("input"); }
 std::string ScanOutputName(const OperatorSpec& spec) { return spec.Role("output"); }
 
@@ -53,13 +50,15 @@ rc::Gen<ScanChoices> ScanChoicesGen(const OperatorSpec& spec, ScanGenOptions opt
     c.shape.insert(c.shape.begin() + ScanDimensionOf(c.axis, c.axis_absent, rank), length);
     c.reverse = *rc::gen::arbitrary<bool>();
     c.exclusive = *rc::gen::arbitrary<bool>();
-    std::vector<Layout> layouts = {Layout::kPacked, Layout::kPadded, Layout::kTransposed, Layout::kBroadcast};
+    std::vector<Layout> layouts = {Layout::kPacked, Layout::kPadded, Layout::kTransposed,
+                                   Layout::kBroadcast};
     if (spec.semantics.in_place) layouts.push_back(Layout::kInPlace);
     c.input_layout = *ChoiceOf(layouts);
     if (c.input_layout == Layout::kBroadcast) c.broadcast_dim = *UniformInRange(0u, rank);
-    c.output_layout = c.input_layout == Layout::kInPlace
-                          ? Layout::kInPlace
-                          : *ChoiceOf<Layout>({Layout::kPacked, Layout::kPadded, Layout::kTransposed});
+    c.output_layout =
+        c.input_layout == Layout::kInPlace
+            ? Layout::kInPlace
+            : *ChoiceOf<Layout>({Layout::kPacked, Layout::kPadded, Layout::kTransposed});
     const Values random = binding.product ? Values::kRandomProduct : Values::kRandomSum;
     if (options.values)
       c.values = *options.values;
@@ -70,7 +69,8 @@ rc::Gen<ScanChoices> ScanChoicesGen(const OperatorSpec& spec, ScanGenOptions opt
   });
 }
 
-
-void showValue(const ScanChoices& choices, std::ostream& os) { showValue(BuildScanRecipe(choices), os); }
+void showValue(const ScanChoices& choices, std::ostream& os) {
+  showValue(BuildScanRecipe(choices), os);
+}
 
 }  // namespace opcts

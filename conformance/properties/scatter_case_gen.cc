@@ -19,19 +19,19 @@ constexpr uint64_t kTupleBudget = 12;
 
 // Whether the spec lets a case of these tensor types write negative coordinates: signed index
 // types, at or above the level the semantics name.
-bool NegativeIndicesAllowed(const OperatorSpec& spec, const ScatterForm& f, DType dtype, DType index_dtype,
-                            unsigned rank) {
+bool NegativeIndicesAllowed(const OperatorSpec& spec, const ScatterForm& f, DType dtype,
+                            DType index_dtype, unsigned rank) {
   const std::string& from = spec.semantics.negative_indices_from_level;
   if (!IsSignedInt(index_dtype) || from.empty()) return false;
   const std::vector<uint32_t> ones(rank, 1);
-  const auto level = LowestSupportingLevel(
-      spec,
-      {{f.input, PackedDesc(dtype, ones)}, {f.indices, PackedDesc(index_dtype, ones)},
-       {f.updates, PackedDesc(dtype, ones)}, {f.output, PackedDesc(dtype, ones)}},
-      {});
+  const auto level = LowestSupportingLevel(spec,
+                                           {{f.input, PackedDesc(dtype, ones)},
+                                            {f.indices, PackedDesc(index_dtype, ones)},
+                                            {f.updates, PackedDesc(dtype, ones)},
+                                            {f.output, PackedDesc(dtype, ones)}},
+                                           {});
   return level && LevelIndex(spec.scheme, *level) >= LevelIndex(spec.scheme, from);
 }
-
 
 }  // namespace
 
@@ -56,8 +56,9 @@ rc::Gen<ScatterChoices> ScatterChoicesGen(const OperatorSpec& spec, ScatterGenOp
     const unsigned tuple = *UniformInRange(1u, data_dims + 1);
     // The grid's dimensions plus the untouched data dimensions make the updates, which must fit
     // in the common rank (DirectML) or have rank 1 .. 8 (ONNX, where indices have one more).
-    const unsigned most_grid = f.HasDimensionCounts() ? std::min(rank - 1, rank - data_dims + tuple)
-                                                      : std::min(kMaxRank - 1, kMaxRank - data_dims + tuple);
+    const unsigned most_grid = f.HasDimensionCounts()
+                                   ? std::min(rank - 1, rank - data_dims + tuple)
+                                   : std::min(kMaxRank - 1, kMaxRank - data_dims + tuple);
     const unsigned least_grid = !f.HasDimensionCounts() && tuple == data_dims ? 1 : 0;
     const unsigned grid_dims = *UniformInRange(least_grid, most_grid + 1);
     const std::vector<uint32_t> data = *SmallShapeGen(data_dims, kMaxDim, kInputBudget);
@@ -88,11 +89,12 @@ rc::Gen<ScatterChoices> ScatterChoicesGen(const OperatorSpec& spec, ScatterGenOp
     const std::vector<uint32_t> grid = *SmallShapeGen(grid_dims, kMaxTupleGridDim, budget);
     const auto shapes = ShapeScatter(f, data, grid, tuple, rank);
     if (!shapes)
-      throw std::logic_error("scatter generator: no shapes for data " + FormatShape(data) + ", grid " +
-                             FormatShape(grid) + ", tuple " + std::to_string(tuple));
+      throw std::logic_error("scatter generator: no shapes for data " + FormatShape(data) +
+                             ", grid " + FormatShape(grid) + ", tuple " + std::to_string(tuple));
     c.shapes = *shapes;
 
-    std::vector<Layout> layouts = {Layout::kPacked, Layout::kPadded, Layout::kTransposed, Layout::kBroadcast};
+    std::vector<Layout> layouts = {Layout::kPacked, Layout::kPadded, Layout::kTransposed,
+                                   Layout::kBroadcast};
     if (spec.semantics.in_place) layouts.push_back(Layout::kInPlace);
     c.layout = *ChoiceOf(layouts);
     if (c.layout == Layout::kBroadcast)
@@ -102,7 +104,8 @@ rc::Gen<ScatterChoices> ScatterChoicesGen(const OperatorSpec& spec, ScatterGenOp
   });
 }
 
-
-void showValue(const ScatterChoices& choices, std::ostream& os) { showValue(BuildScatterRecipe(choices), os); }
+void showValue(const ScatterChoices& choices, std::ostream& os) {
+  showValue(BuildScatterRecipe(choices), os);
+}
 
 }  // namespace opcts

@@ -34,7 +34,8 @@ int32_t Create(const char*, void** instance, char* message, size_t capacity) {
     *null = 1;
   }
   if (BAD_IS("hang-on-create"))
-    for (volatile bool forever = true; forever;) {}
+    for (volatile bool forever = true; forever;) {
+    }
   static int dummy;
   *instance = &dummy;
   return OPCTS_STATUS_OK;
@@ -42,8 +43,12 @@ int32_t Create(const char*, void** instance, char* message, size_t capacity) {
 void Destroy(void*) {}
 int32_t GetInfo(void*, opcts_backend_info* info) {
   static const std::string huge(100000, 'x');
-  *info = {"bad", "0", BAD_IS("huge-string") ? huge.c_str() : "none",
-           BAD_IS("bad-level") ? 0xFFFFFFFFu : OPCTS_FEATURE_LEVEL(1, 0), "", ""};
+  *info = {"bad",
+           "0",
+           BAD_IS("huge-string") ? huge.c_str() : "none",
+           BAD_IS("bad-level") ? 0xFFFFFFFFu : OPCTS_FEATURE_LEVEL(1, 0),
+           "",
+           ""};
   return OPCTS_STATUS_OK;
 }
 int32_t Query(void*, const opcts_op_desc*, char*, size_t) { return OPCTS_STATUS_NOT_SUPPORTED; }
@@ -54,7 +59,11 @@ int32_t Execute(void*, const opcts_op_desc*, const opcts_binding*, uint32_t, cha
 const opcts_backend_api kApi = {
     BAD_IS("abi-version") ? 999u : OPCTS_ABI_VERSION,
     BAD_IS("short-table") ? 8u : static_cast<uint32_t>(sizeof(opcts_backend_api)),
-    Create, Destroy, GetInfo, Query, BAD_IS("null-function") ? nullptr : Execute};
+    Create,
+    Destroy,
+    GetInfo,
+    Query,
+    BAD_IS("null-function") ? nullptr : Execute};
 
 }  // namespace
 

@@ -39,17 +39,14 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <stdexcept>
+#include <string>
 #include <thread>
 
-#include <cstdlib>
-#include <stdexcept>
-
-#include <cstdio>
-#include <cstring>
-#include <string>
-
 #include "common/operator_table.h"
-
 #include "opcts/backend.h"
 
 namespace {
@@ -78,7 +75,8 @@ int32_t Create(const char* options, void** instance, char* message, size_t capac
     const std::string marker = "/tmp/opcts-restart-hangs-" + std::to_string(getppid());
     if (std::FILE* seen = std::fopen(marker.c_str(), "r")) {
       std::fclose(seen);
-      for (volatile bool forever = true; forever;) {}
+      for (volatile bool forever = true; forever;) {
+      }
     }
     if (std::FILE* mark = std::fopen(marker.c_str(), "w")) std::fclose(mark);
   }
@@ -134,8 +132,8 @@ int32_t Query(void* instance, const opcts_op_desc* op, char* message, size_t cap
   return inner->query(instance, op, message, capacity);
 }
 
-int32_t Execute(void* instance, const opcts_op_desc* op, const opcts_binding* bindings, uint32_t count,
-                char* message, size_t capacity) {
+int32_t Execute(void* instance, const opcts_op_desc* op, const opcts_binding* bindings,
+                uint32_t count, char* message, size_t capacity) {
   if (FAULT_IS("claim-unsupported") && Query(instance, op, message, capacity) != OPCTS_STATUS_OK)
     return OPCTS_STATUS_NOT_SUPPORTED;
   if (FAULT_IS("skip-write")) return OPCTS_STATUS_OK;
@@ -173,7 +171,8 @@ int32_t Execute(void* instance, const opcts_op_desc* op, const opcts_binding* bi
     if (const pid_t child = fork(); child == 0) {
       sleep(60);
       _exit(0);
-    } else if (std::FILE* note = std::fopen(("/tmp/opcts-fork-child-" + std::to_string(getppid())).c_str(), "w")) {
+    } else if (std::FILE* note = std::fopen(
+                   ("/tmp/opcts-fork-child-" + std::to_string(getppid())).c_str(), "w")) {
       std::fprintf(note, "%d\n", static_cast<int>(child));
       std::fclose(note);
     }
@@ -184,9 +183,11 @@ int32_t Execute(void* instance, const opcts_op_desc* op, const opcts_binding* bi
     *null = 1;
   }
   if (FAULT_IS("hang-u16") && dtype == OPCTS_DTYPE_UINT16)
-    for (volatile bool forever = true; forever;) {}
+    for (volatile bool forever = true; forever;) {
+    }
   if (FAULT_IS("abort-i8") && dtype == OPCTS_DTYPE_INT8) std::abort();
-  if (FAULT_IS("throw-bf16") && dtype == OPCTS_DTYPE_BFLOAT16) throw std::runtime_error("boom from the plugin");
+  if (FAULT_IS("throw-bf16") && dtype == OPCTS_DTYPE_BFLOAT16)
+    throw std::runtime_error("boom from the plugin");
   if (FAULT_IS("memory-hog")) {
     constexpr size_t kHog = size_t{64} << 20;
     auto* hog = static_cast<volatile char*>(std::malloc(kHog));
@@ -199,7 +200,8 @@ int32_t Execute(void* instance, const opcts_op_desc* op, const opcts_binding* bi
   const int32_t status = inner->execute(instance, op, bindings, count, message, capacity);
   if (AcceptsInvalid() && status != OPCTS_STATUS_OK) {  // the inner one refused: pretend it ran
     if (FAULT_IS("accept-invalid-read-oob") && count > 0 && bindings[0].data) {
-      volatile uint8_t sink = static_cast<const uint8_t*>(bindings[0].data)[bindings[0].size_in_bytes + 16];
+      volatile uint8_t sink =
+          static_cast<const uint8_t*>(bindings[0].data)[bindings[0].size_in_bytes + 16];
       (void)sink;
     }
     return OPCTS_STATUS_OK;
@@ -228,8 +230,8 @@ int32_t Execute(void* instance, const opcts_op_desc* op, const opcts_binding* bi
   return status;
 }
 
-const opcts_backend_api kApi = {OPCTS_ABI_VERSION, sizeof(opcts_backend_api), Create, Destroy,
-                                GetInfo, Query, Execute};
+const opcts_backend_api kApi = {
+    OPCTS_ABI_VERSION, sizeof(opcts_backend_api), Create, Destroy, GetInfo, Query, Execute};
 
 }  // namespace
 

@@ -8,12 +8,24 @@ constexpr uint64_t kMaxElements = 0xFFFFFFFFull;  // DirectML: at most 2^32 - 1 
 
 uint64_t ElementSize(uint32_t data_type) {
   switch (data_type) {
-    case OPCTS_DTYPE_FLOAT64: case OPCTS_DTYPE_INT64: case OPCTS_DTYPE_UINT64: return 8;
-    case OPCTS_DTYPE_FLOAT32: case OPCTS_DTYPE_INT32: case OPCTS_DTYPE_UINT32: return 4;
-    case OPCTS_DTYPE_FLOAT16: case OPCTS_DTYPE_BFLOAT16:
-    case OPCTS_DTYPE_INT16: case OPCTS_DTYPE_UINT16: return 2;
-    case OPCTS_DTYPE_INT8: case OPCTS_DTYPE_UINT8: return 1;
-    default: return 0;
+    case OPCTS_DTYPE_FLOAT64:
+    case OPCTS_DTYPE_INT64:
+    case OPCTS_DTYPE_UINT64:
+      return 8;
+    case OPCTS_DTYPE_FLOAT32:
+    case OPCTS_DTYPE_INT32:
+    case OPCTS_DTYPE_UINT32:
+      return 4;
+    case OPCTS_DTYPE_FLOAT16:
+    case OPCTS_DTYPE_BFLOAT16:
+    case OPCTS_DTYPE_INT16:
+    case OPCTS_DTYPE_UINT16:
+      return 2;
+    case OPCTS_DTYPE_INT8:
+    case OPCTS_DTYPE_UINT8:
+      return 1;
+    default:
+      return 0;
   }
 }
 
@@ -55,9 +67,8 @@ int32_t ValidateTensor(const opcts_tensor_desc* t, const std::string& name, std:
   }
   const uint64_t implied_bytes = ((last_index + 1) * element_size + 3) / 4 * 4;
   if (t->total_tensor_size_in_bytes < implied_bytes)
-    return Invalid(message, name + ".TotalTensorSizeInBytes " +
-                                Str(t->total_tensor_size_in_bytes) + " is below the implied minimum " +
-                                Str(implied_bytes));
+    return Invalid(message, name + ".TotalTensorSizeInBytes " + Str(t->total_tensor_size_in_bytes) +
+                                " is below the implied minimum " + Str(implied_bytes));
 
   const uint32_t alignment = t->guaranteed_base_offset_alignment;
   const bool power_of_two = (alignment & (alignment - 1)) == 0;
@@ -82,14 +93,16 @@ int32_t ValidateCumulativeDesc(const opcts_dml_cumulative_desc* desc, std::strin
                                 " differs from InputTensor.DataType " + DTypeName(in.data_type));
   if (out.dimension_count != in.dimension_count)
     return Invalid(message, "OutputTensor.DimensionCount " + Str(out.dimension_count) +
-                                " differs from InputTensor.DimensionCount " + Str(in.dimension_count));
+                                " differs from InputTensor.DimensionCount " +
+                                Str(in.dimension_count));
   for (uint32_t d = 0; d < in.dimension_count; ++d)
     if (out.sizes[d] != in.sizes[d])
       return Invalid(message, "OutputTensor.Sizes[" + Str(d) + "] is " + Str(out.sizes[d]) +
                                   " but InputTensor.Sizes[" + Str(d) + "] is " + Str(in.sizes[d]));
 
   if (desc->axis >= in.dimension_count)
-    return Invalid(message, "Axis " + Str(desc->axis) + " is not less than InputTensor.DimensionCount " +
+    return Invalid(message, "Axis " + Str(desc->axis) +
+                                " is not less than InputTensor.DimensionCount " +
                                 Str(in.dimension_count));
   if (desc->axis_direction != OPCTS_AXIS_DIRECTION_INCREASING &&
       desc->axis_direction != OPCTS_AXIS_DIRECTION_DECREASING)
@@ -102,7 +115,8 @@ int32_t ValidateCumulativeDesc(const opcts_dml_cumulative_desc* desc, std::strin
 
 int32_t ValidateBindings(const opcts_dml_cumulative_desc& desc, const opcts_binding* bindings,
                          uint32_t binding_count, std::string* message) {
-  if (binding_count != 2) return Invalid(message, "binding_count " + Str(binding_count) + " is not 2");
+  if (binding_count != 2)
+    return Invalid(message, "binding_count " + Str(binding_count) + " is not 2");
   if (bindings == nullptr) return Invalid(message, "bindings is null");
   const opcts_tensor_desc* tensors[2] = {desc.input, desc.output};
   const char* names[2] = {"InputTensor", "OutputTensor"};
@@ -119,19 +133,32 @@ int32_t ValidateBindings(const opcts_dml_cumulative_desc& desc, const opcts_bind
 
 const char* DTypeName(uint32_t data_type) {
   switch (data_type) {
-    case OPCTS_DTYPE_FLOAT32: return "FLOAT32";
-    case OPCTS_DTYPE_FLOAT16: return "FLOAT16";
-    case OPCTS_DTYPE_UINT32: return "UINT32";
-    case OPCTS_DTYPE_UINT16: return "UINT16";
-    case OPCTS_DTYPE_UINT8: return "UINT8";
-    case OPCTS_DTYPE_INT32: return "INT32";
-    case OPCTS_DTYPE_INT16: return "INT16";
-    case OPCTS_DTYPE_INT8: return "INT8";
-    case OPCTS_DTYPE_FLOAT64: return "FLOAT64";
-    case OPCTS_DTYPE_UINT64: return "UINT64";
-    case OPCTS_DTYPE_INT64: return "INT64";
-    case OPCTS_DTYPE_BFLOAT16: return "BFLOAT16";
-    default: return "unknown";
+    case OPCTS_DTYPE_FLOAT32:
+      return "FLOAT32";
+    case OPCTS_DTYPE_FLOAT16:
+      return "FLOAT16";
+    case OPCTS_DTYPE_UINT32:
+      return "UINT32";
+    case OPCTS_DTYPE_UINT16:
+      return "UINT16";
+    case OPCTS_DTYPE_UINT8:
+      return "UINT8";
+    case OPCTS_DTYPE_INT32:
+      return "INT32";
+    case OPCTS_DTYPE_INT16:
+      return "INT16";
+    case OPCTS_DTYPE_INT8:
+      return "INT8";
+    case OPCTS_DTYPE_FLOAT64:
+      return "FLOAT64";
+    case OPCTS_DTYPE_UINT64:
+      return "UINT64";
+    case OPCTS_DTYPE_INT64:
+      return "INT64";
+    case OPCTS_DTYPE_BFLOAT16:
+      return "BFLOAT16";
+    default:
+      return "unknown";
   }
 }
 

@@ -1,11 +1,12 @@
 // libFuzzer target: one operator (OPCTS_FUZZ_OPERATOR, a spec's operator name) run on the
 // reference and on a backend through the conformance run's pipeline (conformance/case_run.h:
-// guard bytes, prefilled outputs, input clobbering, the oracle's bounds, the gate's rule). A case the spec's
-// constraints (or the reference) call invalid must be rejected, as the conformance run's invalid
-// cases must. A mismatch prints the case as an opcts-vector/1 JSON whose `expected` is the
+// guard bytes, prefilled outputs, input clobbering, the oracle's bounds, the gate's rule). A case
+// the spec's constraints (or the reference) call invalid must be rejected, as the conformance run's
+// invalid cases must. A mismatch prints the case as an opcts-vector/1 JSON whose `expected` is the
 // reference's answer (or a must-reject vector), then aborts.
 //
-//   opcts_fuzz_dml_scatter_nd [--backend=NAME|PATH] [--strict] [libFuzzer flags] [CORPUS_DIR|FILE...]
+//   opcts_fuzz_dml_scatter_nd [--backend=NAME|PATH] [--strict] [libFuzzer flags]
+//   [CORPUS_DIR|FILE...]
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -40,14 +41,20 @@ const opcts::OperatorSpec& TargetSpec() {
 }
 
 [[noreturn]] void ReportMismatch(const opcts::Operation& op, const opcts::ReferenceResult& expected,
-                                 const opcts::CaseOutcome& outcome, const uint8_t* data, size_t size) {
+                                 const opcts::CaseOutcome& outcome, const uint8_t* data,
+                                 size_t size) {
   const opcts::Plugin& backend = opcts::FuzzBackend();
-  const std::string source =
-      std::string(backend.info().name) + ": " + std::string(opcts::StatusName(outcome.status)) + ": " + outcome.message;
+  const std::string source = std::string(backend.info().name) + ": " +
+                             std::string(opcts::StatusName(outcome.status)) + ": " +
+                             outcome.message;
   const opcts::TestVector v = opcts::FindingVector(
-      op, expected, opcts::FindingName(*op.spec, std::string(reinterpret_cast<const char*>(data), size)), source);
-  std::fprintf(stderr, "\n==opcts-fuzz== %s on %s: %s\n==opcts-fuzz== the case (expected: the reference):\n%s\n",
-               std::string(opcts::StatusName(outcome.status)).c_str(), op.spec->name.c_str(), source.c_str(), opcts::VectorToJson(v).dump(1).c_str());
+      op, expected,
+      opcts::FindingName(*op.spec, std::string(reinterpret_cast<const char*>(data), size)), source);
+  std::fprintf(
+      stderr,
+      "\n==opcts-fuzz== %s on %s: %s\n==opcts-fuzz== the case (expected: the reference):\n%s\n",
+      std::string(opcts::StatusName(outcome.status)).c_str(), op.spec->name.c_str(), source.c_str(),
+      opcts::VectorToJson(v).dump(1).c_str());
   std::abort();
 }
 
@@ -70,7 +77,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   // the byte that draws it (its persistent auto-dictionary): unchecked, 9 % of the executions
   // were long ones, at a quarter of the rate overall.
   const bool long_case = opcts::HasLongDimension(*op);
-  if (long_case && opcts::StableHash(std::string(reinterpret_cast<const char*>(data), size)) % kLongCaseShare != 0)
+  if (long_case &&
+      opcts::StableHash(std::string(reinterpret_cast<const char*>(data), size)) % kLongCaseShare !=
+          0)
     return -1;
   const opcts::Plugin& backend = opcts::FuzzBackend();
   opcts::PreparedCase prepared(*op);
@@ -79,11 +88,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::optional<std::string>& invalid = prepared.invalid_reason();
   if (!invalid && !opcts::LowestSupportingLevel(*op)) return -1;
   const opcts::CaseGroup group = opcts::GroupOfOperation(prepared, opcts::ClaimsOf(backend));
-  const opcts::CaseVerdict verdict = opcts::RunCase(backend, prepared, group, {.strict = opcts::FuzzStrict()});
+  const opcts::CaseVerdict verdict =
+      opcts::RunCase(backend, prepared, group, {.strict = opcts::FuzzStrict()});
   if (!verdict.acceptable) {
     opcts::ReferenceResult expected;
-    if (invalid) expected.invalid = invalid;
-    else expected = prepared.expected();
+    if (invalid)
+      expected.invalid = invalid;
+    else
+      expected = prepared.expected();
     ReportMismatch(*op, expected, verdict.outcome, data, size);
   }
   return long_case && !invalid ? -1 : 0;

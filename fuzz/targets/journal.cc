@@ -1,11 +1,11 @@
 // libFuzzer target: the journal reader on arbitrary text. A journal that parses must survive
 // being written back (ToJsonLine) and read again unchanged: reports, resume and merge rely on it.
+#include "reports/journal.h"
+
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
-
-#include "reports/journal.h"
 
 namespace {
 
@@ -27,7 +27,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string written = Written(*first);
   const auto second = opcts::ParseJournal(written, "fuzz.jsonl");
   if (!second || Written(*second) != written) {
-    std::fprintf(stderr, "journal does not survive ToJsonLine + ParseJournal:\n%s\n%s\n", written.c_str(),
+    std::fprintf(stderr, "journal does not survive ToJsonLine + ParseJournal:\n%s\n%s\n",
+                 written.c_str(),
                  second ? Written(*second).c_str() : second.error().message.c_str());
     std::abort();
   }

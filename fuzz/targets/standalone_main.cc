@@ -21,11 +21,12 @@ int main(int argc, char** argv) {
   std::vector<std::filesystem::path> inputs;
   for (int i = 1; i < argc; ++i) {
     const std::filesystem::path path = argv[i];
-    if (path.string().rfind("-", 0) == 0) continue;  // a flag for the target or for libFuzzer
+    if (path.string().rfind('-', 0) == 0) continue;  // a flag for the target or for libFuzzer
     std::error_code ec;
     if (std::filesystem::is_directory(path, ec)) {
       for (const auto& entry : std::filesystem::recursive_directory_iterator(path))
-        if (entry.is_regular_file() && entry.path().filename() != "README.md") inputs.push_back(entry.path());
+        if (entry.is_regular_file() && entry.path().filename() != "README.md")
+          inputs.push_back(entry.path());
     } else if (std::filesystem::is_regular_file(path, ec)) {
       inputs.push_back(path);
     } else {
@@ -35,7 +36,8 @@ int main(int argc, char** argv) {
   std::sort(inputs.begin(), inputs.end());
   for (const std::filesystem::path& input : inputs) {
     std::ifstream in(input, std::ios::binary);
-    const std::vector<char> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const std::vector<char> bytes((std::istreambuf_iterator<char>(in)),
+                                  std::istreambuf_iterator<char>());
     LLVMFuzzerTestOneInput(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size());
   }
   std::printf("%s: %zu inputs ran, none failed\n", argv[0], inputs.size());

@@ -43,7 +43,8 @@ const Plugin& FuzzBackend() {
     PluginLoad load = LoadPlugin(BackendChoice(), "");
     if (!load) {
       // Not a finding: the target cannot start. Exit (not abort) so no crash file is written.
-      std::fprintf(stderr, "opcts fuzz: backend %s: %s\n", BackendChoice().c_str(), load.error().message.c_str());
+      std::fprintf(stderr, "opcts fuzz: backend %s: %s\n", BackendChoice().c_str(),
+                   load.error().message.c_str());
       std::exit(2);
     }
     std::fprintf(stderr, "opcts fuzz: backend %s (%s), feature level %s\n", (*load)->info().name,

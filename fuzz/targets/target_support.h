@@ -5,8 +5,9 @@
 // found through $OPCTS_PLUGIN_DIR or plugins/ beside the target binary. `--strict` (or
 // $OPCTS_FUZZ_STRICT=1) makes a QualityWarning a mismatch, as `opcts run --strict` fails it.
 //
-//   extern "C" int LLVMFuzzerInitialize(int* argc, char*** argv) { return InitFuzzTarget(*argc, *argv); }
-//   const Plugin& backend = FuzzBackend();   // loads once; exits with a message if it cannot
+//   extern "C" int LLVMFuzzerInitialize(int* argc, char*** argv) { return InitFuzzTarget(*argc,
+//   *argv); } const Plugin& backend = FuzzBackend();   // loads once; exits with a message if it
+//   cannot
 #pragma once
 
 #include "conformance/plugin_loader.h"

@@ -42,14 +42,16 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     return 0;
   }
   bool small = true;
-  for (const auto& [name, t] : r->op.tensors) small = small && opcts::ElementCount(t.desc) <= kMaxCheckedElements;
+  for (const auto& [name, t] : r->op.tensors)
+    small = small && opcts::ElementCount(t.desc) <= kMaxCheckedElements;
   if (small) opcts::CheckVectorAgainstReference(*r);
 
   const std::string written = opcts::VectorToJson(*r).dump();
   const opcts::Result<opcts::TestVector> again = opcts::ParseVector(written, "fuzz.json", specs);
   if (!again || opcts::VectorToJson(*again).dump() != written) {
-    std::fprintf(stderr, "vector does not survive VectorToJson + ParseVector:\n%s\n%s\n", written.c_str(),
-                 again ? opcts::VectorToJson(*again).dump().c_str() : again.error().message.c_str());
+    std::fprintf(
+        stderr, "vector does not survive VectorToJson + ParseVector:\n%s\n%s\n", written.c_str(),
+        again ? opcts::VectorToJson(*again).dump().c_str() : again.error().message.c_str());
     std::abort();
   }
   return 0;

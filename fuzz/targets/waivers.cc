@@ -1,10 +1,10 @@
 // libFuzzer target: the waiver-file parser on arbitrary YAML, then each waiver's globs matched
 // against its own fields (GlobMatch must stay fast on any pattern) and its expiry evaluated.
+#include "reports/waivers.h"
+
 #include <cstdint>
 #include <cstdlib>
 #include <string>
-
-#include "reports/waivers.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string text(reinterpret_cast<const char*>(data), size);

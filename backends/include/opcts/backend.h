@@ -77,7 +77,8 @@ typedef struct opcts_tensor_desc {
 } opcts_tensor_desc;
 
 /* The operators: codes (OPCTS_OP_*), descriptor structs and enum values, generated from
- * the operator specs (spec/NAME.yaml). A new operator adds a code and a struct there; existing ones never change. */
+ * the operator specs (spec/NAME.yaml). A new operator adds a code and a struct there; existing ones
+ * never change. */
 #include "opcts/operators.h"
 
 typedef struct opcts_op_desc {
@@ -94,15 +95,15 @@ typedef struct opcts_binding {
 /* What a backend instance says about itself. Strings are owned by the instance and stay valid
  * until destroy. */
 typedef struct opcts_backend_info {
-  const char* name;           /* "cpu-simd" */
-  const char* version;        /* the backend's own version */
-  const char* device;         /* "AMD EPYC (AVX2)", "llvmpipe (LLVM 15, 256 bits)" */
-  uint32_t feature_level;     /* the DirectML feature level claimed: OPCTS_FEATURE_LEVEL(5, 0) */
+  const char* name;       /* "cpu-simd" */
+  const char* version;    /* the backend's own version */
+  const char* device;     /* "AMD EPYC (AVX2)", "llvmpipe (LLVM 15, 256 bits)" */
+  uint32_t feature_level; /* the DirectML feature level claimed: OPCTS_FEATURE_LEVEL(5, 0) */
   /* Space-separated claims for operators of other level schemes, "<scheme>.<level>", e.g.
    * "openvino.opset3 onnx.opset18"; "" if none. A claim covers that level and every lower one of
    * its scheme, as feature_level does for DirectML. */
   const char* extra_support;
-  const char* details;        /* free text: features found, driver, SIMD target; "" if none */
+  const char* details; /* free text: features found, driver, SIMD target; "" if none */
 } opcts_backend_info;
 
 /* `message` buffers are harness-owned, `message_capacity` bytes, to be NUL-terminated. */

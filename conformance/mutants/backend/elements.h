@@ -83,12 +83,14 @@ struct IntElement {
   static constexpr Acc kMax = static_cast<Acc>(static_cast<std::make_unsigned_t<T>>(~0ull));
   static Acc Add(Acc a, Acc b) {
     Acc r;
-    if constexpr (std::is_unsigned_v<T>) return __builtin_add_overflow(a, b, &r) || r > kMax ? kMax : r;
+    if constexpr (std::is_unsigned_v<T>)
+      return __builtin_add_overflow(a, b, &r) || r > kMax ? kMax : r;
     return a + b;
   }
   static Acc Multiply(Acc a, Acc b) {
     Acc r;
-    if constexpr (std::is_unsigned_v<T>) return __builtin_mul_overflow(a, b, &r) || r > kMax ? kMax : r;
+    if constexpr (std::is_unsigned_v<T>)
+      return __builtin_mul_overflow(a, b, &r) || r > kMax ? kMax : r;
     return a * b;
   }
 #else

@@ -23,7 +23,8 @@ namespace {
 struct Instance {
   std::string name = std::string("mutant-") + OPCTS_MUTANT_NAME;
   plugin::Claims claims = plugin::ClaimEveryLevel();
-  opcts_backend_info info{name.c_str(), "1.0", "scalar CPU", claims.feature_level, claims.extra_support.c_str(), ""};
+  opcts_backend_info info{
+      name.c_str(), "1.0", "scalar CPU", claims.feature_level, claims.extra_support.c_str(), ""};
   std::map<std::string, ScanPlan> plans;  // by PlanKey
 };
 
@@ -51,7 +52,8 @@ Result<void> CheckOp(const opcts_op_desc* op) {
 #ifdef OPCTS_MUTANT_CLAIM_NOT_HONOURED
   const abi::Operator& info = *abi::FindOperator(op->type);
   // Mutant: claims 5_0 but never implemented its additions, 64-bit integer scans.
-  if (IsInt64Scan(info, *op)) return NotSupported("mutant: 64-bit integer scans are not implemented");
+  if (IsInt64Scan(info, *op))
+    return NotSupported("mutant: 64-bit integer scans are not implemented");
 #endif
   return {};
 }
@@ -75,7 +77,8 @@ Result<uint32_t> ScanAxis(const plugin::ScanView& scan, const opcts_binding* bin
 #else
 #if defined(OPCTS_MUTANT_ABSENT_AXIS_LAST)
   // Mutant: without the axis input the last axis is scanned, as several frameworks default.
-  if (scan.axis_is_tensor && scan.axis_tensor.desc == nullptr) return scan.input.desc->dimension_count - 1;
+  if (scan.axis_is_tensor && scan.axis_tensor.desc == nullptr)
+    return scan.input.desc->dimension_count - 1;
 #endif
   return plugin::ResolveScanAxis(scan, bindings);
 #endif
@@ -87,7 +90,8 @@ std::string PlanKey(const opcts_tensor_desc& in, const opcts_tensor_desc& out,
   std::string key;
   for (const opcts_tensor_desc* t : {&in, &out}) {
     for (uint32_t d = 0; d < t->dimension_count; ++d)
-      key += std::to_string(t->sizes[d]) + "/" + (t->strides ? std::to_string(t->strides[d]) : "-") + ",";
+      key += std::to_string(t->sizes[d]) + "/" +
+             (t->strides ? std::to_string(t->strides[d]) : "-") + ",";
     key += ";";
   }
 #ifndef OPCTS_MUTANT_AXIS_MISSING_FROM_CACHE_KEY
@@ -101,7 +105,7 @@ void Scan(Instance& self, const opcts_tensor_desc& in_desc, const opcts_binding&
           const ScanParams& params) {
   auto [it, added] = self.plans.try_emplace(PlanKey(in_desc, out_desc, axis));
   if (added) it->second = MakeScanPlan(ReadLayout(in_desc), WriteLayout(out_desc), axis);
-  // In place, the output would overwrite input elements before they are read: read a copy.
+    // In place, the output would overwrite input elements before they are read: read a copy.
 #ifdef OPCTS_MUTANT_EXCLUSIVE_IN_PLACE
   // Mutant: no copy, "every element is read just before it is written" (see scan.cc).
   const bool copy = false;
@@ -118,13 +122,14 @@ void Scan(Instance& self, const opcts_tensor_desc& in_desc, const opcts_binding&
 }
 
 Result<void> ScatterND(const plugin::ScatterView& v, const opcts_binding* bindings) {
-  const ScatterArgs args{v.input.desc,
-                         v.indices.desc,
-                         v.updates.desc,
-                         v.output.desc,
-                         v.has_dimension_counts ? v.input_dimension_count : v.input.desc->dimension_count,
-                         v.has_dimension_counts ? v.indices_dimension_count : v.indices.desc->dimension_count,
-                         static_cast<plugin::ScatterReduction>(v.reduction)};
+  const ScatterArgs args{
+      v.input.desc,
+      v.indices.desc,
+      v.updates.desc,
+      v.output.desc,
+      v.has_dimension_counts ? v.input_dimension_count : v.input.desc->dimension_count,
+      v.has_dimension_counts ? v.indices_dimension_count : v.indices.desc->dimension_count,
+      static_cast<plugin::ScatterReduction>(v.reduction)};
   const auto* input = static_cast<const uint8_t*>(bindings[v.input.binding].data);
   auto* output = static_cast<uint8_t*>(bindings[v.output.binding].data);
   std::vector<uint8_t> input_copy;  // in place, the updates would land in the input being copied
@@ -138,18 +143,21 @@ Result<void> ScatterND(const plugin::ScatterView& v, const opcts_binding* bindin
 
 Result<void> Run(Instance& self, const opcts_op_desc& op, const opcts_binding* bindings) {
   const abi::Operator& info = *abi::FindOperator(op.type);
-  if (std::string_view(info.family) == "scatter_nd") return ScatterND(plugin::ReadScatter(info, op.desc), bindings);
+  if (std::string_view(info.family) == "scatter_nd")
+    return ScatterND(plugin::ReadScatter(info, op.desc), bindings);
   const plugin::ScanView scan = plugin::ReadScan(info, op.desc);
   OPCTS_ASSIGN_OR_RETURN(const uint32_t axis, ScanAxis(scan, bindings));
-  Scan(self, *scan.input.desc, bindings[scan.input.binding], *scan.output.desc, bindings[scan.output.binding],
-       axis, {scan.product ? ScanOp::kProduct : ScanOp::kSum, scan.reverse != 0, scan.exclusive != 0});
+  Scan(self, *scan.input.desc, bindings[scan.input.binding], *scan.output.desc,
+       bindings[scan.output.binding], axis,
+       {scan.product ? ScanOp::kProduct : ScanOp::kSum, scan.reverse != 0, scan.exclusive != 0});
   return {};
 }
 
 int32_t Create(const char* options, void** instance, char* message, size_t capacity) {
   return plugin::GuardedCall("mutant", message, capacity, [&]() -> Result<void> {
     if (instance == nullptr) return InvalidInput("instance is null");
-    if (options != nullptr && options[0] != '\0') return InvalidInput("the mutant backends take no options");
+    if (options != nullptr && options[0] != '\0')
+      return InvalidInput("the mutant backends take no options");
     *instance = new Instance;
     return {};
   });
@@ -181,10 +189,12 @@ int32_t Execute(void* instance, const opcts_op_desc* op, const opcts_binding* bi
   });
 }
 
-const opcts_backend_api kApi = {OPCTS_ABI_VERSION, sizeof(opcts_backend_api), Create, Destroy,
-                                GetInfo, Query, Execute};
+const opcts_backend_api kApi = {
+    OPCTS_ABI_VERSION, sizeof(opcts_backend_api), Create, Destroy, GetInfo, Query, Execute};
 
 }  // namespace
 }  // namespace opcts::mutant
 
-extern "C" OPCTS_EXPORT const opcts_backend_api* opcts_backend_entry(void) { return &opcts::mutant::kApi; }
+extern "C" OPCTS_EXPORT const opcts_backend_api* opcts_backend_entry(void) {
+  return &opcts::mutant::kApi;
+}

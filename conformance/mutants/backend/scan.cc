@@ -101,18 +101,30 @@ ScanPlan MakeScanPlan(const Layout& in, const Layout& out, uint32_t axis) {
 void RunScan(const ScanPlan& plan, const ScanParams& params, uint32_t data_type, const uint8_t* in,
              uint8_t* out) {
   switch (data_type) {
-    case OPCTS_DTYPE_FLOAT64: return ScanLines<Float64Element>(plan, params, in, out);
-    case OPCTS_DTYPE_FLOAT32: return ScanLines<Float32Element>(plan, params, in, out);
-    case OPCTS_DTYPE_FLOAT16: return ScanLines<Float16Element>(plan, params, in, out);
-    case OPCTS_DTYPE_BFLOAT16: return ScanLines<BFloat16Element>(plan, params, in, out);
-    case OPCTS_DTYPE_INT64: return ScanLines<IntElement<int64_t>>(plan, params, in, out);
-    case OPCTS_DTYPE_INT32: return ScanLines<IntElement<int32_t>>(plan, params, in, out);
-    case OPCTS_DTYPE_INT16: return ScanLines<IntElement<int16_t>>(plan, params, in, out);
-    case OPCTS_DTYPE_INT8: return ScanLines<IntElement<int8_t>>(plan, params, in, out);
-    case OPCTS_DTYPE_UINT64: return ScanLines<IntElement<uint64_t>>(plan, params, in, out);
-    case OPCTS_DTYPE_UINT32: return ScanLines<IntElement<uint32_t>>(plan, params, in, out);
-    case OPCTS_DTYPE_UINT16: return ScanLines<IntElement<uint16_t>>(plan, params, in, out);
-    case OPCTS_DTYPE_UINT8: return ScanLines<IntElement<uint8_t>>(plan, params, in, out);
+    case OPCTS_DTYPE_FLOAT64:
+      return ScanLines<Float64Element>(plan, params, in, out);
+    case OPCTS_DTYPE_FLOAT32:
+      return ScanLines<Float32Element>(plan, params, in, out);
+    case OPCTS_DTYPE_FLOAT16:
+      return ScanLines<Float16Element>(plan, params, in, out);
+    case OPCTS_DTYPE_BFLOAT16:
+      return ScanLines<BFloat16Element>(plan, params, in, out);
+    case OPCTS_DTYPE_INT64:
+      return ScanLines<IntElement<int64_t>>(plan, params, in, out);
+    case OPCTS_DTYPE_INT32:
+      return ScanLines<IntElement<int32_t>>(plan, params, in, out);
+    case OPCTS_DTYPE_INT16:
+      return ScanLines<IntElement<int16_t>>(plan, params, in, out);
+    case OPCTS_DTYPE_INT8:
+      return ScanLines<IntElement<int8_t>>(plan, params, in, out);
+    case OPCTS_DTYPE_UINT64:
+      return ScanLines<IntElement<uint64_t>>(plan, params, in, out);
+    case OPCTS_DTYPE_UINT32:
+      return ScanLines<IntElement<uint32_t>>(plan, params, in, out);
+    case OPCTS_DTYPE_UINT16:
+      return ScanLines<IntElement<uint16_t>>(plan, params, in, out);
+    case OPCTS_DTYPE_UINT8:
+      return ScanLines<IntElement<uint8_t>>(plan, params, in, out);
   }
 }
 

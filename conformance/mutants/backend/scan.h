@@ -4,7 +4,8 @@
 // structure of the SIMD and GPU kernels whose bugs the mutants model.
 //
 //   ScanPlan plan = MakeScanPlan(ReadLayout(in_desc), WriteLayout(out_desc), axis);
-//   RunScan(plan, {ScanOp::kSum, /*reverse=*/false, /*exclusive=*/true}, in_desc.data_type, in, out);
+//   RunScan(plan, {ScanOp::kSum, /*reverse=*/false, /*exclusive=*/true}, in_desc.data_type, in,
+//   out);
 #pragma once
 
 #include <cstdint>
@@ -28,7 +29,7 @@ struct ScanParams {
 // backend would bake into a pipeline, so the plugin caches plans per descriptor.
 struct ScanPlan {
   uint32_t axis = 0;
-  uint64_t length = 1;            // elements per line
+  uint64_t length = 1;                 // elements per line
   uint64_t in_step = 0, out_step = 0;  // strides along the axis
   std::vector<uint64_t> in_bases, out_bases;
 };

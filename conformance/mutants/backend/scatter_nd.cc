@@ -7,10 +7,9 @@
 #include <map>
 #include <vector>
 
-#include "spec/half.h"
-
 #include "backend/elements.h"
 #include "backend/layout.h"
+#include "spec/half.h"
 
 namespace opcts::mutant {
 namespace {
@@ -24,11 +23,20 @@ uint64_t ThroughFloatRegister(uint32_t data_type, uint64_t bits) {
   };
   Fields f{0, 0, 0};
   switch (data_type) {
-    case OPCTS_DTYPE_FLOAT64: f = {0x7FF0000000000000ull, 0x000FFFFFFFFFFFFFull, 1ull << 51}; break;
-    case OPCTS_DTYPE_FLOAT32: f = {0x7F800000u, 0x007FFFFFu, 1u << 22}; break;
-    case OPCTS_DTYPE_FLOAT16: f = {0x7C00u, 0x03FFu, 1u << 9}; break;
-    case OPCTS_DTYPE_BFLOAT16: f = {0x7F80u, 0x007Fu, 1u << 6}; break;
-    default: return bits;  // integers move untouched
+    case OPCTS_DTYPE_FLOAT64:
+      f = {0x7FF0000000000000ull, 0x000FFFFFFFFFFFFFull, 1ull << 51};
+      break;
+    case OPCTS_DTYPE_FLOAT32:
+      f = {0x7F800000u, 0x007FFFFFu, 1u << 22};
+      break;
+    case OPCTS_DTYPE_FLOAT16:
+      f = {0x7C00u, 0x03FFu, 1u << 9};
+      break;
+    case OPCTS_DTYPE_BFLOAT16:
+      f = {0x7F80u, 0x007Fu, 1u << 6};
+      break;
+    default:
+      return bits;  // integers move untouched
   }
   const uint64_t exponent = bits & f.exponent, mantissa = bits & f.mantissa;
 #ifdef OPCTS_MUTANT_SUBNORMALS_FLUSHED
@@ -60,7 +68,8 @@ void CopyInput(uint32_t data_type, const Layout& in, const uint8_t* input, const
     const uint64_t bytes = in.element_count * size;
 #ifdef OPCTS_MUTANT_VECTOR_COPY_OVERRUN
     // Mutant: copies whole 16-byte vectors with no tail loop, up to 15 bytes past the end.
-    for (uint64_t offset = 0; offset < bytes; offset += 16) std::memcpy(output + offset, input + offset, 16);
+    for (uint64_t offset = 0; offset < bytes; offset += 16)
+      std::memcpy(output + offset, input + offset, 16);
 #else
     std::memcpy(output, input, bytes);
 #endif
@@ -83,20 +92,29 @@ int64_t ReadIndex(uint32_t index_type, const Layout& layout, const uint8_t* indi
 #endif
   const uint8_t* p = indices + offset * layout.element_size;
   switch (index_type) {
-    case OPCTS_DTYPE_INT64: return LoadAs<int64_t>(p);
-    case OPCTS_DTYPE_INT32: return LoadAs<int32_t>(p);
-    case OPCTS_DTYPE_INT16: return LoadAs<int16_t>(p);
-    case OPCTS_DTYPE_INT8: return LoadAs<int8_t>(p);
-    case OPCTS_DTYPE_UINT64: return static_cast<int64_t>(std::min<uint64_t>(LoadAs<uint64_t>(p), INT64_MAX));
-    case OPCTS_DTYPE_UINT32: return LoadAs<uint32_t>(p);
-    case OPCTS_DTYPE_UINT16: return LoadAs<uint16_t>(p);
-    case OPCTS_DTYPE_UINT8: return LoadAs<uint8_t>(p);
+    case OPCTS_DTYPE_INT64:
+      return LoadAs<int64_t>(p);
+    case OPCTS_DTYPE_INT32:
+      return LoadAs<int32_t>(p);
+    case OPCTS_DTYPE_INT16:
+      return LoadAs<int16_t>(p);
+    case OPCTS_DTYPE_INT8:
+      return LoadAs<int8_t>(p);
+    case OPCTS_DTYPE_UINT64:
+      return static_cast<int64_t>(std::min<uint64_t>(LoadAs<uint64_t>(p), INT64_MAX));
+    case OPCTS_DTYPE_UINT32:
+      return LoadAs<uint32_t>(p);
+    case OPCTS_DTYPE_UINT16:
+      return LoadAs<uint16_t>(p);
+    case OPCTS_DTYPE_UINT8:
+      return LoadAs<uint8_t>(p);
   }
   return -1;
 }
 
 bool IsSignedIndex(uint32_t t) {
-  return t == OPCTS_DTYPE_INT64 || t == OPCTS_DTYPE_INT32 || t == OPCTS_DTYPE_INT16 || t == OPCTS_DTYPE_INT8;
+  return t == OPCTS_DTYPE_INT64 || t == OPCTS_DTYPE_INT32 || t == OPCTS_DTYPE_INT16 ||
+         t == OPCTS_DTYPE_INT8;
 }
 
 // An element under a reduction: a float as double (every float type converts exactly), an
@@ -114,24 +132,41 @@ bool IsFloatType(uint32_t t) {
 Number LoadNumber(uint32_t t, size_t size, const uint8_t* p) {
   Number n;
   switch (t) {
-    case OPCTS_DTYPE_FLOAT64: n.f = LoadAs<double>(p); return n;
-    case OPCTS_DTYPE_FLOAT32: n.f = LoadAs<float>(p); return n;
-    case OPCTS_DTYPE_FLOAT16: n.f = HalfBitsToFloat(LoadAs<uint16_t>(p)); return n;
-    case OPCTS_DTYPE_BFLOAT16: n.f = BFloat16BitsToFloat(LoadAs<uint16_t>(p)); return n;
+    case OPCTS_DTYPE_FLOAT64:
+      n.f = LoadAs<double>(p);
+      return n;
+    case OPCTS_DTYPE_FLOAT32:
+      n.f = LoadAs<float>(p);
+      return n;
+    case OPCTS_DTYPE_FLOAT16:
+      n.f = HalfBitsToFloat(LoadAs<uint16_t>(p));
+      return n;
+    case OPCTS_DTYPE_BFLOAT16:
+      n.f = BFloat16BitsToFloat(LoadAs<uint16_t>(p));
+      return n;
   }
   std::memcpy(&n.i, p, size);
   const unsigned spare = 64 - 8 * static_cast<unsigned>(size);
-  if (IsSignedIndex(t) && spare > 0) n.i = static_cast<uint64_t>(static_cast<int64_t>(n.i << spare) >> spare);
+  if (IsSignedIndex(t) && spare > 0)
+    n.i = static_cast<uint64_t>(static_cast<int64_t>(n.i << spare) >> spare);
   return n;
 }
 
 // Rounds once to the element type (floats) or keeps the low bits (integers: modulo 2^n).
 void StoreNumber(uint32_t t, size_t size, uint8_t* p, Number n) {
   switch (t) {
-    case OPCTS_DTYPE_FLOAT64: StoreAs<double>(p, n.f); return;
-    case OPCTS_DTYPE_FLOAT32: StoreAs<float>(p, static_cast<float>(n.f)); return;
-    case OPCTS_DTYPE_FLOAT16: StoreAs<uint16_t>(p, DoubleToHalfBits(n.f)); return;
-    case OPCTS_DTYPE_BFLOAT16: StoreAs<uint16_t>(p, DoubleToBFloat16Bits(n.f)); return;
+    case OPCTS_DTYPE_FLOAT64:
+      StoreAs<double>(p, n.f);
+      return;
+    case OPCTS_DTYPE_FLOAT32:
+      StoreAs<float>(p, static_cast<float>(n.f));
+      return;
+    case OPCTS_DTYPE_FLOAT16:
+      StoreAs<uint16_t>(p, DoubleToHalfBits(n.f));
+      return;
+    case OPCTS_DTYPE_BFLOAT16:
+      StoreAs<uint16_t>(p, DoubleToBFloat16Bits(n.f));
+      return;
   }
   std::memcpy(p, &n.i, size);
 }
@@ -152,7 +187,8 @@ Number Combine(uint32_t t, plugin::ScatterReduction reduction, Number a, Number 
   }
   if (reduction == R::kAdd) return {0, a.i + b.i};
   if (reduction == R::kMul) return {0, a.i * b.i};
-  const bool less = IsSignedIndex(t) ? static_cast<int64_t>(a.i) < static_cast<int64_t>(b.i) : a.i < b.i;
+  const bool less =
+      IsSignedIndex(t) ? static_cast<int64_t>(a.i) < static_cast<int64_t>(b.i) : a.i < b.i;
   return (reduction == R::kMax) == less ? b : a;
 }
 
@@ -175,8 +211,8 @@ Result<void> RunScatterND(const ScatterArgs& desc, const uint8_t* input, const u
 #endif
   if (copy_input) CopyInput(data_type, in, input, out, output);
 
-  // Tuples of q coordinates address the first q of the input's last `input_dims` dimensions;
-  // each writes a contiguous slice spanning the rest.
+    // Tuples of q coordinates address the first q of the input's last `input_dims` dimensions;
+    // each writes a contiguous slice spanning the rest.
 #ifdef OPCTS_MUTANT_INDEX_DEPTH_WRONG_DIM
   // Mutant: the tuple size is read from the first meaningful index dimension, not the last.
   const uint32_t q = idx.sizes[idx.sizes.size() - desc.indices_dims];
@@ -189,8 +225,9 @@ Result<void> RunScatterND(const ScatterArgs& desc, const uint8_t* input, const u
   const uint64_t tuples = idx.element_count / q;
   // The descriptor checks make these hold; the kernel never reads past a tensor if they do not.
   if (q > input_dims || tuples * slice != upd.element_count) {
-    return InternalError("mutant: " + std::to_string(tuples) + " index tuples of " + std::to_string(q) +
-                         " do not match UpdatesTensor's " + std::to_string(upd.element_count) + " elements");
+    return InternalError("mutant: " + std::to_string(tuples) + " index tuples of " +
+                         std::to_string(q) + " do not match UpdatesTensor's " +
+                         std::to_string(upd.element_count) + " elements");
   }
 
   // Resolve every tuple to the logical index of its slice's first element; skipped: -1.
@@ -255,11 +292,13 @@ Result<void> RunScatterND(const ScatterArgs& desc, const uint8_t* input, const u
       it->second = original;
 #endif
       (void)first;
-      it->second = Combine(data_type, desc.reduction, it->second,
-                           LoadNumber(data_type, size, updates + Offset(upd, t * slice + s) * size));
+      it->second =
+          Combine(data_type, desc.reduction, it->second,
+                  LoadNumber(data_type, size, updates + Offset(upd, t * slice + s) * size));
     }
   }
-  for (const auto& [e, value] : combined) StoreNumber(data_type, size, output + Offset(out, e) * size, value);
+  for (const auto& [e, value] : combined)
+    StoreNumber(data_type, size, output + Offset(out, e) * size, value);
   return {};
 }
 

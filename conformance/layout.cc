@@ -2,6 +2,8 @@
 
 #include <utility>
 
+#include "base/name_table.h"
+
 namespace opcts {
 namespace {
 
@@ -16,17 +18,8 @@ constexpr std::pair<Layout, std::string_view> kLayoutNames[] = {
 
 }  // namespace
 
-std::string_view LayoutName(Layout layout) {
-  for (const auto& [l, name] : kLayoutNames)
-    if (l == layout) return name;
-  return "?";  // unreachable: every enumerator is in the table (case_generator_test.cc)
-}
-
-std::optional<Layout> LayoutNamed(std::string_view name) {
-  for (const auto& [l, n] : kLayoutNames)
-    if (n == name) return l;
-  return std::nullopt;
-}
+std::string_view LayoutName(Layout layout) { return NameIn(kLayoutNames, layout); }
+std::optional<Layout> LayoutNamed(std::string_view name) { return ValueNamed(kLayoutNames, name); }
 
 TensorDesc LayoutDesc(DType dtype, const std::vector<uint32_t>& sizes, Layout layout,
                       unsigned dim) {

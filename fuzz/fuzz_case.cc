@@ -41,7 +41,8 @@ static_assert(kMaxSpecialValues + kSmallCount + kCoordinateSelectors < kRawSelec
 // input, so append only (whatever the order of the Layout enum). Broadcast last: the choice
 // stops before it where a tensor may not broadcast.
 constexpr std::string_view kFuzzLayouts[] = {"packed", "padded", "transposed", "broadcast"};
-constexpr int64_t kLastNonBroadcastLayout = 2;
+static_assert(kFuzzLayouts[std::size(kFuzzLayouts) - 1] == "broadcast");
+constexpr int64_t kLastNonBroadcastLayout = std::size(kFuzzLayouts) - 2;
 
 Layout FuzzLayoutAt(uint32_t choice) { return *LayoutNamed(kFuzzLayouts[choice]); }
 uint32_t FuzzLayoutChoice(Layout layout) {

@@ -2,6 +2,8 @@
 
 #include <utility>
 
+#include "base/name_table.h"
+
 namespace opcts {
 namespace {
 
@@ -26,21 +28,6 @@ constexpr std::pair<CaseGroup, std::string_view> kGroupNames[] = {
     {CaseGroup::kInvalid, "invalid"},
 };
 
-template <typename Enum, size_t N>
-std::string_view NameOf(const std::pair<Enum, std::string_view> (&table)[N], Enum value) {
-  for (const auto& [e, name] : table)
-    if (e == value) return name;
-  return "?";  // unreachable: every enumerator is in its table (status_test.cc)
-}
-
-template <typename Enum, size_t N>
-std::optional<Enum> Named(const std::pair<Enum, std::string_view> (&table)[N],
-                          std::string_view name) {
-  for (const auto& [e, n] : table)
-    if (n == name) return e;
-  return std::nullopt;
-}
-
 }  // namespace
 
 const std::vector<Status>& AllStatuses() {
@@ -52,10 +39,10 @@ const std::vector<Status>& AllStatuses() {
   return all;
 }
 
-std::string_view StatusName(Status status) { return NameOf(kStatusNames, status); }
-std::optional<Status> StatusNamed(std::string_view name) { return Named(kStatusNames, name); }
-std::string_view GroupName(CaseGroup group) { return NameOf(kGroupNames, group); }
-std::optional<CaseGroup> GroupNamed(std::string_view name) { return Named(kGroupNames, name); }
+std::string_view StatusName(Status status) { return NameIn(kStatusNames, status); }
+std::optional<Status> StatusNamed(std::string_view name) { return ValueNamed(kStatusNames, name); }
+std::string_view GroupName(CaseGroup group) { return NameIn(kGroupNames, group); }
+std::optional<CaseGroup> GroupNamed(std::string_view name) { return ValueNamed(kGroupNames, name); }
 
 bool IsGateFailure(Status status, bool strict) {
   switch (status) {

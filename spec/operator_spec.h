@@ -121,6 +121,15 @@ struct Semantics {
   bool signed_overflow_unconstrained = true;
 };
 
+// Where a scheme's platform lets float arithmetic of one type depart from IEEE 754
+// round-to-nearest-even with gradual underflow (spec `float_rules:`).
+struct FloatRule {
+  DType dtype = DType::kFloat32;
+  bool flush_subnormals = false;  // subnormal inputs and results may become sign-preserved zero
+  bool truncate = false;          // results may round toward zero instead of to nearest
+  std::string source;             // the document that grants it (a provenance entry)
+};
+
 enum class AccuracyModel { kRunningSum, kRunningProduct, kBitExact };
 
 struct Accuracy {

@@ -46,7 +46,7 @@ using Allowed = std::vector<Term>;  // the values an output element may take; kN
 struct Edge {
   std::string name;
   bool product;
-  std::vector<Term> x;                      // in scan order
+  std::vector<Term> x;                        // in scan order
   std::vector<Allowed> inclusive, exclusive;  // per element, in scan order
 };
 
@@ -92,7 +92,8 @@ uint64_t Encode(const DType& t, double v) {
     const float f = static_cast<float>(v);
     std::memcpy(&bits, &f, 4);
   } else {
-    bits = t.id == OPCTS_DTYPE_FLOAT16 ? opcts::DoubleToHalfBits(v) : opcts::DoubleToBFloat16Bits(v);
+    bits =
+        t.id == OPCTS_DTYPE_FLOAT16 ? opcts::DoubleToHalfBits(v) : opcts::DoubleToBFloat16Bits(v);
   }
   return bits;
 }
@@ -123,8 +124,7 @@ std::string Describe(const DType& t, const Allowed& allowed) {
   for (const Term& term : allowed) {
     char buffer[64];
     std::snprintf(buffer, sizeof buffer, "%s%g (0x%llx)", text.empty() ? "" : " or ",
-                  ValueOf(t, term),
-                  static_cast<unsigned long long>(Encode(t, ValueOf(t, term))));
+                  ValueOf(t, term), static_cast<unsigned long long>(Encode(t, ValueOf(t, term))));
     text += buffer;
   }
   return text;
@@ -150,24 +150,45 @@ std::vector<Edge> HandEdges() {
        {{3}, kNeg0, {-3}, kNeg0},
        {{{3}}, {{3}}, {kPos0}, {kPos0}},
        {{kPos0}, {{3}}, {{3}}, {kPos0}}},
-      {"sum [-3, 3, -0]", false, {{-3}, {3}, kNeg0}, {{{-3}}, {kPos0}, {kPos0}},
+      {"sum [-3, 3, -0]",
+       false,
+       {{-3}, {3}, kNeg0},
+       {{{-3}}, {kPos0}, {kPos0}},
        {{kPos0}, {{-3}}, {kPos0}}},
-      {"sum [-0, -2, 2]", false, {kNeg0, {-2}, {2}}, {{kNeg0}, {{-2}}, {kPos0}},
+      {"sum [-0, -2, 2]",
+       false,
+       {kNeg0, {-2}, {2}},
+       {{kNeg0}, {{-2}}, {kPos0}},
        {{kPos0}, {kNeg0}, {{-2}}}},
-      {"sum [-0, inf, -0]", false, {kNeg0, {kInf}, kNeg0}, {{kNeg0}, {{kInf}}, {{kInf}}},
+      {"sum [-0, inf, -0]",
+       false,
+       {kNeg0, {kInf}, kNeg0},
+       {{kNeg0}, {{kInf}}, {{kInf}}},
        {{kPos0}, {kNeg0}, {{kInf}}}},
-      {"sum [-inf, -0, inf]", false, {{-kInf}, kNeg0, {kInf}}, {{{-kInf}}, {{-kInf}}, {kNan}},
+      {"sum [-inf, -0, inf]",
+       false,
+       {{-kInf}, kNeg0, {kInf}},
+       {{{-kInf}}, {{-kInf}}, {kNan}},
        {{kPos0}, {{-kInf}}, {{-kInf}}}},
       // -max + -max is beyond the range in any order: -inf.
-      {"sum [-max, -max, -0]", false, {nm, nm, kNeg0}, {{nm}, {{-kInf}}, {{-kInf}}},
+      {"sum [-max, -max, -0]",
+       false,
+       {nm, nm, kNeg0},
+       {{nm}, {{-kInf}}, {{-kInf}}},
        {{kPos0}, {nm}, {{-kInf}}}},
       // Products: the sign is the parity of the negative factors; the empty product is 1.
       {"product [-0]", true, {kNeg0}, {{kNeg0}}, {{kOne}}},
       {"product [-0, -0]", true, {kNeg0, kNeg0}, {{kNeg0}, {kPos0}}, {{kOne}, {kNeg0}}},
       {"product [-0, 5]", true, {kNeg0, {5}}, {{kNeg0}, {kNeg0}}, {{kOne}, {kNeg0}}},
-      {"product [-1, 0, -0]", true, {{-1}, kPos0, kNeg0}, {{{-1}}, {kNeg0}, {kPos0}},
+      {"product [-1, 0, -0]",
+       true,
+       {{-1}, kPos0, kNeg0},
+       {{{-1}}, {kNeg0}, {kPos0}},
        {{kOne}, {{-1}}, {kNeg0}}},
-      {"product [-2, -inf, -0]", true, {{-2}, {-kInf}, kNeg0}, {{{-2}}, {{kInf}}, {kNan}},
+      {"product [-2, -inf, -0]",
+       true,
+       {{-2}, {-kInf}, kNeg0},
+       {{{-2}}, {{kInf}}, {kNan}},
        {{kOne}, {{-2}}, {{kInf}}}},
       // Zero then overflow: with the zero the product is ±0; B * B overflows, so an order that
       // takes the big factors first reaches ±inf * 0 = NaN, where there are two of them.
@@ -177,13 +198,15 @@ std::vector<Edge> HandEdges() {
        {{nb}, {kNeg0}, {kNeg0, kNan}, {kNeg0, kNan}},
        {{kOne}, {nb}, {kNeg0}, {kNeg0, kNan}}},
       // Overflow, then a zero: -inf keeps the sign of the exact product; then -0.0 or NaN.
-      {"product [-B, B, 0]", true, {nb, b, kPos0}, {{nb}, {{-kInf}}, {kNeg0, kNan}},
+      {"product [-B, B, 0]",
+       true,
+       {nb, b, kPos0},
+       {{nb}, {{-kInf}}, {kNeg0, kNan}},
        {{kOne}, {nb}, {{-kInf}}}},
       // Underflow, then recovery: t * t underflows to +0.0 in the dtype, and times 1/t it stays
       // +0.0 there, while t * 1/t first (or a wider accumulator) recovers t exactly. (A second
       // 1/t would make inf and NaN reachable too: (1/t)^2 overflows.)
-      {"product [t, t, 1/t]", true, {t, t, h}, {{t}, {kPos0}, {kPos0, t}},
-       {{kOne}, {t}, {kPos0}}},
+      {"product [t, t, 1/t]", true, {t, t, h}, {{t}, {kPos0}, {kPos0, t}}, {{kOne}, {t}, {kPos0}}},
   };
 }
 
@@ -197,8 +220,9 @@ Edge NegZeroLine(bool product, uint32_t n) {
   for (uint32_t k = 0; k < n; ++k) {
     const bool odd_factors = k % 2 == 0;  // k + 1 factors up to k, inclusive
     e.inclusive.push_back({product ? (odd_factors ? kNeg0 : kPos0) : kNeg0});
-    e.exclusive.push_back(
-        {k == 0 ? (product ? kOne : kPos0) : product ? (odd_factors ? kPos0 : kNeg0) : kNeg0});
+    e.exclusive.push_back({k == 0    ? (product ? kOne : kPos0)
+                           : product ? (odd_factors ? kPos0 : kNeg0)
+                                     : kNeg0});
   }
   return e;
 }
@@ -374,7 +398,7 @@ class Checker {
         char text[96];
         std::snprintf(text, sizeof text, ", got 0x%llx", static_cast<unsigned long long>(got));
         Fail(kind, what + ": element " + std::to_string(i) + ": want " +
-             Describe(t, want[step(i)]) + text);
+                       Describe(t, want[step(i)]) + text);
         return;
       }
     }

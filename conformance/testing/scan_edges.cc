@@ -205,7 +205,7 @@ std::vector<Edge> HandEdges() {
        {{kOne}, {nb}, {{-kInf}}}},
       // Underflow, then recovery: t * t underflows to +0.0 in the dtype, and times 1/t it stays
       // +0.0 there, while t * 1/t first (or a wider accumulator) recovers t exactly. (A second
-      // 1/t would make inf and NaN reachable too: (1/t)^2 overflows.)
+      // 1/t would make inf and NaN reachable too: (1/t)^2 can overflow.)
       {"product [t, t, 1/t]", true, {t, t, h}, {{t}, {kPos0}, {kPos0, t}}, {{kOne}, {t}, {kPos0}}},
   };
 }

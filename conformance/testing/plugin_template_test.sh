@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # Builds examples/plugin-template as a vendor would (its own CMake project, out of tree) and runs
-# it through opcts: the template must pass the conformance run.
+# it through opcts: the template must pass the conformance run, and its float32 sums the IEEE
+# edges of opcts_scan_edges (signed zeros: a -0.0 head, lines of -0.0, the empty sum +0.0).
 set -euo pipefail
-source_dir=$1 build_dir=$2 opcts=$3
+source_dir=$1 build_dir=$2 opcts=$3 scan_edges=$4
 cmake -S "$source_dir/examples/plugin-template" -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build "$build_dir" >/dev/null
 "$opcts" run --backend "$build_dir/libmy-opcts-plugin.so" --no-progress --journal "$build_dir/journal.jsonl" | tail -8
 # Proof that its cumulative sums were executed and judged, not merely refused.
 grep -q '"backend":"my-opcts-plugin".*"op":"DML_CUMULATIVE_SUMMATION".*"dtype":"FLOAT32".*"status":"Pass"' \
   "$build_dir/journal.jsonl" || { echo "no FLOAT32 cumulative sum was executed and passed"; exit 1; }
+"$scan_edges" "$build_dir/libmy-opcts-plugin.so"

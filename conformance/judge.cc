@@ -115,7 +115,8 @@ std::string FormatElement(DType t, uint64_t bits) {
   return buffer;
 }
 
-Judgement JudgeTensor(const ExpectedTensor& expected, const TensorData& actual) {
+Judgement JudgeTensor(const ExpectedTensor& expected, const TensorData& actual,
+                      const std::vector<FloatRule>& /*platform_rules*/) {
   Judgement j;
   const DType t = actual.desc.dtype;
   const StridedIndexer indexer(actual.desc);

@@ -1,15 +1,15 @@
 // The accuracy model applied: compares a backend's output tensor with the oracle's expectation.
 //
-//   Judgement j = JudgeTensor(expected.outputs[0], actual_output, op.spec->float_rules);
+//   Judgement j = JudgeTensor(expected.outputs[0], actual_output);
 //   if (j.verdict == Verdict::kFail) std::cout << j.message;
 #pragma once
 
 #include <cstdint>
 #include <optional>
 #include <string>
-#include <vector>
 
 #include "reference/reference.h"
+#include "spec/operator_spec.h"
 
 namespace opcts {
 
@@ -20,23 +20,23 @@ struct Judgement {
   uint64_t mismatches = 0;      // elements beyond even the QualityWarning bound
   uint64_t first_mismatch = 0;  // logical index of the first of them
   std::string message;          // empty on Pass
-  // What a result valid only under the platform's float rules did: "flushes FLOAT32
-  // subnormals", "truncates FLOAT32 arithmetic", or both joined with " and "; empty when IEEE
-  // sufficed.
-  std::string behaviour;
   // Float outputs: the element with the largest error relative to its Pass bound.
   std::optional<double> max_error, bound, ulp;
+  // What some elements needed of the platform's float rules to pass: "flushes FLOAT32
+  // subnormals", "truncates FLOAT32 arithmetic", both joined by " and "; empty if IEEE sufficed.
+  std::string behaviour;
 };
 
 // `actual` is laid out as actual.desc says (strides honoured); only logical elements are read.
-// `platform_rules`: the spec's float rules the result may also be judged under (empty: IEEE
-// only, as `--float-rules ieee` asks).
+// An element that fails IEEE arithmetic passes where `platform_rules` (the spec's float_rules;
+// empty: IEEE only) let its accumulator flush subnormals or truncate and that explains it.
 Judgement JudgeTensor(const ExpectedTensor& expected, const TensorData& actual,
                       const std::vector<FloatRule>& platform_rules = {});
 
 // Logical indices of the elements beyond even the QualityWarning bound, at most `limit`.
 std::vector<uint64_t> MismatchingElements(const ExpectedTensor& expected, const TensorData& actual,
-                                          size_t limit);
+                                          size_t limit,
+                                          const std::vector<FloatRule>& platform_rules = {});
 // The expectation of one element for people: "18 ± 2.1e-06", "NaN", "one of {7,9}".
 std::string FormatExpected(DType t, const ExpectedTensor& expected, const ExpectedElement& e);
 

@@ -90,6 +90,8 @@ long double SmallestSubnormal(DType t) {
   return std::ldexp(1.0L, f.min_exponent - (f.significand_bits - 1));
 }
 
+long double SmallestNormal(DType t) { return std::ldexp(1.0L, FormatOf(t).min_exponent); }
+
 long double UlpAt(DType t, long double v) {
   const FloatFormat f = FormatOf(t);
   v = std::fabs(v);

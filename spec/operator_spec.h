@@ -26,8 +26,8 @@ struct Defect {
 // A platform document a float rule cites (provenance.platform_documents): the operator's own
 // document says nothing of float arithmetic; the platform it runs on does.
 struct PlatformDocument {
-  std::string id;     // what a FloatRule's source names: "d3d11-floating-point-rules"
-  std::string title;  // "Floating-point rules (Direct3D 11)"
+  std::string id;     // what a FloatRule's source names: "direct3d-floating-point-rules"
+  std::string title;  // "Floating-point rules (Direct3D graphics concepts, ...)"
   std::string url;
   std::string text;  // the rule, quoted
 };
@@ -131,13 +131,6 @@ struct Semantics {
   bool signed_overflow_unconstrained = true;
 };
 
-enum class AccuracyModel { kRunningSum, kRunningProduct, kBitExact };
-
-struct Accuracy {
-  AccuracyModel model = AccuracyModel::kBitExact;
-  std::string doc;
-};
-
 // Where a scheme's platform lets float arithmetic of one type depart from IEEE 754
 // round-to-nearest-even with gradual underflow (spec `float_rules:`).
 struct FloatRule {
@@ -145,6 +138,13 @@ struct FloatRule {
   bool flush_subnormals = false;  // subnormal inputs and results may become sign-preserved zero
   bool truncate = false;          // results may round toward zero instead of to nearest
   std::string source;             // the document that grants it (a provenance entry)
+};
+
+enum class AccuracyModel { kRunningSum, kRunningProduct, kBitExact };
+
+struct Accuracy {
+  AccuracyModel model = AccuracyModel::kBitExact;
+  std::string doc;
 };
 
 // The operator's family (spec/families.h) and which of its tensors and parameters plays each

@@ -62,7 +62,7 @@ ElementResult JudgeElement(DType t, const ExpectedTensor& expected, const Expect
     case Expect::kNear:
       break;
   }
-  const Tier pass{e.pass.bound, e.pass.specials};
+  const Tier pass{e.pass_bound, e.pass_specials};
   if (WithinTier(t, bits, e, pass)) return {true};
   if (rule != nullptr) {
     // The least departure that explains the element: flushing, truncating, then both.
@@ -77,7 +77,7 @@ ElementResult JudgeElement(DType t, const ExpectedTensor& expected, const Expect
     if (rule->flush_subnormals && rule->truncate && WithinTier(t, bits, e, both))
       return {true, false, kFlushes | kTruncates};
   }
-  return {false, WithinTier(t, bits, e, {e.warn.bound, e.warn.specials})};
+  return {false, WithinTier(t, bits, e, {e.warn_bound, e.warn_specials})};
 }
 
 // The spec's rule for the arithmetic of `t`'s Pass tier, if any.
@@ -118,14 +118,14 @@ std::string FormatExpected(DType t, const ExpectedTensor& expected, const Expect
   char buffer[128];
   switch (e.kind) {
     case Expect::kBits:
-      return FormatElement(t, e.bits) + SpecialsText(e.pass.specials);
+      return FormatElement(t, e.bits) + SpecialsText(e.pass_specials);
     case Expect::kNaN:
       return "NaN";
     case Expect::kAny:
       return "anything";
     case Expect::kNear:
-      std::snprintf(buffer, sizeof buffer, "%.17Lg ± %.3g", e.value, e.pass.bound);
-      return buffer + SpecialsText(e.pass.specials);
+      std::snprintf(buffer, sizeof buffer, "%.17Lg ± %.3g", e.value, e.pass_bound);
+      return buffer + SpecialsText(e.pass_specials);
     case Expect::kAnyOf: {
       std::string s = "one of {";
       for (uint64_t bits : expected.candidates[e.bits]) s += FormatElement(t, bits) + ",";
@@ -195,11 +195,11 @@ Judgement JudgeTensor(const ExpectedTensor& expected, const TensorData& actual,
       if (std::isfinite(a)) {
         const long double error = std::fabs(a - e.value);
         const long double ratio =
-            e.pass.bound > 0 ? error / e.pass.bound : (error > 0 ? INFINITY : 0);
+            e.pass_bound > 0 ? error / e.pass_bound : (error > 0 ? INFINITY : 0);
         if (ratio > worst_ratio) {
           worst_ratio = ratio;
           j.max_error = static_cast<double>(error);
-          j.bound = e.pass.bound;
+          j.bound = e.pass_bound;
           j.ulp = static_cast<double>(error / UlpAt(t, e.value));
         }
       }

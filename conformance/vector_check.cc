@@ -11,7 +11,7 @@ namespace opcts {
 void ApplyTolerance(const Tolerance& tolerance, ExpectedTensor& expected) {
   for (ExpectedElement& e : expected.elements) {
     if (e.kind != Expect::kNear) continue;
-    e.pass.bound = e.warn.bound =
+    e.pass_bound = e.warn_bound =
         tolerance.abs + tolerance.rel * static_cast<double>(std::fabs(e.value));
   }
 }

@@ -12,7 +12,6 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
-#include <map>
 #include <utility>
 #include <vector>
 
@@ -30,14 +29,23 @@ DType PassAccumulator(DType out);
 // subset product?" exact, and the span count bounded.
 class SubsetLog2Products {
  public:
-  static constexpr long double kMergeGap = 8;  // bits; bfloat16's subnormal window is 8 wide
+  static constexpr double kMergeGap = 8;  // bits; bfloat16's subnormal window is 8 wide
   static constexpr size_t kMaxSpans = 256;
 
-  void Add(long double log2_magnitude);
-  bool Meets(long double lo, long double hi) const;
+  void Add(double log2_magnitude);
+  bool Meets(double lo, double hi) const;
+  double Smallest() const { return spans_.front().first; }  // log2 of the smallest product
+  double Largest() const { return spans_.back().second; }   // and of the largest
 
  private:
-  std::vector<std::pair<long double, long double>> spans_{{0, 0}};  // the empty subset
+  std::vector<std::pair<double, double>> spans_{{0, 0}};  // the empty subset
+};
+
+// Count and sum of the terms' magnitudes per binade (ilogb), ascending.
+struct Binade {
+  int exponent;
+  uint64_t count;
+  long double sum;
 };
 
 // The running state of one accumulation.
@@ -49,16 +57,14 @@ struct FloatTally {
   long double sum = 0, compensation = 0;           // Neumaier-compensated exact-as-possible sum
   long double positive_sum = 0, negative_sum = 0;  // of the finite terms, magnitudes
   uint64_t zeros = 0, negative_zeros = 0;
-  long double min_magnitude = INFINITY;                     // of the nonzero finite terms
-  std::map<int, std::pair<uint64_t, long double>> binades;  // ilogb|x| -> count, sum of |x|
+  long double min_magnitude = INFINITY;  // of the nonzero finite terms
+  std::vector<Binade> binades;
 
   // Products.
   long double product = 1;
-  long double big_product = 1;    // product of max(|x|, 1): the largest subset product
-  long double small_product = 1;  // product of min(|x|, 1) over nonzero x: the smallest one
   bool zero = false;
-  bool negative = false;  // parity of the negative factors, -0 and -inf included
-  SubsetLog2Products subset_products;
+  bool negative = false;               // parity of the negative factors, -0 and -inf included
+  SubsetLog2Products subset_products;  // of the finite nonzero factors
 
   void Add(long double x, Accumulation op);
 };

@@ -39,27 +39,21 @@ enum FloatSpecial : uint8_t {
   kZeroEitherSign = 64,  // a zero within the bound may have either sign (a flushed partial)
 };
 
-// One accuracy tier of a float element: Pass (accumulation at >= float32 precision) or
-// QualityWarning (accumulation in the output type).
-struct FloatTier {
-  double bound = 0;      // kNear: |actual - value| <= bound
-  uint8_t specials = 0;  // FloatSpecial bits
-};
-
 struct ExpectedElement {
   Expect kind = Expect::kAny;
   // kNear: the sign a zero within the bound must have; with `sign_exact` the sign of every
   // non-NaN result (a product's sign is the parity of its negative factors in every order).
   bool negative = false;
   bool sign_exact = false;
+  // FloatSpecial bits reachable in each tier: Pass (accumulation at >= float32 precision),
+  // QualityWarning (accumulation in the output type), and what the Pass tier adds under a
+  // platform's float rules (spec `float_rules`) where its accumulator is float32.
+  uint8_t pass_specials = 0, warn_specials = 0, flush_specials = 0, truncate_specials = 0;
   uint64_t bits = 0;
   long double value = 0;  // kNear: the exact-as-possible result
-  FloatTier pass, warn;
-  // The Pass tier under a platform's float rules (spec `float_rules`), where the Pass
-  // accumulator is float32: what flushing float32 subnormals to signed zero, and truncating
-  // float32 results, add to the bound and to the reachable specials.
-  double flush_extra = 0, truncate_extra = 0;
-  uint8_t flush_specials = 0, truncate_specials = 0;
+  // kNear: |actual - value| <= bound per tier; flushing float32 subnormals to signed zero and
+  // truncating float32 results add their extras to the Pass bound.
+  double pass_bound = 0, warn_bound = 0, flush_extra = 0, truncate_extra = 0;
 };
 
 struct ExpectedTensor {

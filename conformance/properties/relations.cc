@@ -41,11 +41,11 @@ struct AxisGeometry {
 };
 
 long double AccuracyBound(const ExpectedElement& e) {
-  return e.kind == Expect::kNear ? std::max(e.pass.bound, e.warn.bound) : 0.0L;
+  return e.kind == Expect::kNear ? std::max(e.pass_bound, e.warn_bound) : 0.0L;
 }
 bool OverflowOk(const ExpectedElement& e) {
   return e.kind == Expect::kNear &&
-         ((e.pass.specials | e.warn.specials) & (kPosInf | kNegInf)) != 0;
+         ((e.pass_specials | e.warn_specials) & (kPosInf | kNegInf)) != 0;
 }
 
 // Whether two elements that must hold the same value agree: integers exactly; floats within

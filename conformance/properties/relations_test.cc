@@ -31,7 +31,7 @@ ExpectedTensor Expected(const TensorData& t, Expect kind = Expect::kBits, double
   e.desc = t.desc;
   ExpectedElement element;
   element.kind = kind;
-  element.pass.bound = element.warn.bound = bound;
+  element.pass_bound = element.warn_bound = bound;
   e.elements.assign(ElementCount(t.desc), element);
   return e;
 }

@@ -4,6 +4,7 @@
 // integers accumulate in 64 bits and wrap modulo 2^n when stored.
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <type_traits>
@@ -23,14 +24,37 @@ void StoreAs(uint8_t* p, T v) {
   std::memcpy(p, &v, sizeof v);
 }
 
+#ifdef OPCTS_MUTANT_FLOAT32_FLUSH_TO_ZERO
+// Mutant: float32 scans flush subnormal inputs and results to signed zero, as Direct3D allows
+// (spec float_rules), also where the spec (OpenVINO, ONNX) says IEEE 754.
+template <typename A>
+A Flushed(A v) {
+  return std::is_same_v<A, float> && std::fabs(v) < 0x1p-126f ? std::copysign(A{0}, v) : v;
+}
+#else
+template <typename A>
+A Flushed(A v) {
+  return v;
+}
+#endif
+
 template <typename T, typename A>
 struct FloatElement {
   using Acc = A;
   static constexpr size_t kSize = sizeof(T);
-  static Acc Load(const uint8_t* p) { return LoadAs<T>(p); }
+  static Acc Load(const uint8_t* p) { return Flushed<Acc>(LoadAs<T>(p)); }
   static void Store(uint8_t* p, Acc v) { StoreAs<T>(p, static_cast<T>(v)); }
-  static Acc Add(Acc a, Acc b) { return a + b; }
-  static Acc Multiply(Acc a, Acc b) { return a * b; }
+  static Acc Add(Acc a, Acc b) { return Flushed(a + b); }
+#ifdef OPCTS_MUTANT_LOG_DOMAIN_PRODUCT
+  // Mutant: products as exp(log|a| + log|b|) with the sign apart (a "stable" product), which
+  // errs by u * |log| per step: many ULPs where factors are far from 1 (1e30 * 1e-30).
+  static Acc Multiply(Acc a, Acc b) {
+    const Acc magnitude = std::exp(std::log(std::fabs(a)) + std::log(std::fabs(b)));
+    return std::signbit(a) != std::signbit(b) ? -magnitude : magnitude;
+  }
+#else
+  static Acc Multiply(Acc a, Acc b) { return Flushed(a * b); }
+#endif
 };
 using Float64Element = FloatElement<double, double>;
 using Float32Element = FloatElement<float, float>;

@@ -1,6 +1,7 @@
 #include "backend/scan.h"
 
 #include <algorithm>
+#include <type_traits>
 
 #include "backend/elements.h"
 
@@ -15,7 +16,12 @@ void ScanLine(const ScanPlan& plan, const ScanParams& p, const uint8_t* in, uint
   // Sums run from -0.0 (0 for integers): IEEE's additive identity, -0.0 + x == x for x == -0.0
   // too, so a line of -0.0 sums to -0.0. An exclusive scan still writes the empty prefix first,
   // +0.0 for a float sum.
+#ifdef OPCTS_MUTANT_SUM_FROM_POSITIVE_ZERO
+  // Mutant: sums start from +0.0, so a head of -0.0 comes out as +0.0 (0 + -0 == +0).
+  const Acc identity = static_cast<Acc>(sum ? 0.0 : 1);
+#else
   const Acc identity = static_cast<Acc>(sum ? -0.0 : 1);
+#endif
   const Acc empty = static_cast<Acc>(sum ? 0 : 1);
   const auto combine = [sum](Acc a, Acc b) { return sum ? E::Add(a, b) : E::Multiply(a, b); };
   // What an exclusive scan writes at `step`: the prefix before it.
@@ -41,8 +47,27 @@ void ScanLine(const ScanPlan& plan, const ScanParams& p, const uint8_t* in, uint
   for (uint64_t begin = 0; begin < n; begin += kScanBlock) {
     const uint64_t end = std::min(n, begin + kScanBlock);
     Acc local = identity;
+#ifdef OPCTS_MUTANT_KAHAN_OVERFLOW_NAN
+    // Mutant: compensated (Kahan) float sums. Once a partial sum overflows, the compensation
+    // is inf and the next term makes inf - inf: NaN where only an infinity is reachable.
+    Acc compensation = 0;
+    const auto combine_x = [&](Acc a, Acc x) {
+      if (!sum) return combine(a, x);
+      const Acc y = x - compensation, t = a + y;
+      compensation = (t - a) - y;
+      return t;
+    };
+#else
+    const auto combine_x = combine;
+#endif
     for (uint64_t step = begin; step < end; ++step) {
       const uint64_t k = p.reverse ? n - 1 - step : step;
+#ifdef OPCTS_MUTANT_FLOAT16_ACCUMULATOR_RESET
+      // Mutant: float16 sums restart every 2 048 elements (a tile that forgets its carry, kept
+      // to stay below float16's range), far below the sum on long axes.
+      if constexpr (E::kSize == 2 && std::is_floating_point_v<Acc>)
+        if (sum && step % 2048 == 0) carry = local = identity;
+#endif
 #ifdef OPCTS_MUTANT_EXCLUSIVE_IN_PLACE
       // Mutant: the exclusive step writes its output before reading its input, which in place
       // (the plugin skips the copy) reads the value it has just overwritten.
@@ -54,7 +79,7 @@ void ScanLine(const ScanPlan& plan, const ScanParams& p, const uint8_t* in, uint
 #endif
       const Acc x = E::Load(x_at(k));
       if (p.exclusive) E::Store(y_at(k), exclusive_at(step, carry, local));
-      local = combine(local, x);
+      local = combine_x(local, x);
       if (!p.exclusive) E::Store(y_at(k), combine(carry, local));
     }
 #ifdef OPCTS_MUTANT_INPUT_AS_SCRATCH

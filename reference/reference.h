@@ -23,8 +23,8 @@ enum class Expect : uint8_t {
   kAnyOf,  // any pattern in candidates[bits] (overlapping scatter indices)
   kNear,   // a float within the bound of `value`
   kNaN,    // any NaN
-  kAny,    // unconstrained (signed overflow, out-of-range indices): memory safety only; `bits`
-           // still holds a plausible value (the wrapped result, the input) for a backend to emit
+  kAny,    // unconstrained (signed overflow): memory safety only; `bits` still holds a
+           // plausible value (the wrapped result) for a backend to emit
 };
 
 struct ExpectedElement {
@@ -40,13 +40,17 @@ struct ExpectedElement {
   // there: e.g. max + max + (-inf) is -inf exactly but NaN through float32.
   bool pass_overflow_ok = false;
   bool warn_overflow_ok = false;
+  // Besides the expectation above, any pattern in the sorted candidates[alternatives] passes
+  // (out-of-range ScatterND tuples: their slices' values, which a backend may write anywhere);
+  // -1: none.
+  int32_t alternatives = -1;
 };
 
 struct ExpectedTensor {
   std::string name;
   TensorDesc desc;
   std::vector<ExpectedElement> elements;          // logical row-major order
-  std::vector<std::vector<uint64_t>> candidates;  // kAnyOf sets
+  std::vector<std::vector<uint64_t>> candidates;  // kAnyOf and `alternatives` sets
 };
 
 struct ReferenceResult {
@@ -55,8 +59,9 @@ struct ReferenceResult {
   // a backend must reject it. The message says why.
   std::optional<std::string> invalid;
   // Set when the data is valid but the spec lets a backend refuse it at execute with INVALID
-  // (out-of-range ScatterND tuples). The message says why; kAny elements' `bits` then hold the
-  // output of a backend that skips the offending data.
+  // (out-of-range ScatterND tuples). The message says why; each element's expectation is then
+  // the output of a backend that skips the offending data, and its `alternatives` what else the
+  // offending data may have put there.
   std::optional<std::string> refusable;
 };
 

@@ -76,11 +76,7 @@ CaseGroup GroupOfOperation(PreparedCase& prepared, const BackendClaims& claims) 
 CaseVerdict RunVector(const Plugin& plugin, const TestVector& vector,
                       const RunCaseOptions& options) {
   PreparedCase prepared(vector.op, vector.tolerance);
-  if (vector.expect_reject) return RunCase(plugin, prepared, CaseGroup::kInvalid, options);
-  const std::string level = LowestSupportingLevel(vector.op).value_or("");
-  const CaseGroup group =
-      Claims(ClaimsOf(plugin), *vector.op.spec, level) ? CaseGroup::kValid : CaseGroup::kUnclaimed;
-  return RunCase(plugin, prepared, group, options);
+  return RunCase(plugin, prepared, GroupOfOperation(prepared, ClaimsOf(plugin)), options);
 }
 
 }  // namespace opcts

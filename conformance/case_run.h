@@ -73,9 +73,10 @@ CaseVerdict RunCase(const Plugin& plugin, PreparedCase& prepared, CaseGroup grou
 // lowest level admitting it, else unclaimed.
 CaseGroup GroupOfOperation(PreparedCase& prepared, const BackendClaims& claims);
 
-// A test vector on a backend: a `reject` vector as an invalid case, any other judged against
-// the reference with the vector's tolerance (valid when the backend claims the lowest level
-// admitting it, else unclaimed).
+// A test vector on a backend, grouped as GroupOfOperation says (its `reject` is checked against
+// the rules by CheckVectorAgainstReference, not trusted here): invalid when it breaks a rule,
+// otherwise judged against the reference with the vector's tolerance, as a valid case when the
+// backend claims the lowest level admitting it, else unclaimed (a refusal or a right answer).
 CaseVerdict RunVector(const Plugin& plugin, const TestVector& vector,
                       const RunCaseOptions& options = {});
 

@@ -3,6 +3,7 @@
 // ids are unique and materialization is deterministic.
 #include "conformance/case_generator.h"
 
+#include <algorithm>
 #include <map>
 #include <set>
 
@@ -54,6 +55,10 @@ TEST_F(CaseGeneratorTest, InvalidCasesBreakExactlyTheirRule) {
     const std::vector<Violation> v = FindViolations(Materialize(c), /*with_data=*/true);
     std::set<std::string> broken;
     for (const Violation& x : v) broken.insert(x.constraint);
+    if (c.abi_fault != AbiFault::kNone) {  // its defect is below the Operation: the only one
+      EXPECT_EQ(broken, std::set<std::string>{}) << c.id;
+      continue;
+    }
     // Rules that cannot be broken alone, and what necessarily breaks with them.
     static const std::map<std::string, std::set<std::string>> kInseparable = {
         // Adding a dimension changes the Sizes too.
@@ -66,7 +71,8 @@ TEST_F(CaseGeneratorTest, InvalidCasesBreakExactlyTheirRule) {
     const std::string want =
         c.violates.rfind("param-", 0) == 0 ? "param"
         : (c.violates == "size-zero" || c.violates == "total-bytes-below-minimum" ||
-           c.violates == "alignment-not-power-of-two")
+           c.violates == "alignment-not-power-of-two" || c.violates == "dimension-count-zero" ||
+           c.violates == "dimension-count-nine")
             ? "tensor-desc"
             : c.violates;
     EXPECT_EQ(broken, std::set<std::string>{want}) << c.id;
@@ -80,6 +86,57 @@ TEST_F(CaseGeneratorTest, EveryConstraintHasAnInvalidCase) {
       for (const CaseRecipe& c : *cases_) found |= c.spec == &spec && c.violates == constraint.id;
       EXPECT_TRUE(found) << spec.name << " " << constraint.id;
     }
+}
+
+// The forms every operator's invalid cases include besides its constraints' (the plugin
+// template's README lists them for vendors).
+TEST_F(CaseGeneratorTest, EveryOperatorHasEveryGenericInvalidForm) {
+  for (const OperatorSpec& spec : specs_->specs) {
+    std::map<std::string, AbiFault> forms = {
+        {"size-zero", AbiFault::kNone},
+        {"total-bytes-below-minimum", AbiFault::kNone},
+        {"alignment-not-power-of-two", AbiFault::kNone},
+        {"dimension-count-zero", AbiFault::kNone},
+        {"dimension-count-nine", AbiFault::kNone},
+        {"tensor-desc-null", AbiFault::kNullTensorDesc},
+        {"data-type-zero", AbiFault::kDataTypeZero},
+        {"data-type-past-last", AbiFault::kDataTypePastLast},
+        {"binding-count-below", AbiFault::kBindingCountBelow},
+        {"binding-count-above", AbiFault::kBindingCountAbove},
+        {"binding-size-mismatch", AbiFault::kBindingSizeMismatch}};
+    for (const ParamSpec& p : spec.params)
+      if (p.type == ParamType::kBool || p.type == ParamType::kEnum)
+        forms["param-" + p.name] = AbiFault::kNone;
+    for (const auto& [form, fault] : forms) {
+      const auto c = std::find_if(cases_->begin(), cases_->end(), [&](const CaseRecipe& r) {
+        return r.spec == &spec && r.group == CaseGroup::kInvalid && r.violates == form;
+      });
+      ASSERT_NE(c, cases_->end()) << spec.name << " has no invalid case " << form;
+      EXPECT_NE(c->id.find(".invalid." + form + "."), std::string::npos) << c->id;
+      EXPECT_EQ(c->abi_fault, fault) << c->id;
+    }
+  }
+}
+
+TEST_F(CaseGeneratorTest, BoolAndRankFormsHoldTheValuesTheirNamesSay) {
+  int seen = 0;
+  for (const CaseRecipe& c : *cases_) {
+    if (c.group != CaseGroup::kInvalid) continue;
+    const Operation op = Materialize(c);
+    const std::string first = c.spec->tensors.front().name;
+    if (c.violates == "dimension-count-zero") {
+      EXPECT_EQ(op.Tensor(first)->desc.rank(), 0u) << c.id;
+    }
+    if (c.violates == "dimension-count-nine") {
+      EXPECT_EQ(op.Tensor(first)->desc.rank(), 9u) << c.id;
+    }
+    const ParamSpec* p =
+        c.violates.rfind("param-", 0) == 0 ? c.spec->FindParam(c.violates.substr(6)) : nullptr;
+    if (p == nullptr || p->type != ParamType::kBool) continue;
+    EXPECT_EQ(op.Param(p->name), 2) << c.id;
+    ++seen;
+  }
+  EXPECT_GT(seen, 0);
 }
 
 TEST_F(CaseGeneratorTest, EveryTableEntryHasCases) {

@@ -34,6 +34,9 @@ CaseGroup GroupFor(const CaseRecipe& recipe, const BackendClaims& claims) {
   return Claims(claims, *recipe.spec, recipe.level) ? CaseGroup::kValid : CaseGroup::kUnclaimed;
 }
 
+PreparedCase::PreparedCase(const CaseRecipe& recipe)
+    : op_(Materialize(recipe)), abi_fault_(recipe.abi_fault) {}
+
 PreparedCase::PreparedCase(Operation op, std::optional<Tolerance> tolerance)
     : op_(std::move(op)), tolerance_(tolerance) {}
 
@@ -62,7 +65,8 @@ CaseVerdict RunCase(const Plugin& plugin, PreparedCase& prepared, CaseGroup grou
   const ReferenceResult* expected = group == CaseGroup::kInvalid ? nullptr : &prepared.expected();
   CaseVerdict v;
   v.group = group;
-  v.outcome = ExecuteCase(plugin, prepared.op(), group, expected, options.keep_outputs);
+  v.outcome = ExecuteCase(plugin, prepared.op(), group, expected, options.keep_outputs,
+                          prepared.abi_fault());
   v.acceptable = !IsGateFailure(v.outcome.status, options.strict);
   return v;
 }

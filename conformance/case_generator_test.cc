@@ -10,6 +10,8 @@
 #include <gtest/gtest.h>
 
 #include "conformance/constraints.h"
+#include "conformance/scatter_form.h"
+#include "spec/element.h"
 
 namespace opcts {
 namespace {
@@ -137,6 +139,32 @@ TEST_F(CaseGeneratorTest, BoolAndRankFormsHoldTheValuesTheirNamesSay) {
     ++seen;
   }
   EXPECT_GT(seen, 0);
+}
+
+// The default run sends every index dtype's huge values (0xFFFFFFFF, 2^64 - 1; the minimum's
+// 2^31 and 2^63 bits), in tensors that also hold in-range coordinates.
+TEST_F(CaseGeneratorTest, ScatterIndicesReachTheIndexDtypesExtremes) {
+  std::map<std::pair<const OperatorSpec*, DType>, std::set<uint64_t>> seen;
+  for (const CaseRecipe& c : *cases_) {
+    if (c.spec->family.name != "scatter_nd" || c.value_tag != "extremes") continue;
+    const Operation op = Materialize(c);
+    const TensorData& indices = *op.Tensor(ScatterFormOf(*c.spec).indices);
+    std::set<uint64_t>& values = seen[{c.spec, indices.desc.dtype}];
+    for (uint64_t i = 0; i < ElementCount(indices.desc); ++i)
+      values.insert(LoadBits(indices.desc.dtype, indices.Element(i)));
+  }
+  int checked = 0;
+  for (const OperatorSpec& spec : specs_->specs) {
+    if (spec.family.name != "scatter_nd") continue;
+    for (DType t : TopSupport(spec).tensors.at(ScatterFormOf(spec).indices).dtypes) {
+      const std::set<uint64_t>& values = seen[{&spec, t}];
+      const uint64_t huge = IsSignedInt(t) ? uint64_t{1} << (DTypeBits(t) - 1) : BitsMask(t);
+      EXPECT_TRUE(values.count(huge)) << spec.name << " " << DTypeName(t);
+      EXPECT_TRUE(values.count(0) && values.count(1)) << spec.name << " " << DTypeName(t);
+      ++checked;
+    }
+  }
+  EXPECT_EQ(checked, 4 + 1);  // DirectML's four index dtypes, ONNX's INT64
 }
 
 TEST_F(CaseGeneratorTest, EveryTableEntryHasCases) {

@@ -120,6 +120,20 @@ TEST_F(CaseGeneratorTest, EveryOperatorHasEveryGenericInvalidForm) {
   }
 }
 
+// The shapes of the updates-sizes bug: indices whose demand no updates tensor can meet.
+TEST_F(CaseGeneratorTest, ScatterHasUpdatesNoTensorCanSatisfy) {
+  int seen = 0;
+  for (const CaseRecipe& c : *cases_) {
+    if (c.id.find(".invalid.updates-sizes-unsatisfiable.") == std::string::npos) continue;
+    const std::vector<Violation> v = FindViolations(Materialize(c), /*with_data=*/true);
+    ASSERT_EQ(v.size(), 1u) << c.id;
+    EXPECT_EQ(v[0].constraint, "updates-sizes") << c.id;
+    EXPECT_NE(v[0].message.find("cannot satisfy the rule"), std::string::npos) << v[0].message;
+    ++seen;
+  }
+  EXPECT_EQ(seen, 2);  // DirectML's form and ONNX's
+}
+
 TEST_F(CaseGeneratorTest, BoolAndRankFormsHoldTheValuesTheirNamesSay) {
   int seen = 0;
   for (const CaseRecipe& c : *cases_) {

@@ -118,11 +118,39 @@ std::vector<Derived> MutationsFor(const Constraint& c) {
                  return true;
                }}};
     case ConstraintKind::kScatterNDUpdatesSizes:
-      return {{"", [c](CaseRecipe& r) {
+      return {{"",
+               [c](CaseRecipe& r) {
                  TensorRecipe& t = r.tensors.at(c.tensors[2]);
                  std::vector<uint32_t> sizes = t.desc.sizes;
                  sizes.back() += 1;
                  t.desc = PackedDesc(t.desc.dtype, sizes);
+                 return true;
+               }},
+              // Indices whose demand no updates tensor meets, whatever its sizes.
+              {"unsatisfiable", [c](CaseRecipe& r) {
+                 TensorRecipe& indices = r.tensors.at(c.tensors[1]);
+                 const std::vector<uint32_t> input = r.tensors.at(c.tensors[0]).desc.sizes;
+                 if (c.params.empty()) {
+                   // ONNX: one tuple addressing a single element wants rank-0 updates.
+                   indices.desc =
+                       PackedDesc(indices.desc.dtype, {static_cast<uint32_t>(input.size())});
+                   indices.index_dims = input;
+                   return true;
+                 }
+                 // DirectML, every dimension meaningful: a grid of rank - 1 dimensions of tuples
+                 // of one coordinate, each a slice of rank - 1, is 2 * rank - 2 > rank
+                 // dimensions from rank 3 (input [2,2,2], indices [2,2,1]).
+                 const auto rank = static_cast<uint32_t>(input.size());
+                 if (rank < 3) return false;
+                 const std::vector<uint32_t> twos(rank, 2);
+                 std::vector<uint32_t> grid = twos;
+                 grid.back() = 1;
+                 Resize(r, c.tensors[0], twos, /*alone=*/false);
+                 TensorRecipe& updates = r.tensors.at(c.tensors[2]);
+                 updates.desc = PackedDesc(updates.desc.dtype, twos);
+                 indices.desc = PackedDesc(indices.desc.dtype, grid);
+                 indices.index_dims = {2};
+                 r.params[c.params[0]] = r.params[c.params[1]] = rank;
                  return true;
                }}};
   }

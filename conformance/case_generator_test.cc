@@ -109,7 +109,9 @@ TEST_F(CaseGeneratorTest, EveryOperatorHasEveryGenericInvalidForm) {
     for (const ParamSpec& p : spec.params)
       if (p.type == ParamType::kBool || p.type == ParamType::kEnum)
         forms["param-" + p.name] = AbiFault::kNone;
-    for (const auto& [form, fault] : forms) {
+    for (const auto& entry : forms) {
+      const std::string& form = entry.first;  // a lambda may not capture a structured binding
+      const AbiFault fault = entry.second;
       const auto c = std::find_if(cases_->begin(), cases_->end(), [&](const CaseRecipe& r) {
         return r.spec == &spec && r.group == CaseGroup::kInvalid && r.violates == form;
       });

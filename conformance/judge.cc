@@ -29,10 +29,8 @@ struct ElementResult {
 
 ElementResult JudgeElement(DType t, const ExpectedTensor& expected, const ExpectedElement& e,
                            uint64_t bits) {
-  if (e.alternatives >= 0) {
-    const auto& set = expected.candidates[e.alternatives];
-    if (std::binary_search(set.begin(), set.end(), bits)) return {true};
-  }
+  if (std::binary_search(expected.alternatives.begin(), expected.alternatives.end(), bits))
+    return {true};
   switch (e.kind) {
     case Expect::kAny:
       return {true};
@@ -60,11 +58,11 @@ ElementResult JudgeElement(DType t, const ExpectedTensor& expected, const Expect
 }  // namespace
 
 std::string FormatExpected(DType t, const ExpectedTensor& expected, const ExpectedElement& e) {
-  if (e.alternatives >= 0) {
-    ExpectedElement primary = e;
-    primary.alternatives = -1;
-    const auto& set = expected.candidates[e.alternatives];
-    std::string s = FormatExpected(t, expected, primary) + " or a value of an out-of-range tuple {";
+  if (!expected.alternatives.empty()) {
+    ExpectedTensor primary;  // the element's own expectation, without the alternatives
+    primary.candidates = expected.candidates;
+    const std::vector<uint64_t>& set = expected.alternatives;
+    std::string s = FormatExpected(t, primary, e) + " or a value of an out-of-range tuple {";
     for (size_t i = 0; i < std::min<size_t>(set.size(), 8); ++i)
       s += FormatElement(t, set[i]) + ",";
     if (set.size() > 8) s += "... " + std::to_string(set.size() - 8) + " more,";

@@ -40,17 +40,17 @@ struct ExpectedElement {
   // there: e.g. max + max + (-inf) is -inf exactly but NaN through float32.
   bool pass_overflow_ok = false;
   bool warn_overflow_ok = false;
-  // Besides the expectation above, any pattern in the sorted candidates[alternatives] passes
-  // (out-of-range ScatterND tuples: their slices' values, which a backend may write anywhere);
-  // -1: none.
-  int32_t alternatives = -1;
 };
 
 struct ExpectedTensor {
   std::string name;
   TensorDesc desc;
   std::vector<ExpectedElement> elements;          // logical row-major order
-  std::vector<std::vector<uint64_t>> candidates;  // kAnyOf and `alternatives` sets
+  std::vector<std::vector<uint64_t>> candidates;  // kAnyOf sets
+  // Sorted patterns any element may hold besides its own expectation: the values of
+  // out-of-range ScatterND tuples' slices, which a backend may write anywhere. Empty: none.
+  // (The initializer lets aggregate initializations leave it out.)
+  std::vector<uint64_t> alternatives = {};
 };
 
 struct ReferenceResult {
@@ -60,8 +60,8 @@ struct ReferenceResult {
   std::optional<std::string> invalid;
   // Set when the data is valid but the spec lets a backend refuse it at execute with INVALID
   // (out-of-range ScatterND tuples). The message says why; each element's expectation is then
-  // the output of a backend that skips the offending data, and its `alternatives` what else the
-  // offending data may have put there.
+  // the output of a backend that skips the offending data, and the tensor's `alternatives` what
+  // else that data may have put there.
   std::optional<std::string> refusable;
 };
 

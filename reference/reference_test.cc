@@ -290,9 +290,8 @@ TEST_F(ReferenceTest, ScatterHugeIndexValuesAreOutOfRange) {
     for (size_t i = 0; i < skipped.size(); ++i) {
       EXPECT_EQ(e.elements[i].kind, Expect::kBits);
       EXPECT_EQ(e.elements[i].bits, skipped[i]) << DTypeName(type) << " " << i;
-      ASSERT_GE(e.elements[i].alternatives, 0);
-      EXPECT_EQ(e.candidates.at(e.elements[i].alternatives), (std::vector<uint64_t>{40, 50, 60}));
     }
+    EXPECT_EQ(e.alternatives, (std::vector<uint64_t>{40, 50, 60})) << DTypeName(type);
   }
 }
 

@@ -82,9 +82,7 @@ ReferenceResult ReferenceScatterND(const ScatterNDOperands& in, const Semantics&
   // values count as they are.
   std::sort(stray.begin(), stray.end());
   stray.erase(std::unique(stray.begin(), stray.end()), stray.end());
-  const auto alternatives = static_cast<int32_t>(result.candidates.size());
-  result.candidates.push_back(std::move(stray));
-  for (ExpectedElement& e : result.elements) e.alternatives = alternatives;
+  result.alternatives = std::move(stray);
   if (!semantics.out_of_range_indices_memory_safe_only)
     return {{result}, std::nullopt, std::nullopt};
   // Refusing the data is one of the freedoms the spec's memory_safe_only grants.

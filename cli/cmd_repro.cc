@@ -17,11 +17,12 @@ namespace opcts {
 namespace {
 
 constexpr const char* kUsage =
-    "usage: opcts repro [--backend NAME|PATH]... [--backend-options S] [--seed N] CASE_ID\n"
+    "usage: opcts repro [--backend NAME|PATH]... [--backend-options S] [--seed N]\n"
+    "                   [--float-rules platform|ieee] CASE_ID\n"
     "Re-runs one case (an id opcts run or a property test printed; a run's id ends in its seed,\n"
     "--seed serves a glob) and shows its inputs, the expected and the actual outputs and the\n"
     "first mismatching elements.\n"
-    "Exit 0 passed, 1 failed the gate, 2 bad input.\n";
+    "Exit 0 passed, 1 failed the gate, 2 bad input.\n" OPCTS_FLOAT_RULES_USAGE;
 
 constexpr uint64_t kShown = 48;  // elements printed per tensor
 
@@ -43,7 +44,7 @@ void PrintTensor(const std::string& name, const TensorData& t, bool logical_only
 }  // namespace
 
 int ReproCommand(const Args& raw) {
-  CliArgs args(raw, {}, {"--backend", "--backend-options", "--seed"});
+  CliArgs args(raw, {}, {"--backend", "--backend-options", "--seed", "--float-rules"});
   if (args.help()) return PrintUsage(kUsage);
   if (!args.error().empty()) return PrintUsage(kUsage, "opcts repro: " + args.error());
   if (args.positionals().size() != 1)
@@ -52,6 +53,8 @@ int ReproCommand(const Args& raw) {
   // An exact id carries its run's seed; a glob takes --seed (default 1).
   std::optional<uint64_t> seed = args.GetNumber("--seed");
   if (!args.error().empty()) return PrintUsage(kUsage, "opcts repro: " + args.error());
+  const Result<FloatRules> float_rules = ReadFloatRules(args);
+  if (!float_rules) return PrintUsage(kUsage, "opcts repro: " + float_rules.error().message);
   std::optional<CaseId> id;
   if (wanted.find_first_of("*?[") == std::string::npos) {
     Result<CaseId> parsed = CaseId::Parse(wanted);
@@ -109,8 +112,8 @@ int ReproCommand(const Args& raw) {
       continue;
     }
     const Plugin& plugin = **load;
-    const CaseVerdict verdict =
-        RunCase(plugin, prepared, GroupFor(c, ClaimsOf(plugin)), {.keep_outputs = true});
+    const CaseVerdict verdict = RunCase(plugin, prepared, GroupFor(c, ClaimsOf(plugin)),
+                                        {.keep_outputs = true, .float_rules = *float_rules});
     const CaseOutcome& o = verdict.outcome;
     std::cout << "\nbackend " << TerminalSafe(plugin.info().name) << ": " << StatusName(o.status)
               << (o.message.empty() ? "" : ": " + TerminalSafe(o.message)) << "\n";
@@ -121,7 +124,8 @@ int ReproCommand(const Args& raw) {
       PrintTensor("actual " + out_name, actual, false);
       for (const ExpectedTensor& e : prepared.expected().outputs) {
         if (e.name != out_name) continue;
-        const std::vector<uint64_t> bad = MismatchingElements(e, actual, 10);
+        const std::vector<uint64_t> bad =
+            MismatchingElements(e, actual, 10, RulesFor(*float_rules, *op.spec));
         if (bad.empty()) continue;
         std::cout << "  first mismatches:\n";
         const StridedIndexer indexer(actual.desc);

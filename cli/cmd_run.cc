@@ -19,7 +19,7 @@ constexpr const char* kUsage =
     "                 [--journal FILE] [--report-dir DIR] [--resume JOURNAL]\n"
     "                 [--allow-unavailable] [--no-isolation] [--timeout-ms N] [--memory-limit "
     "MIB]\n"
-    "                 [--no-progress]\n"
+    "                 [--float-rules platform|ieee] [--no-progress]\n"
     "Repeated filters of one kind are a union; --exclude drops ids; --case-list keeps the ids or\n"
     "globs it lists (one per line, # comments). Without --shard, GTEST_TOTAL_SHARDS/\n"
     "GTEST_SHARD_INDEX or TEST_TOTAL_SHARDS/TEST_SHARD_INDEX select the shard.\n"
@@ -28,7 +28,8 @@ constexpr const char* kUsage =
     "--memory-limit: the resident memory a worker may hold (default half the machine's); a case\n"
     "that passes it is MemoryLimit (a gate failure) and the run goes on with a new worker.\n"
     "exit status: 0 passed, 1 the gate failed, 2 bad input or usage (a selection matching no\n"
-    "case included), 130/143 stopped by SIGINT/SIGTERM (reports written, marked interrupted).\n";
+    "case included), 130/143 stopped by SIGINT/SIGTERM (reports written, marked "
+    "interrupted).\n" OPCTS_FLOAT_RULES_USAGE;
 
 // A required level must be one that a (matching) spec names.
 bool KnownLevel(const SpecSet& specs, const std::string& op, const std::string& level) {
@@ -68,6 +69,7 @@ Result<void> ReadRequirements(const CliArgs& args, const SpecSet& specs,
 Result<void> ReadRunOptions(CliArgs& args, const SpecSet& specs, RunOptions& options) {
   OPCTS_TRY(ReadCaseFilter(args, specs, ProcessEnvironment, options.filter, options.seed));
   OPCTS_TRY(ReadRequirements(args, specs, options.required));
+  OPCTS_ASSIGN_OR_RETURN(options.float_rules, ReadFloatRules(args));
   options.timeout_ms = args.GetNumber("--timeout-ms").value_or(0);
   options.memory_limit_mib = args.GetNumber("--memory-limit").value_or(0);
   if (!args.error().empty()) return InvalidInput(args.error());
@@ -86,11 +88,19 @@ Result<void> ReadRunOptions(CliArgs& args, const SpecSet& specs, RunOptions& opt
 
 }  // namespace
 
+Result<FloatRules> ReadFloatRules(const CliArgs& args) {
+  const std::optional<std::string> given = args.Get("--float-rules");
+  if (!given) return FloatRules::kPlatform;
+  if (const std::optional<FloatRules> rules = FloatRulesNamed(*given)) return *rules;
+  return InvalidInput("unknown --float-rules '" + *given + "' (expected platform or ieee)");
+}
+
 int RunCommand(const Args& raw) {
-  CliArgs args(raw, {"--strict", "--allow-unavailable", "--no-progress", "--no-isolation"},
-               {"--backend", "--backend-options", "--op", "--dtype", "--level", "--id", "--exclude",
-                "--case-list", "--seed", "--max-cases", "--shard", "--require-level", "--require",
-                "--journal", "--report-dir", "--resume", "--timeout-ms", "--memory-limit"});
+  CliArgs args(
+      raw, {"--strict", "--allow-unavailable", "--no-progress", "--no-isolation"},
+      {"--backend", "--backend-options", "--op", "--dtype", "--level", "--id", "--exclude",
+       "--case-list", "--seed", "--max-cases", "--shard", "--require-level", "--require",
+       "--journal", "--report-dir", "--resume", "--timeout-ms", "--memory-limit", "--float-rules"});
   if (args.help()) return PrintUsage(kUsage);
   if (!args.error().empty()) return PrintUsage(kUsage, "opcts run: " + args.error());
   if (!args.positionals().empty())

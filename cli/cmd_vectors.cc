@@ -17,19 +17,23 @@ namespace opcts {
 namespace {
 
 constexpr const char* kVectorsUsage =
-    "usage: opcts vectors [--backend NAME|PATH]... [--backend-options S] FILE|DIR...\n"
+    "usage: opcts vectors [--backend NAME|PATH]... [--backend-options S]\n"
+    "                     [--float-rules platform|ieee] FILE|DIR...\n"
     "Checks JSON test vectors (conformance/VECTORS.md) against the reference, and on each backend\n"
     "given. Exit 0 all passed, 1 a vector failed, 2 bad input (an unreadable vector, none "
-    "found).\n";
+    "found).\n" OPCTS_FLOAT_RULES_USAGE;
 
 }  // namespace
 
 int VectorsCommand(const Args& raw) {
-  CliArgs args(raw, {}, {"--backend", "--backend-options"});
+  CliArgs args(raw, {}, {"--backend", "--backend-options", "--float-rules"});
   if (args.help()) return PrintUsage(kVectorsUsage);
   if (!args.error().empty()) return PrintUsage(kVectorsUsage, "opcts vectors: " + args.error());
   if (args.positionals().empty())
     return PrintUsage(kVectorsUsage, "opcts vectors: no FILE or DIR given");
+  const Result<FloatRules> float_rules = ReadFloatRules(args);
+  if (!float_rules)
+    return PrintUsage(kVectorsUsage, "opcts vectors: " + float_rules.error().message);
   const SpecSet specs = LoadSpecSet(DefaultSpecDir());
   if (!specs.errors.empty()) {
     for (const std::string& e : specs.errors) std::cerr << e << "\n";
@@ -54,11 +58,11 @@ int VectorsCommand(const Args& raw) {
       continue;
     }
     const TestVector& v = *loaded;
-    const VectorCheck check = CheckVectorAgainstReference(v);
+    const VectorCheck check = CheckVectorAgainstReference(v, *float_rules);
     bool ok = check.ok;
     std::string message = "reference: " + check.message;
     for (const auto& plugin : plugins) {
-      const CaseVerdict verdict = RunVector(*plugin, v);
+      const CaseVerdict verdict = RunVector(*plugin, v, {.float_rules = *float_rules});
       const CaseOutcome& o = verdict.outcome;
       ok = ok && verdict.acceptable;
       message += "; " + TerminalSafe(plugin->info().name) + ": " +

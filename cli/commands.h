@@ -5,9 +5,21 @@
 #include <string>
 #include <vector>
 
+#include "base/cli_args.h"
+#include "base/result.h"
+#include "conformance/float_rules.h"
+
 namespace opcts {
 
 using Args = std::vector<std::string>;
+
+// `--float-rules platform|ieee` of run, vectors and repro: its usage lines (a literal, to end
+// each command's usage), and its value, platform when absent (cmd_run.cc).
+#define OPCTS_FLOAT_RULES_USAGE                                                                \
+  "--float-rules platform (default): float results that fail IEEE 754 pass where the spec's\n" \
+  "platform rules allow them (DirectML FLOAT32: subnormals flushed to sign-preserved zero,\n"  \
+  "rounding toward zero), the behaviour recorded; ieee: IEEE 754 alone.\n"
+Result<FloatRules> ReadFloatRules(const CliArgs& args);
 
 int SpecCommand(const Args& args);
 int VectorsCommand(const Args& raw);

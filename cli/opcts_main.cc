@@ -17,7 +17,8 @@ struct Command {
 
 const Command kCommands[] = {
     {"spec", opcts::SpecCommand,
-     "spec check [FILE...]      validate operator specs (default: all)"},
+     "spec check [FILE...]      validate operator specs (default: all); spec float-rules: "
+     "each platform's float rules"},
     {"vectors", opcts::VectorsCommand,
      "vectors FILE|DIR...       check test vectors against the reference"},
     {"list", opcts::ListCommand,

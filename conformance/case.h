@@ -32,6 +32,16 @@ enum class Values : uint8_t {
   kIndexDuplicates,  // in-range tuples, some repeated
   kIndexOutOfRange,  // at least one coordinate outside [-dim, dim) (or huge unsigned)
   kScalar,           // one value: `scalar`
+
+  // Float scan edges, whole lines at a time (TensorRecipe::line_length and line_inner):
+  kNegZeroSum,        // -0.0 at both ends of every line and at identity positions: lines of
+                      // -0.0 alone, of signed zeros, of kRandomSum values with -0.0 between
+  kNegZeroProduct,    // the same with kRandomProduct values
+  kCancellation,      // sums: large terms of alternating sign (the small terms between them are
+                      // below half their ulp in the dtype): exact partial sums near 0
+  kZeroThenOverflow,  // products: a ±0 factor among big ones whose product overflows the dtype
+  kUnderflowRecover,  // products: tiny factors whose product underflows the dtype, then their
+                      // reciprocals, which bring the exact product back to ±1
 };
 
 // A defect below what an Operation can hold, put into the descriptor or the bindings as they
@@ -53,6 +63,8 @@ struct TensorRecipe {
   std::vector<uint32_t> index_dims;  // index tensors: the dim each tuple coordinate addresses
   uint64_t line_length = 1;          // scans: terms per running result (keeps values in range)
   int64_t scalar = 0;                // kScalar
+  uint64_t line_inner = 1;           // scans: logical (row-major) distance between neighbours
+                                     // along the axis, for the classes that shape whole lines
 };
 
 struct CaseRecipe {

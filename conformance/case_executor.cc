@@ -76,10 +76,11 @@ CaseOutcome Refused(CaseGroup group, const char* stage, int32_t status, const ch
 // For data the spec lets a backend refuse but which it executed: did it leave the output as
 // skipping the offending data would (every element meets its expectation without the
 // alternatives that data allows), or write some of it elsewhere?
-std::string RefusableHandling(const ExpectedTensor& e, const TensorData& actual) {
+std::string RefusableHandling(const ExpectedTensor& e, const TensorData& actual,
+                              const std::vector<FloatRule>& rules) {
   ExpectedTensor skipping = e;
   skipping.alternatives.clear();
-  return MismatchingElements(skipping, actual, 1).empty() ? kSkipped : kWrittenElsewhere;
+  return MismatchingElements(skipping, actual, 1, rules).empty() ? kSkipped : kWrittenElsewhere;
 }
 
 // Applies a binding fault of an invalid case to what execute gets (the operator's first tensor
@@ -107,10 +108,30 @@ uint32_t BreakBindings(AbiFault fault, const Operation& op, const std::vector<st
   return static_cast<uint32_t>(bindings.size());
 }
 
+// "DirectML": the scheme as its documents spell it, for messages.
+const char* PlatformName(LevelScheme scheme) {
+  switch (scheme) {
+    case LevelScheme::kDirectML:
+      return "DirectML";
+    case LevelScheme::kOpenVINO:
+      return "OpenVINO";
+    case LevelScheme::kONNX:
+      return "ONNX";
+  }
+  return "?";
+}
+
+void AddBehaviour(std::string& behaviours, const std::string& behaviour) {
+  if (behaviour.empty()) return;
+  if (!behaviours.empty()) behaviours += kBehaviourSeparator;
+  behaviours += behaviour;
+}
+
 }  // namespace
 
 CaseOutcome ExecuteCase(const Plugin& plugin, const Operation& op, CaseGroup group,
-                        const ReferenceResult* expected, bool keep_outputs, AbiFault fault) {
+                        const ReferenceResult* expected, FloatRules float_rules, bool keep_outputs,
+                        AbiFault fault) {
   const Result<std::unique_ptr<AbiOperation>> built = AbiOperation::Build(op, fault);
   if (!built) return Outcome(Status::kInternalError, built.error().message);
   const std::unique_ptr<AbiOperation>& abi = *built;
@@ -208,13 +229,15 @@ CaseOutcome ExecuteCase(const Plugin& plugin, const Operation& op, CaseGroup gro
 
   outcome.status = Status::kPass;
   bool warning = false;
+  const std::vector<FloatRule>& rules = RulesFor(float_rules, *op.spec);
+  std::string platform_behaviour;  // what only the platform's float rules allowed
   for (const ExpectedTensor& e : expected->outputs) {
     // An in-place output lives in its input's buffer.
     const std::string& alias = op.spec->FindTensor(e.name)->may_alias;
     const GuardedBuffer& b = buffers.at(op.in_place && !alias.empty() ? alias : e.name);
     TensorData actual{op.Tensor(e.name)->desc, {}};
     actual.bytes.assign(b.data(), b.data() + b.size());
-    const Judgement j = JudgeTensor(e, actual);
+    const Judgement j = JudgeTensor(e, actual, rules);
     if (j.max_error &&
         (!outcome.max_error || *j.max_error / *j.bound > *outcome.max_error / *outcome.bound)) {
       outcome.max_error = j.max_error;
@@ -228,7 +251,8 @@ CaseOutcome ExecuteCase(const Plugin& plugin, const Operation& op, CaseGroup gro
       warning = true;
       outcome.message = j.message;
     }
-    if (expected->refusable) outcome.behaviour = RefusableHandling(e, actual);
+    if (j.verdict != Verdict::kFail) AddBehaviour(platform_behaviour, j.behaviour);
+    if (expected->refusable) outcome.behaviour = RefusableHandling(e, actual, rules);
     if (keep_outputs) outcome.outputs[e.name] = std::move(actual);
   }
   if (warning && outcome.status == Status::kPass) outcome.status = Status::kQualityWarning;
@@ -236,6 +260,12 @@ CaseOutcome ExecuteCase(const Plugin& plugin, const Operation& op, CaseGroup gro
     outcome.message = "beyond the claimed support, and correct";
   if (outcome.status == Status::kPass && !outcome.behaviour.empty())
     outcome.message = outcome.behaviour + " (the spec leaves their effect free)";
+  if (outcome.status == Status::kPass && !platform_behaviour.empty()) {
+    std::string note = std::string("passes under the ") + PlatformName(op.spec->scheme) +
+                       " platform rules: " + platform_behaviour;
+    outcome.message = outcome.message.empty() ? note : outcome.message + "; " + note;
+  }
+  if (outcome.status != Status::kFail) AddBehaviour(outcome.behaviour, platform_behaviour);
   return outcome;
 }
 

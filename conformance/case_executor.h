@@ -2,7 +2,7 @@
 // harness-owned buffers with guard bytes, NaN/pattern-prefilled outputs, inputs compared after
 // execute, outputs judged by the accuracy model.
 //
-//   CaseOutcome o = ExecuteCase(plugin, op, CaseGroup::kValid, expected);
+//   CaseOutcome o = ExecuteCase(plugin, op, CaseGroup::kValid, expected, FloatRules::kPlatform);
 //   o.status == Status::kPass
 #pragma once
 
@@ -11,9 +11,11 @@
 #include <string>
 
 #include "conformance/case.h"
+#include "conformance/float_rules.h"
 #include "conformance/judge.h"
 #include "conformance/plugin_loader.h"
 #include "reference/reference.h"
+#include "reports/journal.h"
 #include "reports/status.h"
 
 namespace opcts {
@@ -27,9 +29,11 @@ inline constexpr const char* kWrittenElsewhere =
 struct CaseOutcome {
   Status status = Status::kPass;
   std::string message;
-  // For data the spec lets a backend refuse (out-of-range ScatterND tuples): what it did,
-  // kRefusedAtExecute, kSkipped or kWrittenElsewhere; "" otherwise. Journaled; reports count
-  // each per backend.
+  // What the backend did where the spec leaves it a choice, "" if nothing: for data it may
+  // refuse (out-of-range ScatterND tuples) kRefusedAtExecute, kSkipped or kWrittenElsewhere;
+  // for a float result valid only under the platform's float rules, the judge's words
+  // ("flushes FLOAT32 subnormals"); both joined by kBehaviourSeparator (reports/journal.h).
+  // Journaled; reports count each per backend.
   std::string behaviour;
   std::optional<double> max_error, bound, ulp;
   uint64_t duration_us = 0;
@@ -37,12 +41,12 @@ struct CaseOutcome {
   std::map<std::string, TensorData> outputs;
 };
 
-// `expected` may be null for kInvalid cases (nothing is judged). `keep_outputs` fills
-// CaseOutcome::outputs (for repro). `fault`: an invalid case's defect below the Operation, put
-// into the descriptor or the bindings.
+// `expected` may be null for kInvalid cases (nothing is judged). `float_rules` says which rules
+// judge float outputs. `keep_outputs` fills CaseOutcome::outputs (for repro). `fault`: an
+// invalid case's defect below the Operation, put into the descriptor or the bindings.
 CaseOutcome ExecuteCase(const Plugin& plugin, const Operation& op, CaseGroup group,
-                        const ReferenceResult* expected, bool keep_outputs = false,
-                        AbiFault fault = AbiFault::kNone);
+                        const ReferenceResult* expected, FloatRules float_rules,
+                        bool keep_outputs = false, AbiFault fault = AbiFault::kNone);
 
 // "OK", "NOT_SUPPORTED", "INVALID", "ERROR", or "unknown status N": an ABI status in messages.
 std::string AbiStatusName(int32_t status);

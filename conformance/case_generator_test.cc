@@ -4,6 +4,7 @@
 #include "conformance/case_generator.h"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <set>
 
@@ -211,13 +212,130 @@ TEST_F(CaseGeneratorTest, CoversTheIssueCaseClasses) {
     if (c.id.find(".axism") != std::string::npos) ++seen["negative-axis"];
     if (c.level.empty() && c.group == CaseGroup::kValid) ++seen["outside-tables"];
   }
-  for (const char* key : {"layout:packed", "layout:padded", "layout:transposed", "layout:broadcast",
-                          "layout:broadcast-axis", "layout:in-place", "values:random",
-                          "values:specials", "values:extremes", "values:unique", "values:boundary",
-                          "values:negative", "values:duplicates", "values:out-of-range",
-                          "negative-axis", "outside-tables", "long>65536:DML_CUMULATIVE_SUMMATION",
-                          "long>65536:DML_CUMULATIVE_PRODUCT", "long>65536:OPENVINO_CUMSUM_3"})
+  for (const char* key : {"layout:packed",
+                          "layout:padded",
+                          "layout:transposed",
+                          "layout:broadcast",
+                          "layout:broadcast-axis",
+                          "layout:in-place",
+                          "values:random",
+                          "values:specials",
+                          "values:extremes",
+                          "values:unique",
+                          "values:boundary",
+                          "values:negative",
+                          "values:duplicates",
+                          "values:out-of-range",
+                          "values:neg-zero",
+                          "values:cancellation",
+                          "values:zero-overflow",
+                          "values:underflow-recover",
+                          "negative-axis",
+                          "outside-tables",
+                          "long>65536:DML_CUMULATIVE_SUMMATION",
+                          "long>65536:DML_CUMULATIVE_PRODUCT",
+                          "long>65536:OPENVINO_CUMSUM_3"})
     EXPECT_GT(seen[key], 0) << key;
+}
+
+// The scanned lines of a valid scan case's input, each in axis order, read through the layout.
+std::vector<std::vector<long double>> ScanLines(const CaseRecipe& c) {
+  const ScanBinding binding = ScanBindingOf(*c.spec);
+  const int64_t signed_axis = binding.axis_param.empty() ? c.tensors.at(binding.axis_tensor).scalar
+                                                         : c.params.at(binding.axis_param);
+  const size_t axis = static_cast<size_t>(
+      signed_axis < 0 ? signed_axis + static_cast<int64_t>(c.shape.size()) : signed_axis);
+  uint64_t inner = 1;
+  for (size_t d = axis + 1; d < c.shape.size(); ++d) inner *= c.shape[d];
+  const uint64_t n = c.shape[axis];
+  const Operation op = Materialize(c);
+  const TensorData& input = *op.Tensor(binding.input);
+  const StridedIndexer indexer(input.desc);
+  std::vector<std::vector<long double>> lines;
+  for (uint64_t first = 0; first < ElementCount(input.desc); ++first) {
+    if (first / inner % n != 0) continue;  // not a line's first element
+    std::vector<long double>& line = lines.emplace_back();
+    for (uint64_t k = 0; k < n; ++k)
+      line.push_back(BitsToLongDouble(
+          c.dtype, LoadBits(c.dtype, input.Element(indexer.BufferIndex(first + k * inner)))));
+  }
+  return lines;
+}
+
+bool IsNegativeZero(long double x) { return x == 0 && std::signbit(x); }
+
+// The float edge classes hold what their names promise, in every case that has them, and stay
+// a small part of the default run.
+TEST_F(CaseGeneratorTest, FloatEdgeClassesHoldTheirEdges) {
+  std::map<std::string, int> cases;
+  for (const CaseRecipe& c : *cases_) {
+    if (c.group != CaseGroup::kValid) continue;
+    const std::string& tag = c.value_tag;
+    if (tag != "neg-zero" && tag != "cancellation" && tag != "zero-overflow" &&
+        tag != "underflow-recover")
+      continue;
+    ++cases[tag];
+    ASSERT_TRUE(IsFloat(c.dtype)) << c.id;
+    const std::vector<std::vector<long double>> lines = ScanLines(c);
+    const long double max = MaxFinite(c.dtype), tiny = SmallestSubnormal(c.dtype);
+    bool some_line_all_negative_zero = false, some_zero_before_two_factors = false;
+    for (const std::vector<long double>& x : lines) {
+      ASSERT_GE(x.size(), 2u) << c.id;
+      if (tag == "neg-zero") {
+        // -0.0 heads the line in both directions.
+        EXPECT_TRUE(IsNegativeZero(x.front()) && IsNegativeZero(x.back())) << c.id;
+        some_line_all_negative_zero |= std::all_of(x.begin(), x.end(), IsNegativeZero);
+      } else if (tag == "cancellation") {
+        // Terms ±L alternate in sign; each term between is lost when added to L in the dtype,
+        // and the exact partial sums come back within a few units of 0.
+        const long double large = 4 / UnitRoundoff(c.dtype);
+        long double sign = 0, sum = 0, smallest = large;
+        for (long double v : x) {
+          sum += v;
+          smallest = std::min(smallest, std::fabs(sum));
+          if (std::fabs(v) == large) {
+            EXPECT_NE(v, sign) << c.id;
+            sign = v;
+          } else {
+            EXPECT_EQ(DoubleToBits(c.dtype, static_cast<double>(large + v)),
+                      DoubleToBits(c.dtype, static_cast<double>(large)))
+                << c.id << ": " << static_cast<double>(v);
+          }
+        }
+        EXPECT_NE(sign, 0) << c.id;
+        EXPECT_LE(smallest, 2 * x.size()) << c.id;
+      } else if (tag == "zero-overflow") {
+        // One zero; the product of any two other factors overflows the dtype.
+        EXPECT_EQ(std::count(x.begin(), x.end(), 0.0L), 1) << c.id;
+        for (long double v : x) {
+          if (v != 0) {
+            EXPECT_GT(v * v, max) << c.id;
+          }
+        }
+        some_zero_before_two_factors |= std::find(x.begin(), x.end(), 0.0L) < x.end() - 2;
+      } else {
+        // The exact product underflows the dtype (below half its smallest subnormal) after two
+        // factors and is ±1 again after four.
+        ASSERT_GE(x.size(), 4u) << c.id;
+        EXPECT_LT(std::fabs(x[0] * x[1]), tiny / 2) << c.id;
+        EXPECT_EQ(std::fabs(x[0] * x[1] * x[2] * x[3]), 1.0L) << c.id;
+      }
+    }
+    // Line 0 of every -0.0 case is -0.0 throughout; the first line has its zero first.
+    if (tag == "neg-zero") {
+      EXPECT_TRUE(some_line_all_negative_zero) << c.id;
+    }
+    if (tag == "zero-overflow") {
+      EXPECT_TRUE(some_zero_before_two_factors) << c.id;
+    }
+  }
+  EXPECT_GT(cases["neg-zero"], 0);
+  EXPECT_GT(cases["cancellation"], 0);
+  EXPECT_GT(cases["zero-overflow"], 0);
+  EXPECT_GT(cases["underflow-recover"], 0);
+  EXPECT_LE(cases["neg-zero"] + cases["cancellation"] + cases["zero-overflow"] +
+                cases["underflow-recover"],
+            300);
 }
 
 TEST_F(CaseGeneratorTest, MaterializeIsDeterministic) {

@@ -65,8 +65,8 @@ CaseVerdict RunCase(const Plugin& plugin, PreparedCase& prepared, CaseGroup grou
   const ReferenceResult* expected = group == CaseGroup::kInvalid ? nullptr : &prepared.expected();
   CaseVerdict v;
   v.group = group;
-  v.outcome = ExecuteCase(plugin, prepared.op(), group, expected, options.keep_outputs,
-                          prepared.abi_fault());
+  v.outcome = ExecuteCase(plugin, prepared.op(), group, expected, options.float_rules,
+                          options.keep_outputs, prepared.abi_fault());
   v.acceptable = !IsGateFailure(v.outcome.status, options.strict);
   return v;
 }

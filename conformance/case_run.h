@@ -65,6 +65,7 @@ struct CaseVerdict {
 struct RunCaseOptions {
   bool strict = false;        // QualityWarning is not acceptable
   bool keep_outputs = false;  // CaseOutcome::outputs filled (repro, properties)
+  FloatRules float_rules = FloatRules::kPlatform;  // --float-rules
 };
 
 // Runs the case on `plugin` as a case of `group`: the reference is asked unless the case is

@@ -47,6 +47,99 @@ uint64_t RandomProduct(DType t, Rng& rng, uint64_t line) {
   return static_cast<uint64_t>(kSmall[Below(rng, 8)]) & BitsMask(t);
 }
 
+// ---- Float scan edges: one line at a time, in axis order ----
+
+double RandomSign(Rng& rng) { return (rng() & 1) ? -1.0 : 1.0; }
+
+// -0.0 heads both directions (index 0 and n-1) and identity positions (x + -0.0 == x). The line
+// number picks the pattern, so every tensor of four lines or more has each, and a single line
+// (the long cases) is all -0.0.
+std::vector<uint64_t> NegZeroLine(DType t, Values kind, uint64_t n, uint64_t line, Rng& rng) {
+  const uint64_t neg_zero = DoubleToBits(t, -0.0), pos_zero = DoubleToBits(t, 0.0);
+  auto ordinary = [&] {
+    return kind == Values::kNegZeroSum ? RandomSum(t, rng, n) : RandomProduct(t, rng, n);
+  };
+  std::vector<uint64_t> v(n, neg_zero);  // pattern 0: a sum of -0.0 alone is -0.0
+  for (uint64_t& x : v) {
+    if (line % 4 == 1)
+      x = (rng() & 3) ? neg_zero : pos_zero;  // signed zeros: any +0.0 makes the sum +0.0
+    else if (line % 4 == 2)
+      x = (rng() & 1) ? neg_zero : ordinary();
+    else if (line % 4 == 3)
+      x = ordinary();
+  }
+  v.front() = v.back() = neg_zero;
+  return v;
+}
+
+// [±L, s, ∓L, s, ±L, ...], starting with s on odd lines, L = 4 / u: L's ulp in the dtype is 8,
+// so L + s rounds back to L for every |s| <= 2 (accumulating in the dtype loses each s) while the
+// exact partial sums return to a few units; s = ±0 between L and -L cancels exactly (to +0).
+std::vector<uint64_t> CancellationLine(DType t, uint64_t n, uint64_t line, Rng& rng) {
+  static constexpr double kSmall[] = {1, -1, 0.5, -2, 1.5, 0.0, -0.0};
+  const double large = 4 / static_cast<double>(UnitRoundoff(t));
+  const double sign = RandomSign(rng);
+  std::vector<uint64_t> v(n);
+  for (uint64_t k = 0; k < n; ++k) {
+    const uint64_t j = k + line % 2;
+    v[k] = DoubleToBits(
+        t, j % 2 ? kSmall[Below(rng, std::size(kSmall))] : (j / 2 % 2 ? -sign : sign) * large);
+  }
+  return v;
+}
+
+// ±B everywhere but one ±0 at position 0, 1 or 2 (by line), B = max / 4: B * B overflows the
+// dtype, so a product taken across the zero is exactly ±0 while an order that multiplies the big
+// factors first reaches inf (and inf * 0 = NaN); walked in reverse, the overflow comes first.
+std::vector<uint64_t> ZeroThenOverflowLine(DType t, uint64_t n, uint64_t line, Rng& rng) {
+  const double big = static_cast<double>(MaxFinite(t) / 4);
+  const uint64_t zero_at = line % std::min<uint64_t>(n, 3);
+  std::vector<uint64_t> v(n);
+  for (uint64_t k = 0; k < n; ++k)
+    v[k] = DoubleToBits(t, RandomSign(rng) * (k == zero_at ? 0.0 : big));
+  return v;
+}
+
+// [±τ, ±τ, ±1/τ, ±1/τ, ...] with τ a power of 2 whose square is below half the dtype's smallest
+// subnormal: the running product underflows to 0 in the dtype after two factors, and the exact
+// one comes back to ±1 two factors later. Every factor is exact.
+std::vector<uint64_t> UnderflowRecoverLine(DType t, uint64_t n, Rng& rng) {
+  const int exponent =
+      static_cast<int>(std::floor(std::log2(static_cast<double>(SmallestSubnormal(t))) / 2)) - 2;
+  std::vector<uint64_t> v(n);
+  for (uint64_t k = 0; k < n; ++k)
+    v[k] = DoubleToBits(t, RandomSign(rng) * std::ldexp(1.0, k % 4 < 2 ? exponent : -exponent));
+  return v;
+}
+
+std::vector<uint64_t> EdgeLine(DType t, Values kind, uint64_t n, uint64_t line, Rng& rng) {
+  switch (kind) {
+    case Values::kCancellation:
+      return CancellationLine(t, n, line, rng);
+    case Values::kZeroThenOverflow:
+      return ZeroThenOverflowLine(t, n, line, rng);
+    case Values::kUnderflowRecover:
+      return UnderflowRecoverLine(t, n, rng);
+    default:
+      return NegZeroLine(t, kind, n, line, rng);
+  }
+}
+
+// The line classes' values at their logical (row-major) positions: line l is (outer, inner) =
+// (l / line_inner, l % line_inner). Lines are drawn in order, so the same recipe gives the same
+// values; a tensor an invalid case resized still gets a value everywhere.
+std::vector<uint64_t> LineValues(DType t, const TensorRecipe& recipe, uint64_t logical, Rng& rng) {
+  const uint64_t n = std::max<uint64_t>(recipe.line_length, 1);
+  const uint64_t inner = std::max<uint64_t>(recipe.line_inner, 1);
+  const uint64_t lines = (logical + n * inner - 1) / (n * inner) * inner;
+  std::vector<std::vector<uint64_t>> by_line(lines);
+  for (uint64_t l = 0; l < lines; ++l) by_line[l] = EdgeLine(t, recipe.values, n, l, rng);
+  std::vector<uint64_t> values(logical);
+  for (uint64_t i = 0; i < logical; ++i)
+    values[i] = by_line[i / (n * inner) * inner + i % inner][i / inner % n];
+  return values;
+}
+
 uint64_t Extreme(DType t, Rng& rng) {
   if (IsFloat(t)) {
     const long double max = MaxFinite(t);
@@ -153,6 +246,13 @@ void Fill(TensorData& data, const TensorRecipe& recipe, Rng& rng) {
     case Values::kIndexOutOfRange:
       values =
           IndexData(t, recipe.values, recipe.index_dims, logical / recipe.index_dims.size(), rng);
+      break;
+    case Values::kNegZeroSum:
+    case Values::kNegZeroProduct:
+    case Values::kCancellation:
+    case Values::kZeroThenOverflow:
+    case Values::kUnderflowRecover:
+      values = LineValues(t, recipe, logical, rng);
       break;
     default:
       values.resize(logical);

@@ -5,54 +5,113 @@
 #include <cstdio>
 #include <limits>
 
+#include "reference/accumulation.h"
 #include "spec/element.h"
 #include "spec/tensor.h"
 
 namespace opcts {
 namespace {
 
-bool WithinTier(DType t, long double actual, const ExpectedElement& e, double bound,
-                bool overflow_ok) {
-  if (std::isnan(actual)) return overflow_ok;
-  if (std::isinf(actual)) {
-    if (overflow_ok) return true;
+// One tier as the judge applies it: the bound and the reachable specials.
+struct Tier {
+  double bound = 0;
+  uint8_t specials = 0;
+};
+
+bool WithinTier(DType t, uint64_t bits, const ExpectedElement& e, const Tier& tier) {
+  const long double a = BitsToLongDouble(t, bits);
+  if (std::isnan(a)) return tier.specials & kAnyNaN;
+  const bool negative = std::signbit(a);
+  if (e.sign_exact && negative != e.negative) return false;
+  if (std::isinf(a)) {
+    if (tier.specials & (negative ? kNegInf : kPosInf)) return true;
     // Rounding the exact value may overflow when it lies within the bound of the threshold.
-    return std::signbit(actual) == std::signbit(e.value) &&
-           std::fabs(e.value) + bound >= OverflowThreshold(t);
+    return e.kind == Expect::kNear && negative == std::signbit(e.value) &&
+           std::fabs(e.value) + tier.bound >= OverflowThreshold(t);
   }
-  return std::fabs(actual - e.value) <= bound;
+  if (tier.specials & kAnyFinite) return true;
+  if (a == 0) {
+    if (tier.specials & (negative ? kNegZero : kPosZero)) return true;
+    if (negative != e.negative && !(tier.specials & kZeroEitherSign)) return false;
+  }
+  return e.kind == Expect::kNear && std::fabs(a - e.value) <= tier.bound;
 }
+
+// Platform behaviours an element needed (bits of Judgement::behaviour).
+enum Behaviour : uint8_t { kFlushes = 1, kTruncates = 2 };
 
 struct ElementResult {
   bool pass = false, warn = false;
+  uint8_t behaviour = 0;
 };
 
 ElementResult JudgeElement(DType t, const ExpectedTensor& expected, const ExpectedElement& e,
-                           uint64_t bits) {
+                           uint64_t bits, const FloatRule* rule) {
   if (std::binary_search(expected.alternatives.begin(), expected.alternatives.end(), bits))
     return {true};
   switch (e.kind) {
     case Expect::kAny:
       return {true};
-    case Expect::kBits: {
-      if (bits == e.bits) return {true};
-      const long double a = BitsToLongDouble(t, bits);
-      const bool special = std::isnan(a) || std::isinf(a);
-      return {special && e.pass_overflow_ok, special && !e.pass_overflow_ok && e.warn_overflow_ok};
-    }
     case Expect::kNaN:
       return {IsNaNBits(t, bits)};
     case Expect::kAnyOf: {
       const auto& set = expected.candidates[e.bits];
       return {std::find(set.begin(), set.end(), bits) != set.end()};
     }
-    case Expect::kNear: {
-      const long double a = BitsToLongDouble(t, bits);
-      const bool pass = WithinTier(t, a, e, e.pass_bound, e.pass_overflow_ok);
-      return {pass, !pass && WithinTier(t, a, e, e.warn_bound, e.warn_overflow_ok)};
-    }
+    case Expect::kBits:
+      if (bits == e.bits) return {true};
+      break;
+    case Expect::kNear:
+      break;
   }
-  return {};
+  const Tier pass{e.pass_bound, e.pass_specials};
+  if (WithinTier(t, bits, e, pass)) return {true};
+  if (rule != nullptr) {
+    // The least departure that explains the element: flushing, truncating, then both.
+    const Tier flushed{pass.bound + e.flush_extra,
+                       static_cast<uint8_t>(pass.specials | e.flush_specials)};
+    const Tier truncated{pass.bound + e.truncate_extra,
+                         static_cast<uint8_t>(pass.specials | e.truncate_specials)};
+    const Tier both{flushed.bound + e.truncate_extra,
+                    static_cast<uint8_t>(flushed.specials | truncated.specials)};
+    if (rule->flush_subnormals && WithinTier(t, bits, e, flushed)) return {true, false, kFlushes};
+    if (rule->truncate && WithinTier(t, bits, e, truncated)) return {true, false, kTruncates};
+    if (rule->flush_subnormals && rule->truncate && WithinTier(t, bits, e, both))
+      return {true, false, kFlushes | kTruncates};
+  }
+  return {false, WithinTier(t, bits, e, {e.warn_bound, e.warn_specials})};
+}
+
+// The spec's rule for the arithmetic of `t`'s Pass tier, if any.
+const FloatRule* RuleFor(DType t, const std::vector<FloatRule>& rules) {
+  if (!IsFloat(t)) return nullptr;
+  const DType acc = PassAccumulator(t);
+  for (const FloatRule& r : rules)
+    if (r.dtype == acc) return &r;
+  return nullptr;
+}
+
+std::string BehaviourText(uint8_t behaviour, DType acc) {
+  std::string text;
+  const auto add = [&](const char* verb, const char* what) {
+    if (!text.empty()) text += " and ";
+    text.append(verb).append(DTypeName(acc)).append(what);
+  };
+  if (behaviour & kFlushes) add("flushes ", " subnormals");
+  if (behaviour & kTruncates) add("truncates ", " arithmetic");
+  return text;
+}
+
+std::string SpecialsText(uint8_t specials) {
+  std::string text;
+  const std::pair<uint8_t, const char*> names[] = {
+      {kPosInf, "+inf"}, {kNegInf, "-inf"}, {kAnyNaN, "NaN"}, {kPosZero, "+0"}, {kNegZero, "-0"}};
+  for (const auto& [bit, name] : names)
+    if (specials & bit) {
+      text += text.empty() ? " (or " : ", ";
+      text += name;
+    }
+  return text.empty() ? text : text + ")";
 }
 
 }  // namespace
@@ -72,14 +131,14 @@ std::string FormatExpected(DType t, const ExpectedTensor& expected, const Expect
   char buffer[128];
   switch (e.kind) {
     case Expect::kBits:
-      return FormatElement(t, e.bits);
+      return FormatElement(t, e.bits) + SpecialsText(e.pass_specials);
     case Expect::kNaN:
       return "NaN";
     case Expect::kAny:
       return "anything";
     case Expect::kNear:
       std::snprintf(buffer, sizeof buffer, "%.17Lg ± %.3g", e.value, e.pass_bound);
-      return buffer;
+      return buffer + SpecialsText(e.pass_specials);
     case Expect::kAnyOf: {
       std::string s = "one of {";
       for (uint64_t bits : expected.candidates[e.bits]) s += FormatElement(t, bits) + ",";
@@ -91,12 +150,15 @@ std::string FormatExpected(DType t, const ExpectedTensor& expected, const Expect
 }
 
 std::vector<uint64_t> MismatchingElements(const ExpectedTensor& expected, const TensorData& actual,
-                                          size_t limit) {
+                                          size_t limit,
+                                          const std::vector<FloatRule>& platform_rules) {
   std::vector<uint64_t> bad;
+  const DType t = actual.desc.dtype;
+  const FloatRule* rule = RuleFor(t, platform_rules);
   const StridedIndexer indexer(actual.desc);
   for (uint64_t i = 0; i < expected.elements.size() && bad.size() < limit; ++i) {
-    const uint64_t bits = LoadBits(actual.desc.dtype, actual.Element(indexer.BufferIndex(i)));
-    const ElementResult r = JudgeElement(actual.desc.dtype, expected, expected.elements[i], bits);
+    const uint64_t bits = LoadBits(t, actual.Element(indexer.BufferIndex(i)));
+    const ElementResult r = JudgeElement(t, expected, expected.elements[i], bits, rule);
     if (!r.pass && !r.warn) bad.push_back(i);
   }
   return bad;
@@ -128,16 +190,19 @@ std::string FormatElement(DType t, uint64_t bits) {
   return buffer;
 }
 
-Judgement JudgeTensor(const ExpectedTensor& expected, const TensorData& actual) {
+Judgement JudgeTensor(const ExpectedTensor& expected, const TensorData& actual,
+                      const std::vector<FloatRule>& platform_rules) {
   Judgement j;
   const DType t = actual.desc.dtype;
+  const FloatRule* rule = RuleFor(t, platform_rules);
   const StridedIndexer indexer(actual.desc);
   bool any_warning = false;
+  uint8_t behaviour = 0;
   long double worst_ratio = -1;
   for (uint64_t i = 0; i < expected.elements.size(); ++i) {
     const ExpectedElement& e = expected.elements[i];
     const uint64_t bits = LoadBits(t, actual.Element(indexer.BufferIndex(i)));
-    const auto [pass, warn] = JudgeElement(t, expected, e, bits);
+    const ElementResult r = JudgeElement(t, expected, e, bits, rule);
     if (e.kind == Expect::kNear) {
       const long double a = BitsToLongDouble(t, bits);
       if (std::isfinite(a)) {
@@ -152,8 +217,9 @@ Judgement JudgeTensor(const ExpectedTensor& expected, const TensorData& actual) 
         }
       }
     }
-    if (warn) any_warning = true;
-    if (pass || warn) continue;
+    behaviour |= r.behaviour;
+    if (r.warn) any_warning = true;
+    if (r.pass || r.warn) continue;
     if (j.mismatches++ == 0) {
       j.first_mismatch = i;
       j.message = "element " + FormatCoordinates(expected.desc.sizes, i) + ": expected " +
@@ -170,6 +236,7 @@ Judgement JudgeTensor(const ExpectedTensor& expected, const TensorData& actual) 
                 ": within the bound for accumulation in the output type only (expected at "
                 "least float32 accumulation)";
   }
+  if (behaviour != 0) j.behaviour = BehaviourText(behaviour, PassAccumulator(t));
   return j;
 }
 

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "reference/reference.h"
+#include "spec/operator_spec.h"
 
 namespace opcts {
 
@@ -21,14 +22,21 @@ struct Judgement {
   std::string message;          // empty on Pass
   // Float outputs: the element with the largest error relative to its Pass bound.
   std::optional<double> max_error, bound, ulp;
+  // What some elements needed of the platform's float rules to pass: "flushes FLOAT32
+  // subnormals", "truncates FLOAT32 arithmetic", both joined by " and "; empty if IEEE sufficed.
+  std::string behaviour;
 };
 
 // `actual` is laid out as actual.desc says (strides honoured); only logical elements are read.
-Judgement JudgeTensor(const ExpectedTensor& expected, const TensorData& actual);
+// An element that fails IEEE arithmetic passes where `platform_rules` (the spec's float_rules;
+// empty: IEEE only) let its accumulator flush subnormals or truncate and that explains it.
+Judgement JudgeTensor(const ExpectedTensor& expected, const TensorData& actual,
+                      const std::vector<FloatRule>& platform_rules = {});
 
 // Logical indices of the elements beyond even the QualityWarning bound, at most `limit`.
 std::vector<uint64_t> MismatchingElements(const ExpectedTensor& expected, const TensorData& actual,
-                                          size_t limit);
+                                          size_t limit,
+                                          const std::vector<FloatRule>& platform_rules = {});
 // The expectation of one element for people: "18 ± 2.1e-06", "NaN", "one of {7,9}".
 std::string FormatExpected(DType t, const ExpectedTensor& expected, const ExpectedElement& e);
 

@@ -231,6 +231,11 @@ class Results {
       return result;
     }
     out_ << "\n" << RenderCoverageTable(*report);
+    for (const BackendSummary& backend : report->backends)
+      if (backend.platform_rule_passes)
+        out_ << TerminalSafe(backend.info.name) << ": " << backend.platform_rule_passes
+             << " case(s) passed only under the platform's float rules (--float-rules ieee "
+                "fails them)\n";
     out_ << "gate " << (report->Passed() ? "passed" : "FAILED") << "\n";
     for (const std::string& reason : report->gate_reasons)
       out_ << "  - " << TerminalSafe(reason) << "\n";
@@ -282,7 +287,8 @@ Stop RunInProcess(const std::vector<CaseRecipe>& cases, std::vector<Backend>& ba
     for (Backend& b : backends) {
       if (done.count({c.id, b.info.name})) continue;
       const CaseVerdict v =
-          RunCase(*b.plugin, prepared, GroupFor(c, {b.info.feature_level, b.info.extra_support}));
+          RunCase(*b.plugin, prepared, GroupFor(c, {b.info.feature_level, b.info.extra_support}),
+                  {.float_rules = options.float_rules});
       if (!results.Add(MakeRecord(c, b.info.name, b.path, options.seed, v.group, v.outcome)))
         return Stop::kJournalFailed;
     }
@@ -316,7 +322,7 @@ Stop RunIsolated(const std::vector<CaseRecipe>& cases, const Backend& b,
     }
     if (!worker) {
       Worker::StartError error;
-      worker = Worker::Start(cases, b.name, options.backend_options,
+      worker = Worker::Start(cases, b.name, options.backend_options, options.float_rules,
                              std::chrono::milliseconds(StartLimitMs(options)), &error);
       if (StopSignal()) return Stop::kSignalled;
       if (!worker) {  // the case in line gets the blame, so the run always moves on
@@ -389,7 +395,7 @@ int StartBackends(const std::vector<std::string>& names, const std::vector<CaseR
     std::unique_ptr<Worker> worker;
     if (options.isolation) {
       Worker::StartError start_error;
-      worker = Worker::Start(cases, name, options.backend_options,
+      worker = Worker::Start(cases, name, options.backend_options, options.float_rules,
                              std::chrono::milliseconds(StartLimitMs(options)), &start_error);
       if (worker) {
         b.info = worker->info();
@@ -474,6 +480,7 @@ ReportOptions RunReportOptions(const RunOptions& options, int stop_signal) {
 std::map<std::string, std::string> RecordedOptions(const RunOptions& options) {
   return {
       {"backend_options", options.backend_options},
+      {"float_rules", std::string(FloatRulesName(options.float_rules))},
       {"timeout_ms", options.timeout_ms ? std::to_string(options.timeout_ms) : "default"},
       {"memory_limit_mib", std::to_string(MemoryLimitBytes(options) >> 20)},
       {"max_cases", options.filter.max_cases ? std::to_string(options.filter.max_cases) : "none"}};
@@ -563,7 +570,8 @@ RunResult RunConformance(const SpecSet& specs, const RunOptions& options, std::o
   if (!results.Open(!options.resume.empty())) return {2};
   for (const CaseRecord& r : replayed) results.Add(r, /*replayed=*/true);
   out << "running " << cases.size() << " cases on " << backends.size() << " backend(s)"
-      << (options.isolation ? " in worker processes" : " in this process") << "\n";
+      << (options.isolation ? " in worker processes" : " in this process")
+      << ", float rules: " << FloatRulesName(options.float_rules) << "\n";
   out.flush();  // the header lines come before the progress display (stderr)
   const auto start = std::chrono::steady_clock::now();
   Stop stop = Stop::kDone;

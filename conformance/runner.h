@@ -28,7 +28,8 @@ struct RunOptions {
   std::string backend_options;        // passed to each backend's create()
   CaseFilter filter;
   uint64_t seed = 1;
-  bool strict = false;                     // QualityWarning fails the gate
+  bool strict = false;                             // QualityWarning fails the gate
+  FloatRules float_rules = FloatRules::kPlatform;  // --float-rules: which rules judge floats
   std::vector<LevelRequirement> required;  // --require-level / --require: the coverage floor
   bool allow_unavailable = false;  // a backend that cannot run here is a warning, not a failure
   std::string journal;             // "" : no journal

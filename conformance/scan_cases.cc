@@ -1,7 +1,8 @@
 // Cases for the scan family (DML cumulative sum/product, OpenVINO and ONNX CumSum, any spec
 // whose family is scan): per support-table entry, every axis class x direction x exclusive, each
-// layout, each value class, size-1 axes; per dtype, long axes; and dtypes outside every table
-// (clean refusal or a correct answer).
+// layout, each value class, size-1 axes; per float dtype, the IEEE edges (signed zeros,
+// cancellation, zero-then-overflow and underflow-then-recover products); per dtype, long axes;
+// and dtypes outside every table (clean refusal or a correct answer).
 #include <algorithm>
 #include <set>
 
@@ -17,6 +18,25 @@ struct Attributes {
   DType axis_dtype = DType::kInt64;
   bool axis_absent = false;  // OpenVINO: the optional input left out (axis 0)
 };
+
+// The id's values part.
+std::string ValueTag(Values values, DType dtype) {
+  switch (values) {
+    case Values::kExtremes:
+      return IsFloat(dtype) ? "specials" : "extremes";
+    case Values::kNegZeroSum:
+    case Values::kNegZeroProduct:
+      return "neg-zero";
+    case Values::kCancellation:
+      return "cancellation";
+    case Values::kZeroThenOverflow:
+      return "zero-overflow";
+    case Values::kUnderflowRecover:
+      return "underflow-recover";
+    default:
+      return "random";
+  }
+}
 
 class ScanCaseBuilder {
  public:
@@ -37,7 +57,9 @@ class ScanCaseBuilder {
         static_cast<unsigned>(a.axis < 0 ? a.axis + static_cast<int>(rank) : a.axis);
     const uint64_t line = shape[axis];
 
-    TensorRecipe input{LayoutDesc(dtype, shape, Layout::kPacked), values, {}, line, 0};
+    uint64_t inner = 1;
+    for (unsigned d = axis + 1; d < rank; ++d) inner *= shape[d];
+    TensorRecipe input{LayoutDesc(dtype, shape, Layout::kPacked), values, {}, line, 0, inner};
     TensorRecipe output{LayoutDesc(dtype, shape, Layout::kPacked), Values::kNone, {}, 1, 0};
     if (layout == Layout::kPadded) {
       input.desc = LayoutDesc(dtype, shape, Layout::kPadded);
@@ -74,8 +96,7 @@ class ScanCaseBuilder {
     r.params[binding_.exclusive_param] = a.exclusive;
     attrs += std::string(a.reverse ? "-rev" : "-fwd") + (a.exclusive ? "-excl" : "-incl");
 
-    r.value_tag =
-        values == Values::kExtremes ? (IsFloat(dtype) ? "specials" : "extremes") : "random";
+    r.value_tag = ValueTag(values, dtype);
     const CaseId id{OperatorKey(spec_),
                     false,
                     dtype,
@@ -88,6 +109,15 @@ class ScanCaseBuilder {
   }
 
   Values Random() const { return binding_.product ? Values::kRandomProduct : Values::kRandomSum; }
+  Values NegZero() const {
+    return binding_.product ? Values::kNegZeroProduct : Values::kNegZeroSum;
+  }
+  // The float edge classes of this operator's combine, -0.0 first.
+  std::vector<Values> FloatEdges() const {
+    if (binding_.product) return {NegZero(), Values::kZeroThenOverflow, Values::kUnderflowRecover};
+    return {NegZero(), Values::kCancellation};
+  }
+  bool InPlaceAllowed() const { return spec_.semantics.in_place; }
   bool HasAxisTensor() const { return !binding_.axis_tensor.empty(); }
   bool AxisMayBeAbsent() const {
     return HasAxisTensor() && spec_.FindTensor(binding_.axis_tensor)->optional;
@@ -190,6 +220,32 @@ void GenerateScanCases(const OperatorSpec& spec, const GenerateOptions& options,
         b.Add(dtype, Shape(rank, 0, 3), absent, Layout::kPacked, b.Random());
       }
     }
+    // Float edges on one rank (4 where the tables allow it, so that the lowest DirectML level
+    // has them too): each class in all four modes along the last axis and in two along the
+    // first (the row recurrence); -0.0 also in place, padded and transposed.
+    if (IsFloat(dtype)) {
+      const unsigned rank = std::clamp(4u, data.min_rank, data.max_rank);
+      const int last = static_cast<int>(rank - 1);
+      int variant = 0;
+      for (Values values : b.FloatEdges()) {
+        for (bool reverse : {false, true})
+          for (bool exclusive : {false, true})
+            b.Add(dtype, Shape(rank, rank - 1, 7), attrs(last, reverse, exclusive, variant++),
+                  Layout::kPacked, values);
+        for (bool second : {false, true})
+          b.Add(dtype, Shape(rank, 0, 7), attrs(0, second, second, variant++), Layout::kPacked,
+                values);
+        if (values != b.NegZero()) continue;
+        if (b.InPlaceAllowed())
+          for (bool second : {false, true})
+            b.Add(dtype, Shape(rank, rank - 1, 7), attrs(last, second, !second, variant++),
+                  Layout::kInPlace, values);
+        b.Add(dtype, Shape(rank, rank - 1, 7), attrs(last, true, true, variant++), Layout::kPadded,
+              values);
+        b.Add(dtype, Shape(rank, 0, 7), attrs(0, false, true, variant++), Layout::kTransposed,
+              values);
+      }
+    }
     if (options.long_axes) {
       // Long innermost axes cross blocks and workgroups (> 4096, > 65 536); a long outer axis too.
       const unsigned r1 = std::max(1u, data.min_rank), r2 = std::max(2u, data.min_rank);
@@ -205,6 +261,14 @@ void GenerateScanCases(const OperatorSpec& spec, const GenerateOptions& options,
               b.Random());
         b.Add(dtype, outer, attrs(static_cast<int>(r2 - 2), false, true, 0), Layout::kPacked,
               b.Random());
+        // One line of -0.0 (the first line's pattern): every carry between blocks, workgroups
+        // and threads must keep the sign, and only the exclusive head is +0.0.
+        if (IsFloat(dtype)) {
+          b.Add(dtype, inner, attrs(static_cast<int>(r1 - 1), false, false, 0), Layout::kPacked,
+                b.NegZero());
+          b.Add(dtype, huge, attrs(static_cast<int>(r1 - 1), true, true, 1), Layout::kPacked,
+                b.NegZero());
+        }
       }
     }
   }

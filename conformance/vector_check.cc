@@ -17,7 +17,7 @@ void ApplyTolerance(const Tolerance& tolerance, ExpectedTensor& expected) {
   }
 }
 
-VectorCheck CheckVectorAgainstReference(const TestVector& vector) {
+VectorCheck CheckVectorAgainstReference(const TestVector& vector, FloatRules float_rules) {
   const Operation& op = vector.op;
   if (!FindReferenceKernel(op.spec->reference))
     return {false, "no reference kernel '" + op.spec->reference + "'"};
@@ -37,16 +37,21 @@ VectorCheck CheckVectorAgainstReference(const TestVector& vector) {
   }
   if (invalid) return {false, "invalid operation: " + *invalid};
 
+  std::string platform_behaviour;  // what only the platform's float rules allowed
   for (const ExpectedTensor& expected : prepared.expected().outputs) {
     // The vector lists logical elements: lay them out packed.
     TensorData actual = MakeTensor(PackedDesc(expected.desc.dtype, expected.desc.sizes));
     const std::vector<uint64_t>& bits = vector.expected.at(expected.name);
     for (uint64_t i = 0; i < bits.size(); ++i)
       StoreBits(actual.desc.dtype, actual.Element(i), bits[i]);
-    const Judgement j = JudgeTensor(expected, actual);
+    const Judgement j = JudgeTensor(expected, actual, RulesFor(float_rules, *op.spec));
     if (j.verdict == Verdict::kFail) return {false, j.message};
+    if (!j.behaviour.empty()) platform_behaviour = j.behaviour;
   }
-  return {true, level ? "valid at level " + *level : "valid, outside every support table"};
+  std::string message = level ? "valid at level " + *level : "valid, outside every support table";
+  if (!platform_behaviour.empty())
+    message += ", expected outputs valid only under the platform rules: " + platform_behaviour;
+  return {true, message};
 }
 
 }  // namespace opcts

@@ -6,6 +6,7 @@
 
 #include <string>
 
+#include "conformance/float_rules.h"
 #include "conformance/vector_file.h"
 #include "reference/reference.h"
 
@@ -16,7 +17,9 @@ struct VectorCheck {
   std::string message;  // why not ok, or what made a rejection expected
 };
 
-VectorCheck CheckVectorAgainstReference(const TestVector& vector);
+// `float_rules`: which rules judge the vector's float outputs (--float-rules).
+VectorCheck CheckVectorAgainstReference(const TestVector& vector,
+                                        FloatRules float_rules = FloatRules::kPlatform);
 
 // The reference's expectation with the vector's tolerance override applied (every kNear bound
 // becomes abs + rel * |value|).

@@ -103,7 +103,8 @@ bool DecodeResult(std::string line, size_t* index, CaseGroup* group, CaseOutcome
 
 // The worker: load the backend, say hello, then run the ranges it is sent until stdin closes.
 [[noreturn]] void WorkerMain(const std::vector<CaseRecipe>& cases, const std::string& backend,
-                             const std::string& options, int command_fd, int result_fd) {
+                             const std::string& options, FloatRules float_rules, int command_fd,
+                             int result_fd) {
   PluginLoad load = LoadPlugin(backend, options);
   if (!load) {
     WriteAll(result_fd,
@@ -139,7 +140,7 @@ bool DecodeResult(std::string line, size_t* index, CaseGroup* group, CaseOutcome
       fault_line.pop_back();  // the message follows
       SetCaseInFlight(kLastResult + fault_line);
       WriteAll(STDERR_FILENO, kCaseMark + std::to_string(i) + "\n");
-      const CaseVerdict v = RunCase(plugin, prepared, group);
+      const CaseVerdict v = RunCase(plugin, prepared, group, {.float_rules = float_rules});
       SetCaseInFlight("");
       if (!WriteAll(result_fd, EncodeResult(i, group, v.outcome))) _exit(1);
     }
@@ -151,7 +152,8 @@ bool DecodeResult(std::string line, size_t* index, CaseGroup* group, CaseOutcome
 
 std::unique_ptr<Worker> Worker::Start(const std::vector<CaseRecipe>& cases,
                                       const std::string& backend, const std::string& options,
-                                      std::chrono::milliseconds limit, StartError* error) {
+                                      FloatRules float_rules, std::chrono::milliseconds limit,
+                                      StartError* error) {
   int command[2], result[2], err[2];
   if (pipe2(command, O_CLOEXEC) != 0 || pipe2(result, O_CLOEXEC) != 0 ||
       pipe2(err, O_CLOEXEC) != 0) {
@@ -182,7 +184,7 @@ std::unique_ptr<Worker> Worker::Start(const std::vector<CaseRecipe>& cases,
     signal(SIGPIPE, SIG_DFL);
     // The child must never unwind into the parent's code above this frame.
     try {
-      WorkerMain(cases, backend, options, command[0], result[1]);
+      WorkerMain(cases, backend, options, float_rules, command[0], result[1]);
     } catch (const std::exception& e) {
       std::fprintf(stderr, "uncaught exception escaped the backend: %s\n", e.what());
     } catch (...) {

@@ -4,7 +4,7 @@
 // and the worker's last stderr lines say why) or a hang (no result within the case's time limit:
 // the worker is killed), records that case, and starts a fresh worker for the rest.
 //
-//   auto w = Worker::Start(cases, "cpu-simd", "", &error);
+//   auto w = Worker::Start(cases, "cpu-simd", "", FloatRules::kPlatform, limit, &error);
 //   w->Run(0, cases.size());
 //   Worker::Result r; std::string why;
 //   switch (w->Next(limit, &r, &why)) { ... }
@@ -35,9 +35,11 @@ class Worker {
   // Forks a worker that loads `backend` and reports its info within `limit`; nullptr with
   // *error on failure (including a crash or hang while loading). The plugin's stdout and
   // stderr both go to a pipe whose last lines explain a crash; neither reaches opcts's output.
+  // `float_rules` judges the float results of its cases.
   static std::unique_ptr<Worker> Start(const std::vector<CaseRecipe>& cases,
                                        const std::string& backend, const std::string& options,
-                                       std::chrono::milliseconds limit, StartError* error);
+                                       FloatRules float_rules, std::chrono::milliseconds limit,
+                                       StartError* error);
   ~Worker();  // kills the worker's process group if it still runs, and reaps the worker
 
   const BackendRecord& info() const { return info_; }

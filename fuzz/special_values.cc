@@ -60,6 +60,11 @@ std::vector<uint64_t> FloatSpecials(DType t) {
       DoubleToBits(t, 2049.0),      // float16: the first odd integer lost
       DoubleToBits(t, 16777217.0),  // float32: the same
       DoubleToBits(t, 0.1),
+      // Factors whose pairs overflow or underflow, and recover: sqrt(max) * sqrt(max) is inf
+      // while sqrt(max) * (1 / sqrt(max)) is 1 (products judged by their reachable outcomes).
+      DoubleToBits(t, std::sqrt(static_cast<double>(max))),
+      DoubleToBits(t, -std::sqrt(static_cast<double>(max))),
+      DoubleToBits(t, 1 / std::sqrt(static_cast<double>(max))),
   };
   return v;
 }

@@ -19,27 +19,41 @@
 namespace opcts {
 
 enum class Expect : uint8_t {
-  kBits,   // exactly `bits` (integers, data movement, ±inf)
+  kBits,   // exactly `bits` (integers, data movement, exact zeros and infinities), or a special
   kAnyOf,  // any pattern in candidates[bits] (overlapping scatter indices)
-  kNear,   // a float within the bound of `value`
+  kNear,   // a float within the tier's bound of `value`, or a special
   kNaN,    // any NaN
   kAny,    // unconstrained (signed overflow): memory safety only; `bits` still holds a
            // plausible value (the wrapped result) for a backend to emit
 };
 
+// IEEE outcomes that some evaluation order reaches besides `bits` / the value within the bound
+// (an accumulator overflowing, a product underflowing to zero): each is acceptable as it is.
+enum FloatSpecial : uint8_t {
+  kPosInf = 1,
+  kNegInf = 2,
+  kAnyNaN = 4,
+  kPosZero = 8,
+  kNegZero = 16,
+  kAnyFinite = 32,       // a truncating platform saturates an overflowing partial result instead
+  kZeroEitherSign = 64,  // a zero within the bound may have either sign (a flushed partial)
+};
+
 struct ExpectedElement {
   Expect kind = Expect::kAny;
+  // kNear: the sign a zero within the bound must have; with `sign_exact` the sign of every
+  // non-NaN result (a product's sign is the parity of its negative factors in every order).
+  bool negative = false;
+  bool sign_exact = false;
+  // FloatSpecial bits reachable in each tier: Pass (accumulation at >= float32 precision),
+  // QualityWarning (accumulation in the output type), and what the Pass tier adds under a
+  // platform's float rules (spec `float_rules`) where its accumulator is float32.
+  uint8_t pass_specials = 0, warn_specials = 0, flush_specials = 0, truncate_specials = 0;
   uint64_t bits = 0;
   long double value = 0;  // kNear: the exact-as-possible result
-  // kNear: |actual - value| <= pass_bound is Pass (accumulation at >= float32 precision);
-  // <= warn_bound is QualityWarning (accumulation in the output type).
-  double pass_bound = 0;
-  double warn_bound = 0;
-  // kNear, kBits: an intermediate result may overflow (or, for products, underflow to 0) in the
-  // accumulator of that tier in some evaluation order, so ±inf or NaN are also acceptable
-  // there: e.g. max + max + (-inf) is -inf exactly but NaN through float32.
-  bool pass_overflow_ok = false;
-  bool warn_overflow_ok = false;
+  // kNear: |actual - value| <= bound per tier; flushing float32 subnormals to signed zero and
+  // truncating float32 results add their extras to the Pass bound.
+  double pass_bound = 0, warn_bound = 0, flush_extra = 0, truncate_extra = 0;
 };
 
 struct ExpectedTensor {

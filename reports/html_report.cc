@@ -82,22 +82,30 @@ void WriteCoverage(const Report& report, std::ostringstream& out) {
 
 void WriteSources(const Report& report, std::ostringstream& out) {
   out << "<h2>Journals</h2>\n<table id=\"sources\"><tr><th>journal</th><th>opcts</th>"
-         "<th>started</th><th>seed</th><th>shard</th><th>planned cases</th></tr>\n";
+         "<th>started</th><th>seed</th><th>shard</th><th>float rules</th>"
+         "<th>planned cases</th></tr>\n";
   for (size_t i = 0; i < report.sources.size(); ++i) {
     const JournalHeader& header = report.headers[i];
+    const auto rules = header.options.find("float_rules");
     out << "<tr>" << Td(report.sources[i]) << Td(header.opcts_version) << Td(header.started)
         << Td(std::to_string(header.seed))
         << Td(std::to_string(header.shard_index) + "/" + std::to_string(header.shard_count))
+        << Td(rules == header.options.end() ? "" : rules->second)
         << Td(std::to_string(header.planned_cases), "num") << "</tr>\n";
   }
   out << "</table>\n";
 }
 
-// "out-of-range indices skipped: 47" per recorded behaviour, or "".
+// "out-of-range indices skipped: 47" per recorded behaviour, then the cases passing only under
+// the platform's float rules; or "".
 std::string Behaviours(const BackendSummary& backend) {
   std::string text;
   for (const auto& [behaviour, count] : backend.behaviours)
     text += (text.empty() ? "" : "; ") + behaviour + ": " + std::to_string(count);
+  if (backend.platform_rule_passes)
+    text += (text.empty() ? "" : "; ") +
+            std::string("passed only under the platform's float rules: ") +
+            std::to_string(backend.platform_rule_passes);
   return text;
 }
 

@@ -317,6 +317,21 @@ std::string ToJsonLine(const CaseRecord& record) {
   return Dump(line);
 }
 
+std::vector<std::string> SplitBehaviours(std::string_view behaviour) {
+  std::vector<std::string> parts;
+  while (!behaviour.empty()) {
+    const size_t end = behaviour.find(kBehaviourSeparator);
+    parts.emplace_back(behaviour.substr(0, end));
+    if (end == std::string_view::npos) break;
+    behaviour.remove_prefix(end + kBehaviourSeparator.size());
+  }
+  return parts;
+}
+
+bool IsPlatformFloatBehaviour(std::string_view behaviour) {
+  return behaviour.rfind("flushes ", 0) == 0 || behaviour.rfind("truncates ", 0) == 0;
+}
+
 Result<Journal> ParseJournal(std::string_view text, const std::string& source) {
   Journal journal;
   bool have_header = false;

@@ -57,14 +57,25 @@ struct CaseRecord {
   // Until judged: a record that nobody gave a verdict must not pass.
   Status status = Status::kInternalError;
   std::string message, repro;
-  // What the backend did with data the spec lets it refuse ("out-of-range indices skipped");
-  // "" for other cases. Reports count each per backend.
+  // What the backend did where the spec leaves it a choice, "" if nothing; several joined by
+  // kBehaviourSeparator: with data the spec lets it refuse ("out-of-range indices skipped"), and
+  // for a float result valid only under the platform's float rules, the judge's words
+  // ("flushes FLOAT32 subnormals"). Reports count each per backend.
   std::string behaviour;
   // NaN and infinities are written as the strings "NaN", "Infinity", "-Infinity" (JSON has no
   // such numbers) and read back as the same doubles.
   std::optional<double> max_error, bound, ulp;
   uint64_t duration_us = 0;
 };
+
+// CaseRecord::behaviour joins a case's behaviours with this.
+inline constexpr std::string_view kBehaviourSeparator = "; ";
+// The behaviours in CaseRecord::behaviour, in order; none for "".
+std::vector<std::string> SplitBehaviours(std::string_view behaviour);
+// Whether a behaviour is the judge's account of a float result valid only under the platform's
+// float rules: "flushes FLOAT32 subnormals", "truncates FLOAT32 arithmetic", or both joined by
+// " and " (any float dtype in their place).
+bool IsPlatformFloatBehaviour(std::string_view behaviour);
 
 struct Journal {
   JournalHeader header;

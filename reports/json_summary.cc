@@ -45,6 +45,8 @@ std::string RenderJsonSummary(const Report& report) {
          {"seed", header.seed},
          {"shard", {{"index", header.shard_index}, {"count", header.shard_count}}},
          {"planned_cases", header.planned_cases}});
+    if (const auto rules = header.options.find("float_rules"); rules != header.options.end())
+      out["sources"].back()["float_rules"] = rules->second;
   }
   out["strict"] = report.strict;
   out["today"] = report.today;
@@ -62,7 +64,8 @@ std::string RenderJsonSummary(const Report& report) {
                                {"claim_holds", backend.ClaimHolds()},
                                {"cases", backend.cases},
                                {"by_status", Counts(backend.by_status)},
-                               {"behaviours", backend.behaviours}});
+                               {"behaviours", backend.behaviours},
+                               {"platform_rule_passes", backend.platform_rule_passes}});
   }
   out["coverage"] = ordered_json::array();
   for (const auto& entry : report.coverage) {

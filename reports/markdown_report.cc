@@ -29,7 +29,10 @@ void WriteVerdict(const Report& report, std::ostringstream& out) {
   out << "## opcts conformance: " << (report.Passed() ? "✅ passed" : "❌ failed") << "\n\n";
   out << report.cases.size() << " cases from";
   for (const auto& source : report.sources) out << " `" << EscapeMarkdownCode(source) << "`";
-  out << (report.strict ? " (strict: QualityWarning fails)" : "") << ".\n\n";
+  out << (report.strict ? " (strict: QualityWarning fails)" : "") << ".";
+  if (const std::string rules = FloatRulesOf(report); !rules.empty())
+    out << " Float results judged with `--float-rules " << EscapeMarkdownCode(rules) << "`.";
+  out << "\n\n";
   for (const auto& reason : report.gate_reasons) out << "- ❌ " << EscapeMarkdown(reason) << "\n";
   if (!report.gate_reasons.empty()) out << "\n";
 }
@@ -65,10 +68,15 @@ void WriteBackendTable(const Report& report, std::ostringstream& out) {
   out << "| **total** | | | | | " << report.cases.size() << " |";
   for (const Status status : statuses) out << " " << Count(report.by_status, status) << " |";
   out << "\n\n";
-  for (const auto& backend : report.backends)
+  for (const auto& backend : report.backends) {
     for (const auto& [behaviour, count] : backend.behaviours)
       out << "- " << EscapeMarkdown(backend.info.name) << ": " << EscapeMarkdown(behaviour) << " ("
           << count << " case(s))\n";
+    if (backend.platform_rule_passes)
+      out << "- " << EscapeMarkdown(backend.info.name) << ": " << backend.platform_rule_passes
+          << " case(s) passed only under the platform's float rules (`--float-rules ieee` fails "
+             "them)\n";
+  }
   if (std::any_of(report.backends.begin(), report.backends.end(),
                   [](const auto& b) { return !b.behaviours.empty(); }))
     out << "\n";

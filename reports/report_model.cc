@@ -109,7 +109,12 @@ void Tally(Report& report) {
     BackendSummary& backend = FindOrAddBackend(report.backends, record.backend);
     ++backend.by_status[item.status];
     ++backend.cases;
-    if (!record.behaviour.empty()) ++backend.behaviours[record.behaviour];
+    bool platform_rules = false;
+    for (const std::string& behaviour : SplitBehaviours(record.behaviour)) {
+      ++backend.behaviours[behaviour];
+      platform_rules |= IsPlatformFloatBehaviour(behaviour);
+    }
+    if (platform_rules && IsPassing(item.status, report.strict)) ++backend.platform_rule_passes;
 
     const std::string rank_class = RankClass(record.shape.size());
     const int rank_index = static_cast<int>(
@@ -344,6 +349,19 @@ uint64_t MatrixCell::AsExpected() const {
     if (const auto it = by_status.find(status); it != by_status.end()) count += it->second;
   }
   return count;
+}
+
+std::string FloatRulesOf(const Report& report) {
+  std::vector<std::string> rules;
+  for (const JournalHeader& header : report.headers) {
+    const auto it = header.options.find("float_rules");
+    if (it != header.options.end() &&
+        std::find(rules.begin(), rules.end(), it->second) == rules.end())
+      rules.push_back(it->second);
+  }
+  std::string text;
+  for (const std::string& r : rules) text += (text.empty() ? "" : ", ") + r;
+  return text;
 }
 
 const std::vector<std::string>& RankClasses() {

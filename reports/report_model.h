@@ -52,8 +52,11 @@ struct BackendSummary {
   BackendRecord info;
   StatusCounts by_status;
   uint64_t cases = 0;
-  std::map<std::string, uint64_t> behaviours;  // CaseRecord::behaviour -> cases
-  bool ClaimHolds() const;                     // no ClaimViolation among its cases
+  std::map<std::string, uint64_t> behaviours;  // each of CaseRecord::behaviour -> cases
+  // Passing cases that only the platform's float rules let pass (IsPlatformFloatBehaviour):
+  // `--float-rules ieee` fails them.
+  uint64_t platform_rule_passes = 0;
+  bool ClaimHolds() const;  // no ClaimViolation among its cases
 };
 
 struct MatrixCell {
@@ -105,6 +108,10 @@ struct Report {
 
   bool Passed() const { return gate_reasons.empty(); }
 };
+
+// The `--float-rules` that judged the report's journals ("platform", "ieee"; the distinct ones
+// joined by ", " when they differ); "" when no header records it (earlier opcts versions).
+std::string FloatRulesOf(const Report& report);
 
 // "rank0", "rank1", "rank2-4", "rank5-8" or "rank9+" (only invalid cases exceed DirectML's 8).
 std::string RankClass(size_t rank);

@@ -359,5 +359,59 @@ TEST(ReportWriters, RecordedBehavioursAreCountedPerBackend) {
   EXPECT_NE(RenderHtml(*report).find("out-of-range indices skipped: 2"), std::string::npos);
 }
 
+// A case's behaviours are counted one by one; a passing case that only the platform's float
+// rules let pass is counted once more per backend, and the float rules of the run are shown.
+TEST(ReportWriters, PlatformFloatRulePassesAreCounted) {
+  const std::string header =
+      R"({"type":"header","format":"opcts-journal/1","seed":1,"planned_cases":4,)"
+      R"("options":{"float_rules":"platform"}})";
+  const std::string text =
+      header + "\n" +
+      CaseLineWith("gpu", "a", "Pass",
+                   {{"group", "valid"},
+                    {"behaviour", "out-of-range indices skipped; flushes FLOAT32 subnormals"}}) +
+      "\n" +
+      CaseLineWith("gpu", "b", "Pass",
+                   {{"group", "valid"},
+                    {"behaviour", "flushes FLOAT32 subnormals and truncates FLOAT32 arithmetic"}}) +
+      "\n" +
+      CaseLineWith("gpu", "c", "Pass",
+                   {{"group", "valid"}, {"behaviour", "out-of-range indices skipped"}}) +
+      "\n" +
+      CaseLineWith("gpu", "d", "Fail",
+                   {{"group", "valid"}, {"behaviour", "truncates FLOAT32 arithmetic"}}) +
+      "\n";
+  auto journal = ParseJournal(text, "platform.jsonl");
+  ASSERT_TRUE(journal.ok()) << journal.error().message;
+  const auto report = BuildReport({{"platform.jsonl", *journal}}, {}, {});
+  ASSERT_TRUE(report.ok()) << report.error().message;
+  const BackendSummary& gpu = report->backends.at(0);
+  EXPECT_EQ(gpu.platform_rule_passes, 2u);  // a and b; d failed anyway
+  EXPECT_EQ(gpu.behaviours.at("out-of-range indices skipped"), 2u);
+  EXPECT_EQ(gpu.behaviours.at("flushes FLOAT32 subnormals"), 1u);
+  const auto json = nlohmann::json::parse(RenderJsonSummary(*report));
+  EXPECT_EQ(json["backends"][0]["platform_rule_passes"], 2);
+  EXPECT_EQ(json["sources"][0]["float_rules"], "platform");
+  const std::string markdown = RenderMarkdown(*report);
+  EXPECT_NE(markdown.find("Float results judged with `--float-rules platform`."),
+            std::string::npos);
+  EXPECT_NE(markdown.find("- gpu: 2 case(s) passed only under the platform's float rules "
+                          "(`--float-rules ieee` fails them)"),
+            std::string::npos)
+      << markdown;
+  const std::string html = RenderHtml(*report);
+  EXPECT_NE(html.find("passed only under the platform&#39;s float rules: 2"), std::string::npos)
+      << html;
+  EXPECT_NE(html.find("<td>platform</td>"), std::string::npos);
+}
+
+TEST(Journal, BehavioursSplitAtTheSeparator) {
+  EXPECT_EQ(SplitBehaviours(""), std::vector<std::string>{});
+  EXPECT_EQ(SplitBehaviours("a; b and c"), (std::vector<std::string>{"a", "b and c"}));
+  EXPECT_TRUE(IsPlatformFloatBehaviour("flushes FLOAT32 subnormals"));
+  EXPECT_TRUE(IsPlatformFloatBehaviour("truncates FLOAT32 arithmetic"));
+  EXPECT_FALSE(IsPlatformFloatBehaviour("out-of-range indices skipped"));
+}
+
 }  // namespace
 }  // namespace opcts

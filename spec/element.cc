@@ -90,13 +90,16 @@ long double SmallestSubnormal(DType t) {
   return std::ldexp(1.0L, f.min_exponent - (f.significand_bits - 1));
 }
 
+long double SmallestNormal(DType t) { return std::ldexp(1.0L, FormatOf(t).min_exponent); }
+
 long double UlpAt(DType t, long double v) {
   const FloatFormat f = FormatOf(t);
-  v = std::fabs(v);
-  if (!std::isfinite(v)) return std::numeric_limits<long double>::infinity();
-  int e = v == 0 ? f.min_exponent : std::ilogb(v);
+  // In double: every ULP of these formats is a double, and long double's ilogb is slow.
+  const double magnitude = static_cast<double>(std::fabs(v));
+  if (!std::isfinite(magnitude)) return std::numeric_limits<long double>::infinity();
+  int e = magnitude == 0 ? f.min_exponent : std::ilogb(magnitude);
   if (e < f.min_exponent) e = f.min_exponent;
-  return std::ldexp(1.0L, e - (f.significand_bits - 1));
+  return std::ldexp(1.0, e - (f.significand_bits - 1));
 }
 
 }  // namespace opcts

@@ -76,9 +76,10 @@ bool IsNaNBits(DType t, uint64_t bits);
 // beyond it round to infinity) of a float dtype.
 long double MaxFinite(DType t);
 long double OverflowThreshold(DType t);
-// Unit roundoff 2^-p (p = significand bits) and the smallest subnormal.
+// Unit roundoff 2^-p (p = significand bits), the smallest subnormal and the smallest normal.
 long double UnitRoundoff(DType t);
 long double SmallestSubnormal(DType t);
+long double SmallestNormal(DType t);
 // Distance between adjacent representable values around |v| (the subnormal step below normals).
 long double UlpAt(DType t, long double v);
 

@@ -32,6 +32,12 @@ const SupportLevel* OperatorSpec::SupportAt(const std::string& level) const {
   return best;
 }
 
+const PlatformDocument* OperatorSpec::FindPlatformDocument(const std::string& id) const {
+  for (const PlatformDocument& d : provenance.platform_documents)
+    if (d.id == id) return &d;
+  return nullptr;
+}
+
 const std::vector<std::string>& DirectMLLevels() {
   static const std::vector<std::string> kLevels = {"1_0", "2_0", "2_1", "3_0", "3_1",
                                                    "4_0", "4_1", "5_0", "5_1", "5_2",

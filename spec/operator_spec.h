@@ -23,11 +23,21 @@ struct Defect {
   std::string text;
 };
 
+// A platform document a float rule cites (provenance.platform_documents): the operator's own
+// document says nothing of float arithmetic; the platform it runs on does.
+struct PlatformDocument {
+  std::string id;     // what a FloatRule's source names: "direct3d-floating-point-rules"
+  std::string title;  // "Floating-point rules (Direct3D graphics concepts, ...)"
+  std::string url;
+  std::string text;  // the rule, quoted
+};
+
 struct Provenance {
   std::string document;  // path relative to ../shared/seeds/
   std::string title;
   std::string revision;
   std::vector<Defect> defects;
+  std::vector<PlatformDocument> platform_documents;
 };
 
 enum class ParamType { kUInt32, kBool, kEnum };
@@ -121,6 +131,15 @@ struct Semantics {
   bool signed_overflow_unconstrained = true;
 };
 
+// Where a scheme's platform lets float arithmetic of one type depart from IEEE 754
+// round-to-nearest-even with gradual underflow (spec `float_rules:`).
+struct FloatRule {
+  DType dtype = DType::kFloat32;
+  bool flush_subnormals = false;  // subnormal inputs and results may become sign-preserved zero
+  bool truncate = false;          // results may round toward zero instead of to nearest
+  std::string source;             // the document that grants it (a provenance entry)
+};
+
 enum class AccuracyModel { kRunningSum, kRunningProduct, kBitExact };
 
 struct Accuracy {
@@ -163,6 +182,7 @@ struct OperatorSpec {
   std::vector<SupportHistory> history;
   Semantics semantics;
   Accuracy accuracy;
+  std::vector<FloatRule> float_rules;  // empty: IEEE only
 
   const ParamSpec* FindParam(const std::string& n) const;
   // The tensor or parameter name playing `role` in the family; "" when the spec maps none.
@@ -170,6 +190,8 @@ struct OperatorSpec {
   const TensorSpec* FindTensor(const std::string& n) const;
   // The highest support table at or below `level` (nullptr if the op does not exist there).
   const SupportLevel* SupportAt(const std::string& level) const;
+  // The provenance entry `id` names; nullptr when there is none.
+  const PlatformDocument* FindPlatformDocument(const std::string& id) const;
 };
 
 // DirectML feature levels in order ("1_0" ... "6_4"); index comparison orders them.

@@ -28,6 +28,25 @@ std::vector<std::string> EnumValues(const OperatorSpec& spec, const std::string&
   return p ? p->enum_values : std::vector<std::string>{};
 }
 
+// "FLOAT32: flush_to_signed_zero, nearest_or_toward_zero (d3d11-floating-point-rules); ..." or
+// "none (IEEE 754)": a scheme's rules as the YAML spells them, for messages.
+std::string DescribeRules(const std::vector<FloatRule>& rules) {
+  std::string text;
+  for (const FloatRule& r : rules)
+    text += std::string(text.empty() ? "" : "; ") + std::string(DTypeName(r.dtype)) + ": " +
+            (r.flush_subnormals ? "flush_to_signed_zero" : "preserve") + ", " +
+            (r.truncate ? "nearest_or_toward_zero" : "nearest") + " (" + r.source + ")";
+  return text.empty() ? "none (IEEE 754)" : text;
+}
+
+bool SameRules(const std::vector<FloatRule>& a, const std::vector<FloatRule>& b) {
+  return std::is_permutation(
+      a.begin(), a.end(), b.begin(), b.end(), [](const FloatRule& x, const FloatRule& y) {
+        return x.dtype == y.dtype && x.flush_subnormals == y.flush_subnormals &&
+               x.truncate == y.truncate && x.source == y.source;
+      });
+}
+
 std::string JoinFamilies() {
   std::string names;
   for (const std::string& name : FamilyNames()) names += (names.empty() ? "" : ", ") + name;
@@ -53,6 +72,17 @@ std::vector<SpecError> CheckSpecSet(const std::vector<OperatorSpec>& specs) {
       errors.push_back(
           SpecError{specs[i].file, 0, "operator",
                     "operator '" + specs[i].name + "' is already defined in " + first->file});
+    // The rules are the platform's, not the operator's: one scheme, one set of rules.
+    const auto same_scheme =
+        std::find_if(specs.begin(), specs.begin() + i,
+                     [&](const OperatorSpec& s) { return s.scheme == specs[i].scheme; });
+    if (same_scheme != specs.begin() + i &&
+        !SameRules(same_scheme->float_rules, specs[i].float_rules))
+      errors.push_back(SpecError{
+          specs[i].file, 0, "float_rules",
+          DescribeRules(specs[i].float_rules) + " differ from " + same_scheme->file + "'s " +
+              DescribeRules(same_scheme->float_rules) + "; every spec of scheme " +
+              SchemeName(specs[i].scheme) + " must declare its platform's rules alike"});
     for (size_t j = 0; j < i; ++j) {
       const AbiForm& a = specs[j].abi;
       const AbiForm& b = specs[i].abi;

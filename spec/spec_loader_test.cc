@@ -85,7 +85,7 @@ TEST(SpecLoader, CumulativeSummationMatchesItsDocument) {
   EXPECT_EQ(axis.max->name, "InputTensor");
   EXPECT_EQ(axis.max->scale, 1);
   EXPECT_EQ(axis.max->plus, -1);
-  EXPECT_EQ(axis.where.line, 67);  // "  - id: axis-below-rank"
+  EXPECT_EQ(axis.where.line, 92);  // "  - id: axis-below-rank"
 
   // The superseded 2020 table is kept although the current 2_1 table lacks its UINT16.
   ASSERT_EQ(s.history.size(), 1u);
@@ -94,7 +94,32 @@ TEST(SpecLoader, CumulativeSummationMatchesItsDocument) {
             DTypes({"FLOAT32", "FLOAT16", "UINT32", "UINT16"}));
   EXPECT_TRUE(s.semantics.in_place);
   EXPECT_EQ(s.accuracy.model, AccuracyModel::kRunningSum);
-  EXPECT_EQ(s.provenance.defects.size(), 2u);
+  EXPECT_EQ(s.provenance.defects.size(), 3u);
+}
+
+// Direct3D's rules let FLOAT32 arithmetic flush subnormals and truncate; they keep FLOAT16 and
+// FLOAT64 on IEEE 754, and OpenVINO's and ONNX's documents grant nothing.
+TEST(SpecLoader, DirectMLDeclaresItsPlatformFloatRules) {
+  for (const char* name :
+       {"dml_cumulative_summation.yaml", "dml_cumulative_product.yaml", "dml_scatter_nd.yaml"}) {
+    const OperatorSpec s = LoadOrFail(name);
+    ASSERT_EQ(s.float_rules.size(), 1u) << name;
+    const FloatRule& rule = s.float_rules[0];
+    EXPECT_EQ(rule.dtype, DType::kFloat32) << name;
+    EXPECT_TRUE(rule.flush_subnormals) << name;
+    EXPECT_TRUE(rule.truncate) << name;
+    const PlatformDocument* document = s.FindPlatformDocument(rule.source);
+    ASSERT_NE(document, nullptr) << name;
+    EXPECT_EQ(
+        document->url,
+        "https://learn.microsoft.com/en-us/windows/uwp/graphics-concepts/floating-point-rules");
+    EXPECT_NE(document->text.find("Denorms are flushed to sign-preserved zero"), std::string::npos);
+  }
+  for (const char* name : {"openvino_cumsum_3.yaml", "onnx_cumsum.yaml", "onnx_scatter_nd.yaml"}) {
+    const OperatorSpec s = LoadOrFail(name);
+    EXPECT_TRUE(s.float_rules.empty()) << name;
+    EXPECT_TRUE(s.provenance.platform_documents.empty()) << name;
+  }
 }
 
 TEST(SpecLoader, ScatterNDMatchesItsDocument) {
@@ -266,6 +291,25 @@ const BadSpec kBadSpecs[] = {
     {"defect_missing_text", {"12: provenance.defects[0]: missing required key 'text'"}},
     {"history_unknown_dtype",
      {"58: history[0].support[0].tensors.InputTensor.dtypes[1]: unknown data type 'FLOAT8'"}},
+    {"float_rules_unknown_value",
+     {"64: float_rules[0].rounding: unknown rounding 'toward_zero' (expected nearest, "
+      "nearest_or_toward_zero)"}},
+    {"float_rules_unknown_dtype", {"62: float_rules[0].dtype: unknown data type 'FLOAT8'"}},
+    {"float_rules_integer_dtype",
+     {"62: float_rules[0].dtype: float rules are for float data types; 'INT32' is not one"}},
+    {"float_rules_unknown_source",
+     {"64: float_rules[0].source: unknown platform document 'd3d-rules' "
+      "(provenance.platform_documents has platform-rules)"}},
+    {"float_rules_without_documents",
+     {"59: float_rules[0].source: unknown platform document 'platform-rules' "
+      "(provenance.platform_documents lists none)"}},
+    {"float_rules_grant_nothing",
+     {"62: float_rules[0]: the rule allows nothing beyond IEEE 754 (subnormals: preserve, "
+      "rounding: nearest); leave its dtype out instead"}},
+    {"float_rules_repeated_dtype",
+     {"65: float_rules[1].dtype: data type 'FLOAT32' already has its rules"}},
+    {"platform_document_missing_url",
+     {"15: provenance.platform_documents[0]: missing required key 'url'"}},
     {"several_errors",
      {"2: schema: unsupported schema 'opcts-spec/2' (expected opcts-spec/1)",
       "45: support[0].tensors.InputTensor.dtypes[2]: unknown data type 'FLOAT8'",
@@ -378,6 +422,30 @@ TEST(SpecSet, DuplicateOperatorNamesAcrossFiles) {
   EXPECT_EQ(Formatted(CheckSpecSet({a, b})),
             std::vector<std::string>{"b.yaml: family: missing: which family (scan, scatter_nd) the "
                                      "operator belongs to"});
+}
+
+// The rules are the platform's: every spec of one scheme declares the same.
+TEST(SpecSet, OneSchemeDeclaresOneSetOfFloatRules) {
+  OperatorSpec a, b, c;
+  a.name = "DML_X", b.name = "DML_Y", c.name = "OV_Z";
+  a.file = "a.yaml", b.file = "b.yaml", c.file = "c.yaml";
+  a.family.name = b.family.name = c.family.name = "scan";
+  a.abi.code = 1, b.abi.code = 2, c.abi.code = 3;
+  c.scheme = LevelScheme::kOpenVINO;
+  a.float_rules = {FloatRule{DType::kFloat32, true, true, "rules"}};
+  EXPECT_EQ(Formatted(CheckSpecSet({a, b, c})),
+            std::vector<std::string>{
+                "b.yaml: float_rules: none (IEEE 754) differ from a.yaml's FLOAT32: "
+                "flush_to_signed_zero, nearest_or_toward_zero (rules); every spec of scheme "
+                "directml must declare its platform's rules alike"});
+  b.float_rules = {FloatRule{DType::kFloat32, true, false, "rules"}};
+  EXPECT_EQ(Formatted(CheckSpecSet({a, b})),
+            std::vector<std::string>{
+                "b.yaml: float_rules: FLOAT32: flush_to_signed_zero, nearest (rules) differ from "
+                "a.yaml's FLOAT32: flush_to_signed_zero, nearest_or_toward_zero (rules); every "
+                "spec of scheme directml must declare its platform's rules alike"});
+  b.float_rules = a.float_rules;
+  EXPECT_TRUE(CheckSpecSet({a, b, c}).empty());  // OpenVINO's scheme is another platform
 }
 
 TEST(SpecCheck, RealSpecsPass) {

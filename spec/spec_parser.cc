@@ -121,13 +121,31 @@ void SchemaContext::CheckUInt32Param(const YamlField& f, const std::string& name
 
 namespace {
 
+void ParsePlatformDocuments(SchemaContext& ctx, const YamlField& f) {
+  std::vector<PlatformDocument>& documents = ctx.spec.provenance.platform_documents;
+  for (const YamlField& item : ctx.reader.List(f).value_or(std::vector<YamlField>{})) {
+    YamlMap m(ctx.reader, item);
+    m.CheckKeys({"id", "title", "url", "text"}, {});
+    PlatformDocument document;
+    if (auto v = m.Get("id")) {
+      const bool taken = v->node.IsScalar() && ctx.spec.FindPlatformDocument(v->node.Scalar());
+      document.id = ctx.Id(*v, "platform document", taken).value_or("");
+    }
+    if (auto v = m.Get("title")) document.title = ctx.reader.String(*v).value_or("");
+    if (auto v = m.Get("url")) document.url = ctx.reader.String(*v).value_or("");
+    if (auto v = m.Get("text")) document.text = ctx.reader.String(*v).value_or("");
+    documents.push_back(std::move(document));
+  }
+}
+
 void ParseProvenance(SchemaContext& ctx, const YamlField& f) {
   YamlMap m(ctx.reader, f);
-  m.CheckKeys({"document", "title", "revision", "defects"}, {});
+  m.CheckKeys({"document", "title", "revision", "defects"}, {"platform_documents"});
   Provenance& p = ctx.spec.provenance;
   if (auto v = m.Get("document")) p.document = ctx.reader.String(*v).value_or("");
   if (auto v = m.Get("title")) p.title = ctx.reader.String(*v).value_or("");
   if (auto v = m.Get("revision")) p.revision = ctx.reader.String(*v).value_or("");
+  if (auto v = m.Get("platform_documents")) ParsePlatformDocuments(ctx, *v);
   auto defects = m.Get("defects");
   if (!defects) return;
   for (const YamlField& item : ctx.reader.List(*defects).value_or(std::vector<YamlField>{})) {
@@ -143,6 +161,66 @@ void ParseProvenance(SchemaContext& ctx, const YamlField& f) {
     if (auto v = d.Get("text")) defect.text = ctx.reader.String(*v).value_or("");
     p.defects.push_back(std::move(defect));
   }
+}
+
+// A float rule's dtype into `dtype`: false (reported) unless it is a float dtype without a rule
+// yet.
+bool ParseFloatRuleDType(SchemaContext& ctx, const YamlField& f, DType& dtype) {
+  const std::optional<std::string> name = ctx.reader.String(f);
+  if (!name) return false;
+  const std::optional<DType> parsed = ParseDType(*name);
+  if (!parsed) {
+    ctx.reader.Error(f, "unknown data type " + Quoted(*name));
+    return false;
+  }
+  if (!IsFloat(*parsed)) {
+    ctx.reader.Error(f, "float rules are for float data types; " + Quoted(*name) + " is not one");
+    return false;
+  }
+  if (std::any_of(ctx.spec.float_rules.begin(), ctx.spec.float_rules.end(),
+                  [&](const FloatRule& r) { return r.dtype == *parsed; })) {
+    ctx.reader.Error(f, "data type " + Quoted(*name) + " already has its rules");
+    return false;
+  }
+  dtype = *parsed;
+  return true;
+}
+
+// One `float_rules` entry: a float dtype, what its platform lets arithmetic do, and the
+// platform document (provenance.platform_documents) that says so.
+void ParseFloatRule(SchemaContext& ctx, const YamlField& f) {
+  YamlMap m(ctx.reader, f);
+  if (!m.valid()) return;
+  m.CheckKeys({"dtype", "source"}, {"subnormals", "rounding"});
+  FloatRule rule;
+  const std::optional<YamlField> dtype = m.Get("dtype");
+  const bool known_dtype = dtype && ParseFloatRuleDType(ctx, *dtype, rule.dtype);
+  const bool clean = ctx.Clean([&] {
+    if (auto v = m.Get("subnormals"))
+      rule.flush_subnormals =
+          ctx.reader.OneOf(*v, "subnormals", {"preserve", "flush_to_signed_zero"}) ==
+          "flush_to_signed_zero";
+    if (auto v = m.Get("rounding"))
+      rule.truncate = ctx.reader.OneOf(*v, "rounding", {"nearest", "nearest_or_toward_zero"}) ==
+                      "nearest_or_toward_zero";
+  });
+  if (clean && !rule.flush_subnormals && !rule.truncate)
+    ctx.reader.Error(f,
+                     "the rule allows nothing beyond IEEE 754 (subnormals: preserve, rounding: "
+                     "nearest); leave its dtype out instead");
+  if (auto v = m.Get("source")) {
+    rule.source = ctx.reader.String(*v).value_or("");
+    if (!rule.source.empty() && !ctx.spec.FindPlatformDocument(rule.source)) {
+      std::vector<std::string> ids;
+      ids.reserve(ctx.spec.provenance.platform_documents.size());
+      for (const PlatformDocument& d : ctx.spec.provenance.platform_documents) ids.push_back(d.id);
+      ctx.reader.Error(
+          *v, "unknown platform document " + Quoted(rule.source) +
+                  (ids.empty() ? " (provenance.platform_documents lists none)"
+                               : " (provenance.platform_documents has " + JoinNames(ids) + ")"));
+    }
+  }
+  if (known_dtype) ctx.spec.float_rules.push_back(std::move(rule));
 }
 
 bool ParseParam(SchemaContext& ctx, const YamlField& f) {
@@ -328,7 +406,7 @@ void Parse(SchemaContext& ctx, const YamlField& root) {
   // `family` and `abi` are required of a spec set (CheckSpecSet), not of a lone file.
   top.CheckKeys({"schema", "operator", "reference", "scheme", "introduced", "provenance",
                  "parameters", "tensors", "constraints", "support", "semantics", "accuracy"},
-                {"history", "family", "abi"});
+                {"history", "family", "abi", "float_rules"});
   if (auto f = top.Get("schema")) {
     if (auto s = ctx.reader.String(*f); s && *s != kSchema)
       ctx.reader.Error(
@@ -373,6 +451,10 @@ void Parse(SchemaContext& ctx, const YamlField& root) {
   if (auto f = top.Get("history")) ParseHistory(ctx, *f);
   if (auto f = top.Get("semantics")) ParseSemantics(ctx, *f);
   if (auto f = top.Get("accuracy")) ParseAccuracy(ctx, *f);
+  if (auto f = top.Get("float_rules")) {  // after provenance: a rule cites a platform document
+    for (const YamlField& item : ctx.reader.List(*f).value_or(std::vector<YamlField>{}))
+      ParseFloatRule(ctx, item);
+  }
   if (auto f = top.Get("family")) ParseFamily(ctx, *f);  // after accuracy: a scan combines by it
   if (auto f = top.Get("abi")) ParseAbi(ctx, *f);
 }

@@ -241,11 +241,13 @@ std::string Shape(const std::vector<uint32_t>& v) {
   return s + "}";
 }
 
-// Floats compare by value (NaN equals NaN, -0 equals +0); everything else by bits.
+// Floats compare by value, NaN equal to NaN and zeros by their sign (IEEE fixes it in any
+// evaluation order: a sum is -0.0 only when every term is, a product's sign is the parity of its
+// negative factors); everything else by bits.
 bool SameValue(uint32_t dtype, uint64_t a, uint64_t b) {
   if (!Info(dtype).is_float) return ((a ^ b) & Mask(dtype)) == 0;
   const double x = ToDouble(dtype, a), y = ToDouble(dtype, b);
-  return (std::isnan(x) && std::isnan(y)) || x == y;
+  return (std::isnan(x) && std::isnan(y)) || (x == y && std::signbit(x) == std::signbit(y));
 }
 
 // ---- cumulative scans --------------------------------------------------------------------------
@@ -258,15 +260,18 @@ const char* OpName(Op op) {
 }
 
 // The naive scan of one line (values in traversal order), accumulating as the backend must:
-// float32 for float32/float16/bfloat16, float64 for float64, wrapping integers.
+// float32 for float32/float16/bfloat16, float64 for float64, wrapping integers. The running
+// value starts as the first term itself (the sum of one term is that term, -0.0 included), and
+// an exclusive scan writes the empty sum or product first: +0.0 (0) or 1.
 std::vector<uint64_t> NaiveLine(uint32_t dtype, bool product, bool exclusive,
                                 const std::vector<uint64_t>& x) {
   std::vector<uint64_t> y(x.size());
-  auto run = [&](auto acc, auto load, auto combine, auto store) {
+  auto run = [&](auto empty, auto load, auto combine, auto store) {
+    auto acc = empty;
     for (size_t i = 0; i < x.size(); ++i) {
       const auto v = load(x[i]);
       if (exclusive) y[i] = store(acc);
-      acc = (i == 0 && !exclusive) ? v : combine(acc, v);  // inclusive: the first copied as is
+      acc = i == 0 ? v : combine(acc, v);
       if (!exclusive) y[i] = store(acc);
     }
   };
@@ -298,22 +303,25 @@ struct ScanCase {
   bool reverse = false, exclusive = false, in_place = false;
   bool negative_axis = false;  // OpenVINO: pass axis - rank
   uint32_t seed = 1;
+  bool negative_zeros = false;  // every element -0.0: the carries must keep its sign
 
   std::string Describe() const {
-    return std::string(OpName(op)) + " " + Info(dtype).name + " sizes " + Shape(sizes) +
-           " in_strides " + Shape(in_strides) + " out_strides " + Shape(out_strides) + " axis " +
-           std::to_string(axis) + (reverse ? " reverse" : "") + (exclusive ? " exclusive" : "") +
-           (in_place ? " in-place" : "") + " seed " + std::to_string(seed);
+    return std::string(OpName(op)) + (negative_zeros ? " of -0.0" : "") + " " + Info(dtype).name +
+           " sizes " + Shape(sizes) + " in_strides " + Shape(in_strides) + " out_strides " +
+           Shape(out_strides) + " axis " + std::to_string(axis) + (reverse ? " reverse" : "") +
+           (exclusive ? " exclusive" : "") + (in_place ? " in-place" : "") + " seed " +
+           std::to_string(seed);
   }
 };
 
-// Data for which any evaluation order is exact: small integers for sums, +-1, +-2, +-0.5 for
-// products (+-1 only on long lines, so products stay within float range in any order).
+// Data for which any evaluation order is exact: small integers and -0.0 for sums, +-1, +-2,
+// +-0.5 for products (+-1 only on long lines, so products stay within float range in any order).
 uint64_t RandomElement(std::mt19937_64& rng, uint32_t dtype, bool product, size_t line_length) {
   if (!Info(dtype).is_float) return rng() & Mask(dtype);
   double v;
   if (!product) {
-    v = static_cast<double>(static_cast<int>(rng() % 17) - 8);
+    const int k = static_cast<int>(rng() % 18) - 8;
+    v = k == 9 ? -0.0 : k;
   } else {
     static constexpr double kFactors[] = {1, -1, 2, -2, 0.5, -0.5};
     v = kFactors[rng() % (line_length > 64 ? 2 : 6)];
@@ -329,7 +337,8 @@ void RunScanCase(const Backend& backend, const ScanCase& c) {
   Tensor& out = c.in_place ? in : separate_out;
   std::mt19937_64 rng(c.seed);
   for (uint64_t e = 0; e < in.buffer_elements(); ++e)
-    in.SetBuffer(e, RandomElement(rng, c.dtype, product, c.sizes[c.axis]));
+    in.SetBuffer(e, c.negative_zeros ? FromFloat(c.dtype, -0.0)
+                                     : RandomElement(rng, c.dtype, product, c.sizes[c.axis]));
   const std::vector<uint64_t> x = in.Values();
   const std::vector<uint8_t> in_before = in.storage();
 
@@ -723,7 +732,8 @@ TEST(CpuSimdThreads, SharesOneWorkerPoolSafely) {
 }
 
 // Outputs of 24 MiB and more are written with non-temporal stores, aligned vectors only: odd
-// lengths and padded rows put the first aligned element anywhere.
+// lengths and padded rows put the first aligned element anywhere. Lines of -0.0 scanned
+// exclusive: the head is +0.0, every later prefix -0.0, whichever store writes it.
 TEST(CpuSimdThreads, StreamsOutputsLargerThanTheCaches) {
   const Backend backend;
   struct Large {
@@ -739,14 +749,15 @@ TEST(CpuSimdThreads, StreamsOutputsLargerThanTheCaches) {
   };
   uint32_t seed = 5000;
   for (const Large& large : cases)
-    for (int mode = 0; mode < 2; ++mode) {
+    for (int mode = 0; mode < 4; ++mode) {
       ScanCase c;
       c.dtype = large.dtype;
       c.sizes = large.sizes;
       c.out_strides = large.out_strides;
       c.axis = large.axis;
-      c.reverse = mode == 1;
-      c.exclusive = mode == 1;
+      c.reverse = mode & 1;
+      c.exclusive = mode != 0;
+      c.negative_zeros = mode >= 2;
       c.seed = ++seed;
       RunScanCase(backend, c);
       if (testing::Test::HasFailure()) return;

@@ -97,7 +97,6 @@ void RunRows(const ScanArgs& a, const Plan& p, const Buffers& b, bool parallel) 
   // One running row per thread, 8 bytes per column (the widest compute type).
   std::vector<std::vector<uint64_t>> scratch(threads,
                                              std::vector<uint64_t>(std::min(chunk_width, p.width)));
-  const Carry init = InitialCarry(a.type);
   const size_t es = b.element_size;
   const size_t first_row = a.reverse ? p.rows - 1 : 0;
   const ptrdiff_t direction = a.reverse ? -1 : 1;
@@ -119,7 +118,6 @@ void RunRows(const ScanArgs& a, const Plan& p, const Buffers& b, bool parallel) 
       job.rows = p.rows;
       job.width = std::min(chunk_width, p.width - column);
       job.scratch = scratch[slot].data();
-      job.init = init;
       job.stream = b.stream;
       ScanRows(a.type, job);
     }
@@ -138,7 +136,7 @@ void ScanSplitLine(const ScanArgs& a, const unsigned char* in, unsigned char* ou
   const size_t piece = std::max<size_t>(kLinePieceBytes / es, 1024);
   const size_t pieces = CeilDiv(n, piece);
   std::vector<Carry> carries(pieces + 1);
-  carries[0] = InitialCarry(a.type);
+  carries[0] = IdentityCarry(a.type);
   std::atomic<uint32_t> known{1};  // carries[0, known) are final; 32 bits: a native futex wait
   auto publish = [&](size_t i, Carry c) {
     carries[i] = c;
@@ -156,7 +154,7 @@ void ScanSplitLine(const ScanArgs& a, const unsigned char* in, unsigned char* ou
       known.wait(seen, std::memory_order_acquire);
     Carry carry = carries[k];
     publish(k + 1, Combine(a.type, carry, total));
-    ScanLine(a.type, a.reverse, src, dst, length, &carry, stream);
+    ScanLine(a.type, a.reverse, src, dst, length, &carry, /*head=*/k == 0, stream);
   });
 }
 
@@ -176,9 +174,9 @@ void RunLines(const ScanArgs& a, const Plan& p, const Buffers& b, bool parallel)
     const uint64_t begin = p.lines * run / runs, end = p.lines * (run + 1) / runs;
     OffsetWalker walker = LineWalker(p, begin);
     for (uint64_t line = begin; line < end; ++line, walker.Next()) {
-      Carry carry = InitialCarry(a.type);
+      Carry carry = IdentityCarry(a.type);
       ScanLine(a.type, a.reverse, b.in + walker.a() * es, b.out + walker.b() * es, n, &carry,
-               b.stream);
+               /*head=*/true, b.stream);
     }
   });
 }

@@ -271,6 +271,20 @@ HWY_INLINE hn::Vec<D> ExclusiveFromInclusive(D d, hn::Vec<D> prefix) {
   return ShiftInIdentity<1, kReverse, kOp>(d, prefix);
 }
 
+// Float sums write +0.0, the empty sum, at an exclusive scan's head, while their running value
+// starts at the identity -0.0 so that a prefix of -0.0 alone sums to -0.0.
+template <ElemKind K, ScanOp kOp>
+constexpr bool kHasEmptySumHead = (kOp == ScanOp::kSum) && std::is_floating_point_v<ComputeT<K>>;
+
+// The head row of an exclusive float sum: +0.0 stored, the running value combined with the row.
+template <ElemKind K, class D>
+HWY_INLINE void EmptySumRowStep(D d, bool stream, const StorageT<K>* in, StorageT<K>* out, size_t x,
+                                ComputeT<K>* running) {
+  const auto v = LoadElems<K>(d, in + x);  // before the store: in place, out is in
+  StoreElems<K>(d, hn::Zero(d), out + x, stream);
+  hn::StoreU(Apply<ScanOp::kSum>(hn::LoadU(d, running), v), d, running);
+}
+
 // ---- row recurrence (scan along a non-innermost axis) ----------------------------------------
 
 // Wide rows are combined kRowGroup at a time, so the running row is loaded and stored once per
@@ -325,8 +339,7 @@ void ScanRowsT(bool exclusive, const RowsJob& job) {
   const hn::CappedTag<C, 1> d1;
   const size_t n = hn::Lanes(d);
   C* running = static_cast<C*>(job.scratch);
-  Carry init = job.init;
-  std::fill_n(running, job.width, CarryAs<C>(init));
+  std::fill_n(running, job.width, Identity<kOp, C>());
   auto in_row = [&job](size_t r) {
     return reinterpret_cast<const S*>(job.in + static_cast<ptrdiff_t>(r) * job.in_row_step);
   };
@@ -334,6 +347,16 @@ void ScanRowsT(bool exclusive, const RowsJob& job) {
     return reinterpret_cast<S*>(job.out + static_cast<ptrdiff_t>(r) * job.out_row_step);
   };
   size_t r = 0;
+  if constexpr (kHasEmptySumHead<K, kOp>) {
+    if (exclusive) {
+      size_t x = 0;
+      for (; x + n <= job.width; x += n)
+        EmptySumRowStep<K>(d, job.stream, in_row(0), out_row(0), x, running + x);
+      for (; x < job.width; ++x)
+        EmptySumRowStep<K>(d1, false, in_row(0), out_row(0), x, running + x);
+      r = 1;
+    }
+  }
   const size_t group_rows = job.width * sizeof(C) >= kRowGroupMinBytes ? job.rows : 0;
   for (; r + kRowGroup <= group_rows; r += kRowGroup) {
     const S* in[kRowGroup] = {in_row(r), in_row(r + 1), in_row(r + 2), in_row(r + 3)};
@@ -355,15 +378,27 @@ void ScanRowsT(bool exclusive, const RowsJob& job) {
 
 // ---- in-register line scan (scan along the innermost axis) -----------------------------------
 
+// The lane of a vector that holds the line's head when it is the line's first (in scan order).
+template <bool kReverse, class D>
+HWY_INLINE hn::Mask<D> HeadLane(D d) {
+  return kReverse ? hn::Not(hn::FirstN(d, hn::Lanes(d) - 1)) : hn::FirstN(d, 1);
+}
+
 // Scans one vector of the line; returns the carry after it. The carry chain is one combine per
-// vector: the prefix and its last lane are computed off it.
+// vector: the prefix and its last lane are computed off it. `head`: the vector holds the line's
+// head, where an exclusive float sum writes +0.0, the empty sum (carry and prefix give -0.0,
+// the identity, there).
 template <ElemKind K, ScanOp kOp, bool kExclusive, bool kReverse, class D>
 HWY_INLINE hn::Vec<D> LineStep(D d, const StorageT<K>* in, StorageT<K>* out, hn::Vec<D> carry,
-                               bool stream) {
+                               bool head, bool stream) {
   hn::Vec<D> total;
   const auto prefix = InclusivePrefix<kReverse, kOp>(d, LoadElems<K>(d, in), &total);
   const auto before = kExclusive ? ExclusiveFromInclusive<kReverse, kOp>(d, prefix) : prefix;
-  StoreElems<K>(d, Apply<kOp>(carry, before), out, stream);
+  auto result = Apply<kOp>(carry, before);
+  if constexpr (kExclusive && kHasEmptySumHead<K, kOp>) {
+    if (head) result = hn::IfThenZeroElse(HeadLane<kReverse>(d), result);
+  }
+  StoreElems<K>(d, result, out, stream);
   return Apply<kOp>(carry, total);
 }
 
@@ -376,14 +411,17 @@ size_t ElementsToAlignment(const S* p, size_t bytes) {
 
 // Element i alone, after the running value c; returns the value after it.
 template <ElemKind K, ScanOp kOp, bool kExclusive, bool kReverse>
-HWY_INLINE ComputeT<K> ScanOne(const StorageT<K>* in, StorageT<K>* out, size_t i, ComputeT<K> c) {
+HWY_INLINE ComputeT<K> ScanOne(const StorageT<K>* in, StorageT<K>* out, size_t i, ComputeT<K> c,
+                               bool head) {
   const hn::CappedTag<ComputeT<K>, 1> d1;
   return hn::GetLane(
-      LineStep<K, kOp, kExclusive, kReverse>(d1, in + i, out + i, hn::Set(d1, c), false));
+      LineStep<K, kOp, kExclusive, kReverse>(d1, in + i, out + i, hn::Set(d1, c), head, false));
 }
 
+// `head`: the line starts here (element 0, or n - 1 in reverse); false for a later piece of a
+// line split across threads.
 template <ElemKind K, ScanOp kOp, bool kExclusive, bool kReverse>
-void ScanLineT(const StorageT<K>* in, StorageT<K>* out, size_t n, ComputeT<K>* carry_io,
+void ScanLineT(const StorageT<K>* in, StorageT<K>* out, size_t n, ComputeT<K>* carry_io, bool head,
                bool stream) {
   using C = ComputeT<K>;
   const hn::CappedTag<C, 32 / sizeof(C)> d;  // one or two blocks
@@ -392,14 +430,16 @@ void ScanLineT(const StorageT<K>* in, StorageT<K>* out, size_t n, ComputeT<K>* c
   const size_t vector_bytes = lanes * sizeof(StorageT<K>);
   C c = *carry_io;
   if constexpr (!kReverse) {
-    const size_t head = stream ? std::min(n, ElementsToAlignment(out, vector_bytes)) : 0;
+    const size_t aligned = stream ? std::min(n, ElementsToAlignment(out, vector_bytes)) : 0;
     size_t i = 0;
-    for (; i < head; ++i) c = ScanOne<K, kOp, kExclusive, kReverse>(in, out, i, c);
+    for (; i < aligned; ++i)
+      c = ScanOne<K, kOp, kExclusive, kReverse>(in, out, i, c, head && i == 0);
     auto carry = hn::Set(d, c);
     for (; i + lanes <= n; i += lanes)
-      carry = LineStep<K, kOp, kExclusive, kReverse>(d, in + i, out + i, carry, stream);
+      carry =
+          LineStep<K, kOp, kExclusive, kReverse>(d, in + i, out + i, carry, head && i == 0, stream);
     c = hn::GetLane(carry);
-    for (; i < n; ++i) c = ScanOne<K, kOp, kExclusive, kReverse>(in, out, i, c);
+    for (; i < n; ++i) c = ScanOne<K, kOp, kExclusive, kReverse>(in, out, i, c, head && i == 0);
   } else {
     // From the end: single elements down to an aligned end, whole vectors, single elements.
     const size_t misaligned_end = reinterpret_cast<uintptr_t>(out + n) % vector_bytes;
@@ -407,14 +447,21 @@ void ScanLineT(const StorageT<K>* in, StorageT<K>* out, size_t n, ComputeT<K>* c
                             ? std::min(n, misaligned_end / sizeof(StorageT<K>))
                             : 0;
     size_t i = n;
-    for (; i > n - tail;) c = ScanOne<K, kOp, kExclusive, kReverse>(in, out, --i, c);
+    for (; i > n - tail;) {
+      --i;
+      c = ScanOne<K, kOp, kExclusive, kReverse>(in, out, i, c, head && i == n - 1);
+    }
     auto carry = hn::Set(d, c);
     for (; i >= lanes;) {
       i -= lanes;
-      carry = LineStep<K, kOp, kExclusive, kReverse>(d, in + i, out + i, carry, stream);
+      carry = LineStep<K, kOp, kExclusive, kReverse>(d, in + i, out + i, carry,
+                                                     head && i + lanes == n, stream);
     }
     c = hn::GetLane(carry);
-    while (i > 0) c = ScanOne<K, kOp, kExclusive, kReverse>(in, out, --i, c);
+    while (i > 0) {
+      --i;
+      c = ScanOne<K, kOp, kExclusive, kReverse>(in, out, i, c, head && i == n - 1);
+    }
   }
   *carry_io = c;
   if (stream) hwy::FlushStream();
@@ -451,21 +498,21 @@ void ScanRowsTarget(const ScanType& t, const RowsJob& job) {
 }
 
 void ScanLineTarget(const ScanType& t, bool reverse, const void* in, void* out, size_t n,
-                    Carry* carry, bool stream) {
+                    Carry* carry, bool head, bool stream) {
   VisitKindOp(t.kind, t.op, [&]<ElemKind K, ScanOp kOp>() {
     const auto* src = static_cast<const StorageT<K>*>(in);
     auto* dst = static_cast<StorageT<K>*>(out);
     ComputeT<K>* c = &CarryAs<ComputeT<K>>(*carry);
     if (t.exclusive) {
       if (reverse)
-        ScanLineT<K, kOp, true, true>(src, dst, n, c, stream);
+        ScanLineT<K, kOp, true, true>(src, dst, n, c, head, stream);
       else
-        ScanLineT<K, kOp, true, false>(src, dst, n, c, stream);
+        ScanLineT<K, kOp, true, false>(src, dst, n, c, head, stream);
     } else {
       if (reverse)
-        ScanLineT<K, kOp, false, true>(src, dst, n, c, stream);
+        ScanLineT<K, kOp, false, true>(src, dst, n, c, head, stream);
       else
-        ScanLineT<K, kOp, false, false>(src, dst, n, c, stream);
+        ScanLineT<K, kOp, false, false>(src, dst, n, c, head, stream);
     }
   });
 }

@@ -21,8 +21,8 @@ void ScanRows(const ScanType& t, const RowsJob& job) {
 }
 
 void ScanLine(const ScanType& t, bool reverse, const void* in, void* out, size_t n, Carry* carry,
-              bool stream) {
-  HWY_DYNAMIC_DISPATCH(ScanLineTarget)(t, reverse, in, out, n, carry, stream);
+              bool head, bool stream) {
+  HWY_DYNAMIC_DISPATCH(ScanLineTarget)(t, reverse, in, out, n, carry, head, stream);
 }
 
 void ReduceLine(const ScanType& t, const void* in, size_t n, Carry* total) {

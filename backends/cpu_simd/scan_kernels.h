@@ -3,8 +3,9 @@
 // splits the work.
 //
 //   ScanType t{ElemKind::kF32, ScanOp::kSum, /*exclusive=*/false};
-//   Carry carry = InitialCarry(t);
-//   ScanLine(t, /*reverse=*/false, in, out, n, &carry, /*stream=*/false);  // carry: the total
+//   Carry carry = IdentityCarry(t);
+//   ScanLine(t, /*reverse=*/false, in, out, n, &carry, /*head=*/true, /*stream=*/false);
+//   // carry: the line's total
 #pragma once
 
 #include <cstddef>
@@ -102,8 +103,11 @@ C ApplyScalar(C a, C b) {
     return kOp == ScanOp::kSum ? a + b : a * b;
 }
 
-// The neutral element. A float sum uses -0.0 so that x + identity == x for x == -0.0 too (an
-// inclusive scan copies its first element as is).
+// The neutral element, where every line's running value starts. A float sum uses -0.0 so that
+// x + identity == x for x == -0.0 too: an inclusive scan copies its first element as is, and a
+// sum of -0.0 alone stays -0.0 (IEEE: x + y is -0.0 only when both are). An exclusive float sum
+// still writes +0.0, the empty sum, at the line's head (the kernels' LineStep and
+// EmptySumRowStep).
 template <ScanOp kOp, class C>
 constexpr C Identity() {
   if constexpr (kOp == ScanOp::kProduct)
@@ -152,19 +156,6 @@ inline Carry IdentityCarry(const ScanType& t) {
   return c;
 }
 
-// The carry a line starts from: the identity, except that an exclusive float sum starts at +0
-// as documented ("the first element in the output sequence is 0").
-inline Carry InitialCarry(const ScanType& t) {
-  Carry c = IdentityCarry(t);
-  if (t.exclusive && t.op == ScanOp::kSum) {
-    if (t.kind == ElemKind::kF64)
-      c.f64 = 0.0;
-    else if (t.kind == ElemKind::kF32 || t.kind == ElemKind::kF16 || t.kind == ElemKind::kBF16)
-      c.f32 = 0.0f;
-  }
-  return c;
-}
-
 // a op b.
 inline Carry Combine(const ScanType& t, Carry a, Carry b) {
   VisitKindOp(t.kind, t.op, [&]<ElemKind K, ScanOp kOp>() {
@@ -174,9 +165,10 @@ inline Carry Combine(const ScanType& t, Carry a, Carry b) {
   return a;
 }
 
-// Rows of `width` contiguous elements, `rows` of them along the scan axis, each row combined
-// element-wise into a running row: out_row[r] = out_row[r-1] op in_row[r] (vectorized across the
-// row). Steps are in bytes and may be negative (decreasing direction) or 0 (broadcast input).
+// Rows of `width` contiguous elements, `rows` of them along the scan axis from the line's head,
+// each row combined element-wise into a running row that starts at the identity:
+// out_row[r] = out_row[r-1] op in_row[r] (vectorized across the row). Steps are in bytes and may
+// be negative (decreasing direction) or 0 (broadcast input).
 struct RowsJob {
   const unsigned char* in;
   unsigned char* out;
@@ -185,16 +177,17 @@ struct RowsJob {
   size_t rows;
   size_t width;
   void* scratch;  // width compute-type elements (at most 8 bytes each), owned by the caller
-  Carry init;
-  bool stream;  // output stores bypass the caches (an output larger than the caches)
+  bool stream;    // output stores bypass the caches (an output larger than the caches)
 };
 void ScanRows(const ScanType& t, const RowsJob& job);
 
 // One contiguous line of n elements, scanned in registers; *carry comes in as the running value
-// before the line and goes out as the value after it. `reverse` walks from the end. `stream`:
-// output stores bypass the caches.
+// before the line and goes out as the value after it. `reverse` walks from the end. `head`: the
+// n elements start the line (in scan order), *carry is the identity and an exclusive float sum
+// writes +0.0 first; false for the later pieces of a line split across threads. `stream`: output
+// stores bypass the caches.
 void ScanLine(const ScanType& t, bool reverse, const void* in, void* out, size_t n, Carry* carry,
-              bool stream);
+              bool head, bool stream);
 
 // *total = *total op (combination of the n contiguous elements at `in`).
 void ReduceLine(const ScanType& t, const void* in, size_t n, Carry* total);

@@ -44,7 +44,8 @@ long double AccuracyBound(const ExpectedElement& e) {
   return e.kind == Expect::kNear ? std::max(e.pass_bound, e.warn_bound) : 0.0L;
 }
 bool OverflowOk(const ExpectedElement& e) {
-  return e.kind == Expect::kNear && (e.pass_overflow_ok || e.warn_overflow_ok);
+  return e.kind == Expect::kNear &&
+         ((e.pass_specials | e.warn_specials) & (kPosInf | kNegInf)) != 0;
 }
 
 // Whether two elements that must hold the same value agree: integers exactly; floats within

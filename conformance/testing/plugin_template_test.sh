@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Builds examples/plugin-template as a vendor would (its own CMake project, out of tree) and runs
-# it through opcts: the template must pass the conformance run.
+# it through opcts: the template must pass the conformance run, and its float32 sums the IEEE
+# edges of opcts_scan_edges (signed zeros: a -0.0 head, lines of -0.0, the empty sum +0.0).
 set -euo pipefail
-source_dir=$1 build_dir=$2 opcts=$3
+source_dir=$1 build_dir=$2 opcts=$3 scan_edges=$4
 cmake -S "$source_dir/examples/plugin-template" -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build "$build_dir" >/dev/null
 "$opcts" run --backend "$build_dir/libmy-opcts-plugin.so" --no-progress --journal "$build_dir/journal.jsonl" | tail -8
@@ -18,3 +19,4 @@ for form in tensor-desc-null data-type-zero data-type-past-last dimension-count-
   grep -q '"id":"dml_cumulative_summation\.[^"]*\.invalid\.'"$form"'\.s[0-9]*","backend":"my-opcts-plugin".*"status":"InvalidRejected"' \
     "$build_dir/journal.jsonl" || { echo "invalid form $form was not sent or not refused"; exit 1; }
 done
+"$scan_edges" "$build_dir/libmy-opcts-plugin.so"

@@ -53,13 +53,15 @@ void CumulativeSumFloat32(const opcts_dml_cumulative_desc& desc, const void* inp
       in_base += position[d] * in_strides[d];
       out_base += position[d] * out_strides[d];
     }
-    // Accumulating in double keeps the error far inside the float32 accuracy bound.
-    double sum = 0;
+    // Accumulating in double keeps the error far inside the float32 accuracy bound. The sum
+    // starts from -0.0, IEEE's additive identity: -0.0 + x == x for x == -0.0 too, where +0.0
+    // would turn a line of -0.0 into +0.0. An exclusive scan's first output is the empty sum, +0.0.
+    double sum = -0.0;
     for (uint32_t step = 0; step < length; ++step) {
       const uint64_t k = decreasing ? length - 1 - step : step;
       const float value = x[in_base + k * in_strides[axis]];
       if (!exclusive) sum += value;
-      y[out_base + k * out_strides[axis]] = static_cast<float>(sum);
+      y[out_base + k * out_strides[axis]] = exclusive && step == 0 ? 0.0f : static_cast<float>(sum);
       if (exclusive) sum += value;
     }
     // Next line: count up like an odometer, skipping the axis.

@@ -44,8 +44,13 @@
 #define OP(a, b) ((a) + (b))
 #define IDENTITY ZERO_IDENTITY
 #define EMPTY ZERO_EMPTY
+#if defined(ACC_F32) || defined(ACC_F64)
+#define SUBGROUP_EXCLUSIVE SignedZeroExclusiveAdd
+#define SUBGROUP_REDUCE SignedZeroAdd
+#else
 #define SUBGROUP_EXCLUSIVE subgroupExclusiveAdd
 #define SUBGROUP_REDUCE subgroupAdd
+#endif
 #elif defined(OP_PROD)
 #define OP(a, b) ((a) * (b))
 #define IDENTITY ONE
@@ -54,6 +59,27 @@
 #define SUBGROUP_REDUCE subgroupMul
 #else
 #error "define OP_SUM or OP_PROD"
+#endif
+
+#if USE_SUBGROUPS && defined(OP_SUM) && (defined(ACC_F32) || defined(ACC_F64))
+// Subgroup float additions may start from +0.0 (SPIR-V's identity for FAdd; lavapipe's do), and
+// +0.0 + -0.0 is +0.0: a sum of -0.0 alone (or of nothing) would come back +0.0. Such sums are
+// the identity, -0.0, exactly; a count of the other terms tells them apart.
+#if defined(ACC_F32)
+bool IsNegativeZero(float x) { return floatBitsToUint(x) == 0x80000000u; }
+#else
+bool IsNegativeZero(double x) { return unpackDouble2x32(x) == uvec2(0u, 0x80000000u); }
+#endif
+
+ACC_T SignedZeroExclusiveAdd(ACC_T x) {
+  ACC_T sum = subgroupExclusiveAdd(x);
+  return subgroupExclusiveAdd(IsNegativeZero(x) ? 0u : 1u) == 0u ? IDENTITY : sum;
+}
+
+ACC_T SignedZeroAdd(ACC_T x) {
+  ACC_T sum = subgroupAdd(x);
+  return subgroupAdd(IsNegativeZero(x) ? 0u : 1u) == 0u ? IDENTITY : sum;
+}
 #endif
 
 // Mirrors ScanParams in scan_op.cc. The scanned tensor is packed row-major and viewed as

@@ -12,8 +12,16 @@ void ScanLine(const ScanPlan& plan, const ScanParams& p, const uint8_t* in, uint
               uint64_t in_base, uint64_t out_base) {
   using Acc = typename E::Acc;
   const bool sum = p.op == ScanOp::kSum;
-  const Acc identity = static_cast<Acc>(sum ? 0 : 1);
+  // Sums run from -0.0 (0 for integers): IEEE's additive identity, -0.0 + x == x for x == -0.0
+  // too, so a line of -0.0 sums to -0.0. An exclusive scan still writes the empty prefix first,
+  // +0.0 for a float sum.
+  const Acc identity = static_cast<Acc>(sum ? -0.0 : 1);
+  const Acc empty = static_cast<Acc>(sum ? 0 : 1);
   const auto combine = [sum](Acc a, Acc b) { return sum ? E::Add(a, b) : E::Multiply(a, b); };
+  // What an exclusive scan writes at `step`: the prefix before it.
+  const auto exclusive_at = [&](uint64_t step, Acc carry, Acc local) {
+    return step == 0 ? empty : combine(carry, local);
+  };
   const auto x_at = [&](uint64_t k) { return in + (in_base + k * plan.in_step) * E::kSize; };
   const auto y_at = [&](uint64_t k) { return out + (out_base + k * plan.out_step) * E::kSize; };
   const uint64_t n = plan.length;
@@ -25,7 +33,7 @@ void ScanLine(const ScanPlan& plan, const ScanParams& p, const uint8_t* in, uint
 #else
     const bool write_identity = p.exclusive;
 #endif
-    E::Store(y_at(0), write_identity ? identity : E::Load(x_at(0)));
+    E::Store(y_at(0), write_identity ? empty : E::Load(x_at(0)));
     return;
   }
 
@@ -39,13 +47,13 @@ void ScanLine(const ScanPlan& plan, const ScanParams& p, const uint8_t* in, uint
       // Mutant: the exclusive step writes its output before reading its input, which in place
       // (the plugin skips the copy) reads the value it has just overwritten.
       if (p.exclusive) {
-        E::Store(y_at(k), combine(carry, local));
+        E::Store(y_at(k), exclusive_at(step, carry, local));
         local = combine(local, E::Load(x_at(k)));
         continue;
       }
 #endif
       const Acc x = E::Load(x_at(k));
-      if (p.exclusive) E::Store(y_at(k), combine(carry, local));
+      if (p.exclusive) E::Store(y_at(k), exclusive_at(step, carry, local));
       local = combine(local, x);
       if (!p.exclusive) E::Store(y_at(k), combine(carry, local));
     }

@@ -1,0 +1,275 @@
+// --float-rules, proven with a backend that follows Direct3D's FLOAT32 rules instead of IEEE 754
+// (platform_float_plugin.cc): its DirectML results pass under the default platform rules with
+// what it did recorded in the journal, exactly those results fail under `--float-rules ieee`, and
+// on OpenVINO, whose documents grant no rule, they fail either way. Its IEEE mode is the control:
+// everything passes, under both rules.
+#include <sys/wait.h>
+
+#include <cctype>
+#include <cstdio>
+#include <filesystem>
+#include <ostream>
+#include <set>
+#include <sstream>
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "conformance/case_run.h"
+#include "conformance/plugin_loader.h"
+#include "conformance/runner.h"
+#include "conformance/vector_check.h"
+#include "reports/journal.h"
+#include "reports/markdown_report.h"
+#include "reports/report_model.h"
+
+namespace opcts {
+namespace {
+
+constexpr const char* kFlushes = "flushes FLOAT32 subnormals";
+constexpr const char* kTruncates = "truncates FLOAT32 arithmetic";
+const std::string kBoth = std::string(kFlushes) + " and " + kTruncates;
+
+const SpecSet& Specs() {
+  static const SpecSet specs = LoadSpecSet(DefaultSpecDir());
+  return specs;
+}
+
+std::string TempPath(const std::string& name) {
+  return (std::filesystem::temp_directory_path() / ("opcts-platform-float-" + name)).string();
+}
+
+struct PluginRun {
+  RunResult result;
+  Journal journal;
+  std::string log;
+
+  std::set<std::string> WithStatus(Status status) const {
+    std::set<std::string> ids;
+    for (const CaseRecord& r : journal.cases)
+      if (r.status == status) ids.insert(r.id);
+    return ids;
+  }
+  std::set<std::string> WithBehaviour() const {
+    std::set<std::string> ids;
+    for (const CaseRecord& r : journal.cases)
+      if (!r.behaviour.empty()) ids.insert(r.id);
+    return ids;
+  }
+};
+
+// The FLOAT32 cases of `op` on the plugin in `mode`, judged with `rules`.
+PluginRun RunPlugin(const std::string& mode, const std::vector<std::string>& ops,
+                    FloatRules rules) {
+  EXPECT_TRUE(Specs().errors.empty());
+  RunOptions options;
+  options.backends = {OPCTS_PLATFORM_FLOAT_PLUGIN};
+  options.backend_options = "mode=" + mode;
+  options.filter.ops = ops;
+  options.filter.dtypes = {"FLOAT32"};
+  options.float_rules = rules;
+  options.progress = false;
+  options.journal =
+      TempPath(mode + "-" + ops[0] + "-" + std::string(FloatRulesName(rules)) + ".jsonl");
+  PluginRun run;
+  std::ostringstream log;
+  run.result = RunConformance(Specs(), options, log, log);
+  run.log = log.str();
+  Result<Journal> journal = ReadJournal(options.journal);
+  EXPECT_TRUE(journal) << journal.error().message;
+  if (journal) run.journal = std::move(journal).value();
+  EXPECT_EQ(run.journal.header.options["float_rules"], FloatRulesName(rules));
+  EXPECT_GT(run.journal.cases.size(), 100u);
+  return run;
+}
+
+const std::vector<std::string> kDirectML = {"dml_cumulative_summation", "dml_cumulative_product"};
+const std::vector<std::string> kOpenVINO = {"openvino_cumsum_3"};
+
+// Under the platform rules every case passes the gate, those needing the rules saying what they
+// did; under IEEE exactly those fail, and every other case keeps its status.
+void ExpectPlatformRulesDecide(const std::string& mode, const std::set<std::string>& allowed) {
+  const PluginRun platform = RunPlugin(mode, kDirectML, FloatRules::kPlatform);
+  const PluginRun ieee = RunPlugin(mode, kDirectML, FloatRules::kIeee);
+  EXPECT_EQ(platform.result.exit_code, 0) << platform.log;
+  const std::set<std::string> needed = platform.WithBehaviour();
+  EXPECT_FALSE(needed.empty()) << mode << ": no generated case shows the behaviour";
+  for (const CaseRecord& r : platform.journal.cases) {
+    EXPECT_FALSE(IsGateFailure(r.status, false)) << r.id << ": " << r.message;
+    if (r.behaviour.empty()) continue;
+    EXPECT_EQ(r.status, Status::kPass) << r.id;
+    EXPECT_EQ(allowed.count(r.behaviour), 1u) << r.id << ": " << r.behaviour;
+    EXPECT_NE(r.message.find("passes under the DirectML platform rules: " + r.behaviour),
+              std::string::npos)
+        << r.id << ": " << r.message;
+  }
+  EXPECT_EQ(ieee.result.exit_code, 1) << ieee.log;
+  EXPECT_EQ(ieee.WithStatus(Status::kFail), needed);
+  EXPECT_TRUE(ieee.WithBehaviour().empty());
+  ASSERT_EQ(ieee.journal.cases.size(), platform.journal.cases.size());
+  for (size_t i = 0; i < ieee.journal.cases.size(); ++i) {
+    const CaseRecord& r = ieee.journal.cases[i];
+    if (!needed.count(r.id)) {
+      EXPECT_EQ(r.status, platform.journal.cases[i].status) << r.id;
+    }
+  }
+}
+
+TEST(PlatformFloat, IeeeControlPassesUnderBothRules) {
+  for (const FloatRules rules : {FloatRules::kPlatform, FloatRules::kIeee}) {
+    for (const auto& ops : {kDirectML, kOpenVINO}) {
+      const PluginRun run = RunPlugin("ieee", ops, rules);
+      EXPECT_EQ(run.result.exit_code, 0) << run.log;
+      EXPECT_TRUE(run.WithBehaviour().empty());
+      EXPECT_TRUE(run.WithStatus(Status::kFail).empty()) << run.log;
+      EXPECT_FALSE(run.WithStatus(Status::kPass).empty());
+    }
+  }
+}
+
+TEST(PlatformFloat, FlushingPassesOnlyUnderThePlatformRules) {
+  ExpectPlatformRulesDecide("flush", {kFlushes});
+}
+
+TEST(PlatformFloat, TruncationPassesOnlyUnderThePlatformRules) {
+  ExpectPlatformRulesDecide("truncate", {kTruncates});
+}
+
+TEST(PlatformFloat, BothBehavioursAreRecorded) {
+  ExpectPlatformRulesDecide("flush-truncate", {kFlushes, kTruncates, kBoth});
+}
+
+TEST(PlatformFloat, OpenVINOGrantsNoRule) {
+  const PluginRun platform = RunPlugin("flush-truncate", kOpenVINO, FloatRules::kPlatform);
+  const PluginRun ieee = RunPlugin("flush-truncate", kOpenVINO, FloatRules::kIeee);
+  EXPECT_EQ(platform.result.exit_code, 1) << platform.log;
+  EXPECT_EQ(ieee.result.exit_code, 1) << ieee.log;
+  EXPECT_FALSE(platform.WithStatus(Status::kFail).empty());
+  EXPECT_EQ(platform.WithStatus(Status::kFail), ieee.WithStatus(Status::kFail));
+  EXPECT_TRUE(platform.WithBehaviour().empty());
+}
+
+// Hand-checked vectors (testing/float_rules/*.json) that need one rule each.
+struct VectorRule {
+  const char* file;
+  const char* mode;
+  const char* behaviour;  // under the platform rules; "" : no rule helps (OpenVINO)
+};
+
+void PrintTo(const VectorRule& v, std::ostream* out) {
+  *out << v.file << " (mode=" << v.mode << ")";
+}
+
+class PlatformFloatVector : public testing::TestWithParam<VectorRule> {};
+
+TEST_P(PlatformFloatVector, PassesOnlyWhereARuleAllowsIt) {
+  const VectorRule& v = GetParam();
+  const Result<TestVector> vector =
+      LoadVectorFile(std::string(OPCTS_FLOAT_RULES_VECTORS) + "/" + v.file, Specs());
+  ASSERT_TRUE(vector) << vector.error().message;
+  // The expected values are IEEE 754's: right under the strict rules, and the IEEE control agrees.
+  EXPECT_TRUE(CheckVectorAgainstReference(*vector, FloatRules::kIeee).ok);
+  const PluginLoad control = LoadPlugin(OPCTS_PLATFORM_FLOAT_PLUGIN, "mode=ieee");
+  ASSERT_TRUE(control) << control.error().message;
+  EXPECT_EQ(RunVector(**control, *vector, {.float_rules = FloatRules::kIeee}).outcome.status,
+            Status::kPass);
+
+  const PluginLoad plugin = LoadPlugin(OPCTS_PLATFORM_FLOAT_PLUGIN, std::string("mode=") + v.mode);
+  ASSERT_TRUE(plugin) << plugin.error().message;
+  const CaseVerdict platform = RunVector(**plugin, *vector, {.float_rules = FloatRules::kPlatform});
+  const CaseVerdict ieee = RunVector(**plugin, *vector, {.float_rules = FloatRules::kIeee});
+  EXPECT_EQ(ieee.outcome.status, Status::kFail) << ieee.outcome.message;
+  EXPECT_EQ(ieee.outcome.behaviour, "");
+  if (std::string(v.behaviour).empty()) {
+    EXPECT_EQ(platform.outcome.status, Status::kFail) << platform.outcome.message;
+    EXPECT_EQ(platform.outcome.behaviour, "");
+  } else {
+    EXPECT_EQ(platform.outcome.status, Status::kPass) << platform.outcome.message;
+    EXPECT_EQ(platform.outcome.behaviour, v.behaviour);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Vectors, PlatformFloatVector,
+    testing::Values(VectorRule{"dml_cumulative_summation_flush.json", "flush", kFlushes},
+                    VectorRule{"dml_cumulative_summation_truncation.json", "truncate", kTruncates},
+                    VectorRule{"openvino_cumsum_flush.json", "flush", ""},
+                    VectorRule{"openvino_cumsum_truncation.json", "truncate", ""}),
+    [](const auto& info) {
+      std::string name = std::filesystem::path(info.param.file).stem().string();
+      for (char& c : name)
+        if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+      return name;
+    });
+
+// The journal says which rules judged it: a resumed run must use the same, and the reports show
+// them and count the cases only the platform's rules passed.
+TEST(PlatformFloat, JournalAndReportsSayWhichRulesJudged) {
+  const PluginRun run = RunPlugin("flush", {"dml_cumulative_summation"}, FloatRules::kPlatform);
+  const std::string journal = TempPath("flush-dml_cumulative_summation-platform.jsonl");
+  RunOptions resume;
+  resume.backends = {OPCTS_PLATFORM_FLOAT_PLUGIN};
+  resume.backend_options = "mode=flush";
+  resume.filter.ops = {"dml_cumulative_summation"};
+  resume.filter.dtypes = {"FLOAT32"};
+  resume.float_rules = FloatRules::kIeee;
+  resume.progress = false;
+  resume.resume = journal;
+  std::ostringstream log;
+  EXPECT_EQ(RunConformance(Specs(), resume, log, log).exit_code, 2);
+  EXPECT_NE(log.str().find("option float_rules: 'platform' in the journal, 'ieee' now"),
+            std::string::npos)
+      << log.str();
+
+  const Result<Report> report = BuildReport({{journal, run.journal}}, {}, {});
+  ASSERT_TRUE(report) << report.error().message;
+  ASSERT_EQ(report->backends.size(), 1u);
+  EXPECT_EQ(report->backends[0].platform_rule_passes, run.WithBehaviour().size());
+  EXPECT_EQ(report->backends[0].behaviours.at(kFlushes), run.WithBehaviour().size());
+  EXPECT_EQ(FloatRulesOf(*report), "platform");
+  const std::string markdown = RenderMarkdown(*report);
+  EXPECT_NE(markdown.find("Float results judged with `--float-rules platform`."),
+            std::string::npos);
+  EXPECT_NE(markdown.find(std::to_string(run.WithBehaviour().size()) +
+                          " case(s) passed only under the platform's float rules"),
+            std::string::npos)
+      << markdown;
+}
+
+std::string Output(const std::string& arguments, int* exit_code) {
+  const std::string command = std::string(OPCTS_BINARY) + " " + arguments + " 2>&1";
+  FILE* pipe = popen(command.c_str(), "r");
+  std::string text;
+  char buffer[4096];
+  for (size_t n; pipe && (n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0;)
+    text.append(buffer, n);
+  const int status = pipe ? pclose(pipe) : -1;
+  *exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return text;
+}
+
+TEST(PlatformFloat, CommandLine) {
+  int exit_code = 0;
+  for (const char* command : {"run", "vectors x.json", "repro x"}) {
+    const std::string text = Output(std::string(command) + " --float-rules strict", &exit_code);
+    EXPECT_EQ(exit_code, 2) << command << ": " << text;
+    EXPECT_NE(text.find("unknown --float-rules 'strict' (expected platform or ieee)"),
+              std::string::npos)
+        << command << ": " << text;
+  }
+  const std::string rules = Output("spec float-rules", &exit_code);
+  EXPECT_EQ(exit_code, 0) << rules;
+  EXPECT_NE(rules.find("directml (DML_CUMULATIVE_PRODUCT, DML_CUMULATIVE_SUMMATION, "
+                       "DML_SCATTER_ND):\n  FLOAT32: subnormal inputs and results may be flushed "
+                       "to sign-preserved zero; results may round toward zero instead of to "
+                       "nearest; arithmetic only (data movement stays bit-exact)\n"),
+            std::string::npos)
+      << rules;
+  EXPECT_NE(rules.find("openvino (OPENVINO_CUMSUM_3): IEEE 754 only\n"), std::string::npos)
+      << rules;
+  EXPECT_NE(rules.find("onnx (ONNX_CUMSUM, ONNX_SCATTER_ND): IEEE 754 only\n"), std::string::npos)
+      << rules;
+}
+
+}  // namespace
+}  // namespace opcts

@@ -81,7 +81,7 @@ int ReproCommand(const Args& raw) {
     return 2;
   }
   const CaseRecipe& c = cases[0];
-  PreparedCase prepared(Materialize(c));
+  PreparedCase prepared(c);
   const Operation& op = prepared.op();
   std::cout << "case " << c.id << "\n  operator " << c.spec->name << ", group "
             << GroupName(c.group) << (c.violates.empty() ? "" : " (violates " + c.violates + ")")

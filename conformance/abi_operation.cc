@@ -1,5 +1,6 @@
 #include "conformance/abi_operation.h"
 
+#include <algorithm>
 #include <cstring>
 
 #include "common/operator_table.h"
@@ -35,7 +36,29 @@ const opcts_tensor_desc* AbiOperation::Describe(const Operation& op, const std::
       strides.empty() ? nullptr : strides.data(), d.total_bytes, d.alignment});
 }
 
-Result<std::unique_ptr<AbiOperation>> AbiOperation::Build(const Operation& op) {
+const opcts_tensor_desc* AbiOperation::Break(const opcts_tensor_desc* desc, AbiFault fault) {
+  if (desc == nullptr) return desc;
+  opcts_tensor_desc& broken = tensors_.back();  // `desc`, just described
+  switch (fault) {
+    case AbiFault::kNullTensorDesc:
+      return nullptr;
+    case AbiFault::kDataTypeZero:
+      broken.data_type = 0;
+      break;
+    case AbiFault::kDataTypePastLast:
+      broken.data_type =
+          static_cast<uint32_t>(*std::max_element(kAllDTypes.begin(), kAllDTypes.end())) + 1;
+      break;
+    case AbiFault::kNone:
+    case AbiFault::kBindingCountBelow:
+    case AbiFault::kBindingCountAbove:
+    case AbiFault::kBindingSizeMismatch:
+      break;
+  }
+  return desc;
+}
+
+Result<std::unique_ptr<AbiOperation>> AbiOperation::Build(const Operation& op, AbiFault fault) {
   const abi::Operator* info = abi::FindOperator(op.spec->name);
   if (info == nullptr) {
     return NotSupported("operator " + op.spec->name +
@@ -46,7 +69,9 @@ Result<std::unique_ptr<AbiOperation>> AbiOperation::Build(const Operation& op) {
   for (const abi::Field& f : info->fields) {
     if (f.is_tensor) {
       abi->binding_order_.push_back(f.name);
-      f.WriteTensor(abi->struct_.data(), abi->Describe(op, f.name));
+      const opcts_tensor_desc* desc = abi->Describe(op, f.name);
+      if (f.name == op.spec->tensors.front().name) desc = abi->Break(desc, fault);
+      f.WriteTensor(abi->struct_.data(), desc);
     } else {
       f.WriteUInt32(abi->struct_.data(), U32(op, f.name));
     }

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "base/result.h"
+#include "conformance/case.h"
 #include "opcts/backend.h"
 #include "spec/operation.h"
 
@@ -19,7 +20,10 @@ namespace opcts {
 
 class AbiOperation {
  public:
-  static Result<std::unique_ptr<AbiOperation>> Build(const Operation& op);
+  // `fault`: a descriptor defect of an invalid case (kNullTensorDesc, kDataType*) is built in;
+  // binding faults are the executor's.
+  static Result<std::unique_ptr<AbiOperation>> Build(const Operation& op,
+                                                     AbiFault fault = AbiFault::kNone);
 
   const opcts_op_desc& desc() const { return desc_; }
   // Tensor names in binding order; an absent optional input is bound as {NULL, 0}.
@@ -35,6 +39,8 @@ class AbiOperation {
  private:
   AbiOperation() = default;
   const opcts_tensor_desc* Describe(const Operation& op, const std::string& name);
+  // `desc` (the last described) with a descriptor fault applied.
+  const opcts_tensor_desc* Break(const opcts_tensor_desc* desc, AbiFault fault);
 
   opcts_op_desc desc_{};
   std::vector<std::string> binding_order_;

@@ -75,6 +75,27 @@ const BadInput kInputs[] = {
      "vectors $D/v.json",
      2,
      "data[0]: out of range for UINT16"},
+    {"vector_output_broadcast",
+     {{"v.json",
+       R"({"format":"opcts-vector/1","name":"x","operator":"DML_CUMULATIVE_SUMMATION","parameters":{"Axis":3},"tensors":{"InputTensor":{"dtype":"FLOAT32","sizes":[1,1,1,2],"data":[1,2]},"OutputTensor":{"dtype":"FLOAT32","sizes":[1,1,1,2],"strides":[2,2,2,0]}},"expected":{"OutputTensor":[1,3]}})"}},
+     "vectors $D/v.json",
+     2,
+     "$D/v.json: tensors.OutputTensor.strides[3]: 0 broadcasts, which an output cannot: two of "
+     "its elements would share one address"},
+    {"vector_in_place_descs_differ",
+     {{"v.json",
+       R"({"format":"opcts-vector/1","name":"x","operator":"DML_CUMULATIVE_SUMMATION","parameters":{"Axis":3},"in_place":true,"tensors":{"InputTensor":{"dtype":"FLOAT32","sizes":[1,1,1,2],"data":[1,2]},"OutputTensor":{"dtype":"FLOAT32","sizes":[1,1,1,2],"strides":[2,2,2,1]}},"expected":{"OutputTensor":[1,3]}})"}},
+     "vectors $D/v.json",
+     2,
+     "$D/v.json: in_place: tensors.OutputTensor would alias tensors.InputTensor, but their "
+     "strides differ"},
+    {"vector_in_place_not_allowed",
+     {{"v.json",
+       R"({"format":"opcts-vector/1","name":"x","operator":"OPENVINO_CUMSUM_3","in_place":true,"tensors":{"data":{"dtype":"FLOAT32","sizes":[2],"data":[1,2]},"output":{"dtype":"FLOAT32","sizes":[2]}},"expected":{"output":[1,3]}})"}},
+     "vectors $D/v.json",
+     2,
+     "$D/v.json: in_place: OPENVINO_CUMSUM_3 does not run in place: no output of its spec may "
+     "alias an input (may_alias)"},
     // Journals.
     {"journal_garbage", {{"j.jsonl", "garbage\n{}\n"}}, "report $D/j.jsonl", 2, "$D/j.jsonl:1:"},
     {"journal_resume_garbage",

@@ -44,6 +44,19 @@ enum class Values : uint8_t {
                       // reciprocals, which bring the exact product back to ±1
 };
 
+// A defect below what an Operation can hold, put into the descriptor or the bindings as they
+// are built for the backend (conformance/abi_operation.h). Each is applied to the operator's
+// first tensor, a required input in every spec.
+enum class AbiFault : uint8_t {
+  kNone,
+  kNullTensorDesc,      // its opcts_tensor_desc pointer is NULL
+  kDataTypeZero,        // its DataType is 0 (DML_TENSOR_DATA_TYPE_UNKNOWN)
+  kDataTypePastLast,    // its DataType is one past the highest OPCTS_DTYPE_* code
+  kBindingCountBelow,   // execute gets binding_count one below the operator's tensor count
+  kBindingCountAbove,   // ... one above (the extra binding is {NULL, 0})
+  kBindingSizeMismatch  // its binding's size_in_bytes is one below TotalTensorSizeInBytes
+};
+
 struct TensorRecipe {
   TensorDesc desc;
   Values values = Values::kNone;
@@ -67,6 +80,7 @@ struct CaseRecipe {
   std::map<std::string, int64_t> params;
   std::map<std::string, TensorRecipe> tensors;  // absent optional inputs are missing
   bool in_place = false;
+  AbiFault abi_fault = AbiFault::kNone;  // invalid cases only
   uint64_t seed = 0;
 };
 

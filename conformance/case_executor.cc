@@ -1,5 +1,6 @@
 #include "conformance/case_executor.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstring>
 
@@ -73,14 +74,38 @@ CaseOutcome Refused(CaseGroup group, const char* stage, int32_t status, const ch
 }
 
 // For data the spec lets a backend refuse but which it executed: did it leave the output as
-// skipping the offending data would, or write something else?
-std::string RefusableHandling(const ExpectedTensor& e, const TensorData& actual) {
-  const StridedIndexer indexer(actual.desc);
-  for (uint64_t i = 0; i < e.elements.size(); ++i)
-    if (e.elements[i].kind == Expect::kAny &&
-        LoadBits(actual.desc.dtype, actual.Element(indexer.BufferIndex(i))) != e.elements[i].bits)
-      return kWrittenElsewhere;
-  return kSkipped;
+// skipping the offending data would (every element meets its expectation without the
+// alternatives that data allows), or write some of it elsewhere?
+std::string RefusableHandling(const ExpectedTensor& e, const TensorData& actual,
+                              const std::vector<FloatRule>& rules) {
+  ExpectedTensor skipping = e;
+  skipping.alternatives.clear();
+  return MismatchingElements(skipping, actual, 1, rules).empty() ? kSkipped : kWrittenElsewhere;
+}
+
+// Applies a binding fault of an invalid case to what execute gets (the operator's first tensor
+// is the one broken); returns the binding_count to pass. The array always holds every binding
+// the count could make a backend read.
+uint32_t BreakBindings(AbiFault fault, const Operation& op, const std::vector<std::string>& order,
+                       std::vector<opcts_binding>& bindings) {
+  const auto first = static_cast<size_t>(
+      std::find(order.begin(), order.end(), op.spec->tensors.front().name) - order.begin());
+  switch (fault) {
+    case AbiFault::kBindingCountBelow:
+      return static_cast<uint32_t>(bindings.size() - 1);
+    case AbiFault::kBindingCountAbove:
+      bindings.push_back({nullptr, 0});
+      break;
+    case AbiFault::kBindingSizeMismatch:
+      bindings.at(first).size_in_bytes -= 1;
+      break;
+    case AbiFault::kNone:
+    case AbiFault::kNullTensorDesc:
+    case AbiFault::kDataTypeZero:
+    case AbiFault::kDataTypePastLast:
+      break;
+  }
+  return static_cast<uint32_t>(bindings.size());
 }
 
 // "DirectML": the scheme as its documents spell it, for messages.
@@ -105,9 +130,9 @@ void AddBehaviour(std::string& behaviours, const std::string& behaviour) {
 }  // namespace
 
 CaseOutcome ExecuteCase(const Plugin& plugin, const Operation& op, CaseGroup group,
-                        const ReferenceResult* expected, FloatRules float_rules,
-                        bool keep_outputs) {
-  const Result<std::unique_ptr<AbiOperation>> built = AbiOperation::Build(op);
+                        const ReferenceResult* expected, FloatRules float_rules, bool keep_outputs,
+                        AbiFault fault) {
+  const Result<std::unique_ptr<AbiOperation>> built = AbiOperation::Build(op, fault);
   if (!built) return Outcome(Status::kInternalError, built.error().message);
   const std::unique_ptr<AbiOperation>& abi = *built;
   char message[kMessageCapacity] = "";
@@ -153,13 +178,14 @@ CaseOutcome ExecuteCase(const Plugin& plugin, const Operation& op, CaseGroup gro
     bindings.push_back({b.data(), b.size()});
   }
 
+  const uint32_t binding_count = BreakBindings(fault, op, abi->binding_order(), bindings);
+
   message[0] = '\0';
   const std::vector<opcts_binding> bound = bindings;
   const auto start = std::chrono::steady_clock::now();
   SetInCall(true);
-  const int32_t execute =
-      plugin.api().execute(plugin.instance(), &abi->desc(), bindings.data(),
-                           static_cast<uint32_t>(bindings.size()), message, sizeof message);
+  const int32_t execute = plugin.api().execute(plugin.instance(), &abi->desc(), bindings.data(),
+                                               binding_count, message, sizeof message);
   SetInCall(false);
   const auto duration = std::chrono::steady_clock::now() - start;
   message[sizeof message - 1] = '\0';
@@ -168,9 +194,10 @@ CaseOutcome ExecuteCase(const Plugin& plugin, const Operation& op, CaseGroup gro
                                       changed + " changed");
   for (size_t i = 0; i < bound.size(); ++i)
     if (bindings[i].data != bound[i].data || bindings[i].size_in_bytes != bound[i].size_in_bytes)
-      return Outcome(Status::kFail, "execute wrote into the const bindings array: entry " +
-                                        std::to_string(i) + " (" + abi->binding_order()[i] +
-                                        ") changed");
+      return Outcome(
+          Status::kFail,
+          "execute wrote into the const bindings array: entry " + std::to_string(i) + " (" +
+              (i < abi->binding_order().size() ? abi->binding_order()[i] : "extra") + ") changed");
   CaseOutcome outcome;
   if (execute != OPCTS_STATUS_OK) outcome = Refused(group, "execute", execute, message, expected);
   outcome.duration_us = static_cast<uint64_t>(
@@ -225,7 +252,7 @@ CaseOutcome ExecuteCase(const Plugin& plugin, const Operation& op, CaseGroup gro
       outcome.message = j.message;
     }
     if (j.verdict != Verdict::kFail) AddBehaviour(platform_behaviour, j.behaviour);
-    if (expected->refusable) outcome.behaviour = RefusableHandling(e, actual);
+    if (expected->refusable) outcome.behaviour = RefusableHandling(e, actual, rules);
     if (keep_outputs) outcome.outputs[e.name] = std::move(actual);
   }
   if (warning && outcome.status == Status::kPass) outcome.status = Status::kQualityWarning;

@@ -10,6 +10,7 @@
 #include <optional>
 #include <string>
 
+#include "conformance/case.h"
 #include "conformance/float_rules.h"
 #include "conformance/judge.h"
 #include "conformance/plugin_loader.h"
@@ -41,10 +42,11 @@ struct CaseOutcome {
 };
 
 // `expected` may be null for kInvalid cases (nothing is judged). `float_rules` says which rules
-// judge float outputs. `keep_outputs` fills CaseOutcome::outputs (for repro).
+// judge float outputs. `keep_outputs` fills CaseOutcome::outputs (for repro). `fault`: an
+// invalid case's defect below the Operation, put into the descriptor or the bindings.
 CaseOutcome ExecuteCase(const Plugin& plugin, const Operation& op, CaseGroup group,
                         const ReferenceResult* expected, FloatRules float_rules,
-                        bool keep_outputs = false);
+                        bool keep_outputs = false, AbiFault fault = AbiFault::kNone);
 
 // "OK", "NOT_SUPPORTED", "INVALID", "ERROR", or "unknown status N": an ABI status in messages.
 std::string AbiStatusName(int32_t status);

@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 
 #include "conformance/constraints.h"
+#include "conformance/scatter_form.h"
 #include "spec/element.h"
 
 namespace opcts {
@@ -57,6 +58,10 @@ TEST_F(CaseGeneratorTest, InvalidCasesBreakExactlyTheirRule) {
     const std::vector<Violation> v = FindViolations(Materialize(c), /*with_data=*/true);
     std::set<std::string> broken;
     for (const Violation& x : v) broken.insert(x.constraint);
+    if (c.abi_fault != AbiFault::kNone) {  // its defect is below the Operation: the only one
+      EXPECT_EQ(broken, std::set<std::string>{}) << c.id;
+      continue;
+    }
     // Rules that cannot be broken alone, and what necessarily breaks with them.
     static const std::map<std::string, std::set<std::string>> kInseparable = {
         // Adding a dimension changes the Sizes too.
@@ -69,7 +74,8 @@ TEST_F(CaseGeneratorTest, InvalidCasesBreakExactlyTheirRule) {
     const std::string want =
         c.violates.rfind("param-", 0) == 0 ? "param"
         : (c.violates == "size-zero" || c.violates == "total-bytes-below-minimum" ||
-           c.violates == "alignment-not-power-of-two")
+           c.violates == "alignment-not-power-of-two" || c.violates == "dimension-count-zero" ||
+           c.violates == "dimension-count-nine")
             ? "tensor-desc"
             : c.violates;
     EXPECT_EQ(broken, std::set<std::string>{want}) << c.id;
@@ -83,6 +89,99 @@ TEST_F(CaseGeneratorTest, EveryConstraintHasAnInvalidCase) {
       for (const CaseRecipe& c : *cases_) found |= c.spec == &spec && c.violates == constraint.id;
       EXPECT_TRUE(found) << spec.name << " " << constraint.id;
     }
+}
+
+// The forms every operator's invalid cases include besides its constraints' (the plugin
+// template's README lists them for vendors).
+TEST_F(CaseGeneratorTest, EveryOperatorHasEveryGenericInvalidForm) {
+  for (const OperatorSpec& spec : specs_->specs) {
+    std::map<std::string, AbiFault> forms = {
+        {"size-zero", AbiFault::kNone},
+        {"total-bytes-below-minimum", AbiFault::kNone},
+        {"alignment-not-power-of-two", AbiFault::kNone},
+        {"dimension-count-zero", AbiFault::kNone},
+        {"dimension-count-nine", AbiFault::kNone},
+        {"tensor-desc-null", AbiFault::kNullTensorDesc},
+        {"data-type-zero", AbiFault::kDataTypeZero},
+        {"data-type-past-last", AbiFault::kDataTypePastLast},
+        {"binding-count-below", AbiFault::kBindingCountBelow},
+        {"binding-count-above", AbiFault::kBindingCountAbove},
+        {"binding-size-mismatch", AbiFault::kBindingSizeMismatch}};
+    for (const ParamSpec& p : spec.params)
+      if (p.type == ParamType::kBool || p.type == ParamType::kEnum)
+        forms["param-" + p.name] = AbiFault::kNone;
+    for (const auto& entry : forms) {
+      const std::string& form = entry.first;  // a lambda may not capture a structured binding
+      const AbiFault fault = entry.second;
+      const auto c = std::find_if(cases_->begin(), cases_->end(), [&](const CaseRecipe& r) {
+        return r.spec == &spec && r.group == CaseGroup::kInvalid && r.violates == form;
+      });
+      ASSERT_NE(c, cases_->end()) << spec.name << " has no invalid case " << form;
+      EXPECT_NE(c->id.find(".invalid." + form + "."), std::string::npos) << c->id;
+      EXPECT_EQ(c->abi_fault, fault) << c->id;
+    }
+  }
+}
+
+// The shapes of the updates-sizes bug: indices whose demand no updates tensor can meet.
+TEST_F(CaseGeneratorTest, ScatterHasUpdatesNoTensorCanSatisfy) {
+  int seen = 0;
+  for (const CaseRecipe& c : *cases_) {
+    if (c.id.find(".invalid.updates-sizes-unsatisfiable.") == std::string::npos) continue;
+    const std::vector<Violation> v = FindViolations(Materialize(c), /*with_data=*/true);
+    ASSERT_EQ(v.size(), 1u) << c.id;
+    EXPECT_EQ(v[0].constraint, "updates-sizes") << c.id;
+    EXPECT_NE(v[0].message.find("cannot satisfy the rule"), std::string::npos) << v[0].message;
+    ++seen;
+  }
+  EXPECT_EQ(seen, 2);  // DirectML's form and ONNX's
+}
+
+TEST_F(CaseGeneratorTest, BoolAndRankFormsHoldTheValuesTheirNamesSay) {
+  int seen = 0;
+  for (const CaseRecipe& c : *cases_) {
+    if (c.group != CaseGroup::kInvalid) continue;
+    const Operation op = Materialize(c);
+    const std::string first = c.spec->tensors.front().name;
+    if (c.violates == "dimension-count-zero") {
+      EXPECT_EQ(op.Tensor(first)->desc.rank(), 0u) << c.id;
+    }
+    if (c.violates == "dimension-count-nine") {
+      EXPECT_EQ(op.Tensor(first)->desc.rank(), 9u) << c.id;
+    }
+    const ParamSpec* p =
+        c.violates.rfind("param-", 0) == 0 ? c.spec->FindParam(c.violates.substr(6)) : nullptr;
+    if (p == nullptr || p->type != ParamType::kBool) continue;
+    EXPECT_EQ(op.Param(p->name), 2) << c.id;
+    ++seen;
+  }
+  EXPECT_GT(seen, 0);
+}
+
+// The default run sends every index dtype's huge values (0xFFFFFFFF, 2^64 - 1; the minimum's
+// 2^31 and 2^63 bits), in tensors that also hold in-range coordinates.
+TEST_F(CaseGeneratorTest, ScatterIndicesReachTheIndexDtypesExtremes) {
+  std::map<std::pair<const OperatorSpec*, DType>, std::set<uint64_t>> seen;
+  for (const CaseRecipe& c : *cases_) {
+    if (c.spec->family.name != "scatter_nd" || c.value_tag != "extremes") continue;
+    const Operation op = Materialize(c);
+    const TensorData& indices = *op.Tensor(ScatterFormOf(*c.spec).indices);
+    std::set<uint64_t>& values = seen[{c.spec, indices.desc.dtype}];
+    for (uint64_t i = 0; i < ElementCount(indices.desc); ++i)
+      values.insert(LoadBits(indices.desc.dtype, indices.Element(i)));
+  }
+  int checked = 0;
+  for (const OperatorSpec& spec : specs_->specs) {
+    if (spec.family.name != "scatter_nd") continue;
+    for (DType t : TopSupport(spec).tensors.at(ScatterFormOf(spec).indices).dtypes) {
+      const std::set<uint64_t>& values = seen[{&spec, t}];
+      const uint64_t huge = IsSignedInt(t) ? uint64_t{1} << (DTypeBits(t) - 1) : BitsMask(t);
+      EXPECT_TRUE(values.count(huge)) << spec.name << " " << DTypeName(t);
+      EXPECT_TRUE(values.count(0) && values.count(1)) << spec.name << " " << DTypeName(t);
+      ++checked;
+    }
+  }
+  EXPECT_EQ(checked, 4 + 1);  // DirectML's four index dtypes, ONNX's INT64
 }
 
 TEST_F(CaseGeneratorTest, EveryTableEntryHasCases) {

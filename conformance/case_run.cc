@@ -34,6 +34,9 @@ CaseGroup GroupFor(const CaseRecipe& recipe, const BackendClaims& claims) {
   return Claims(claims, *recipe.spec, recipe.level) ? CaseGroup::kValid : CaseGroup::kUnclaimed;
 }
 
+PreparedCase::PreparedCase(const CaseRecipe& recipe)
+    : op_(Materialize(recipe)), abi_fault_(recipe.abi_fault) {}
+
 PreparedCase::PreparedCase(Operation op, std::optional<Tolerance> tolerance)
     : op_(std::move(op)), tolerance_(tolerance) {}
 
@@ -63,7 +66,7 @@ CaseVerdict RunCase(const Plugin& plugin, PreparedCase& prepared, CaseGroup grou
   CaseVerdict v;
   v.group = group;
   v.outcome = ExecuteCase(plugin, prepared.op(), group, expected, options.float_rules,
-                          options.keep_outputs);
+                          options.keep_outputs, prepared.abi_fault());
   v.acceptable = !IsGateFailure(v.outcome.status, options.strict);
   return v;
 }
@@ -77,11 +80,7 @@ CaseGroup GroupOfOperation(PreparedCase& prepared, const BackendClaims& claims) 
 CaseVerdict RunVector(const Plugin& plugin, const TestVector& vector,
                       const RunCaseOptions& options) {
   PreparedCase prepared(vector.op, vector.tolerance);
-  if (vector.expect_reject) return RunCase(plugin, prepared, CaseGroup::kInvalid, options);
-  const std::string level = LowestSupportingLevel(vector.op).value_or("");
-  const CaseGroup group =
-      Claims(ClaimsOf(plugin), *vector.op.spec, level) ? CaseGroup::kValid : CaseGroup::kUnclaimed;
-  return RunCase(plugin, prepared, group, options);
+  return RunCase(plugin, prepared, GroupOfOperation(prepared, ClaimsOf(plugin)), options);
 }
 
 }  // namespace opcts

@@ -4,7 +4,7 @@
 //   (guarded buffers, judged by the accuracy model) → acceptable or not, by the gate's rule
 //   (reports/status.h IsGateFailure), decided nowhere else.
 //
-//   PreparedCase prepared(Materialize(recipe));
+//   PreparedCase prepared(recipe);
 //   for (const Plugin* p : plugins) {   // the reference runs once, for the first that needs it
 //     const CaseVerdict v = RunCase(*p, prepared, GroupFor(recipe, ClaimsOf(*p)));
 //     if (!v.acceptable) ...
@@ -38,8 +38,11 @@ CaseGroup GroupFor(const CaseRecipe& recipe, const BackendClaims& claims);
 // vector's tolerance applied) is computed the first time a backend needs it, then shared.
 class PreparedCase {
  public:
+  // A generated case: Materialize(recipe), and its defect below the Operation if it has one.
+  explicit PreparedCase(const CaseRecipe& recipe);
   explicit PreparedCase(Operation op, std::optional<Tolerance> tolerance = std::nullopt);
   const Operation& op() const { return op_; }
+  AbiFault abi_fault() const { return abi_fault_; }
   const ReferenceResult& expected();
   // For an operation no generator made (a vector, a fuzz input): why it must be rejected, the
   // first spec rule it breaks (its data included), else the reference's reason; nullopt when valid.
@@ -47,6 +50,7 @@ class PreparedCase {
 
  private:
   Operation op_;
+  AbiFault abi_fault_ = AbiFault::kNone;
   std::optional<Tolerance> tolerance_;
   std::optional<ReferenceResult> expected_;
   std::optional<std::optional<std::string>> invalid_reason_;
@@ -74,9 +78,10 @@ CaseVerdict RunCase(const Plugin& plugin, PreparedCase& prepared, CaseGroup grou
 // lowest level admitting it, else unclaimed.
 CaseGroup GroupOfOperation(PreparedCase& prepared, const BackendClaims& claims);
 
-// A test vector on a backend: a `reject` vector as an invalid case, any other judged against
-// the reference with the vector's tolerance (valid when the backend claims the lowest level
-// admitting it, else unclaimed).
+// A test vector on a backend, grouped as GroupOfOperation says (its `reject` is checked against
+// the rules by CheckVectorAgainstReference, not trusted here): invalid when it breaks a rule,
+// otherwise judged against the reference with the vector's tolerance, as a valid case when the
+// backend claims the lowest level admitting it, else unclaimed (a refusal or a right answer).
 CaseVerdict RunVector(const Plugin& plugin, const TestVector& vector,
                       const RunCaseOptions& options = {});
 

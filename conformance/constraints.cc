@@ -80,23 +80,30 @@ std::optional<std::string> Check(const Constraint& c, const Operation& op, bool 
     case ConstraintKind::kScatterNDUpdatesSizes: {
       const TensorData *input = tensor(0), *indices = tensor(1), *updates = tensor(2);
       if (!input || !indices || !updates) return std::nullopt;
-      std::optional<std::vector<uint32_t>> want;
+      std::optional<UpdatesDemand> want;
       if (c.params.empty()) {
-        want = ScatterNDUpdatesSizes(input->desc.sizes, indices->desc.sizes);
+        want = DemandedUpdatesSizes(input->desc.sizes, indices->desc.sizes);
       } else {
         const auto input_dims = op.Param(c.params[0]), indices_dims = op.Param(c.params[1]);
         if (!input_dims || !indices_dims) return std::nullopt;
-        want = ScatterNDUpdatesSizes(input->desc.sizes, indices->desc.sizes, *input_dims,
-                                     *indices_dims);
+        want = DemandedUpdatesSizes(input->desc.sizes, indices->desc.sizes, *input_dims,
+                                    *indices_dims);
       }
       if (!want) return std::nullopt;  // other constraints (ranks, counts) already fail
-      if (updates->desc.sizes != *want)
-        return c.tensors[2] + ".Sizes " + FormatList(updates->desc.sizes) + " should be " +
-               FormatList(*want);
+      std::string sizes = c.tensors[2] + ".Sizes " + FormatList(updates->desc.sizes);
+      if (!want->impossible.empty()) return sizes + " cannot satisfy the rule: " + want->impossible;
+      if (updates->desc.sizes != want->sizes)
+        return sizes + " should be " + FormatList(want->sizes);
       return std::nullopt;
     }
   }
   return std::nullopt;
+}
+
+// The demanded sizes, when some updates tensor can have them.
+std::optional<std::vector<uint32_t>> Representable(const std::optional<UpdatesDemand>& demand) {
+  if (!demand || !demand->impossible.empty()) return std::nullopt;
+  return demand->sizes;
 }
 
 }  // namespace
@@ -119,33 +126,61 @@ std::optional<int64_t> EvaluateBound(const Bound& bound, const Operation& op) {
   return std::nullopt;
 }
 
-std::optional<std::vector<uint32_t>> ScatterNDUpdatesSizes(const std::vector<uint32_t>& input,
-                                                           const std::vector<uint32_t>& indices,
-                                                           int64_t input_dims,
-                                                           int64_t indices_dims) {
-  const int64_t rank = static_cast<int64_t>(input.size());
+std::optional<UpdatesDemand> DemandedUpdatesSizes(const std::vector<uint32_t>& input,
+                                                  const std::vector<uint32_t>& indices,
+                                                  int64_t input_dims, int64_t indices_dims) {
+  const auto rank = static_cast<int64_t>(input.size());
   if (rank == 0 || static_cast<int64_t>(indices.size()) != rank || input_dims < 1 ||
       input_dims > rank || indices_dims < 1 || indices_dims > rank)
     return std::nullopt;
   const int64_t tuple = indices.back();
   if (tuple < 1 || tuple > input_dims) return std::nullopt;
-  std::vector<uint32_t> meaningful(indices.end() - indices_dims, indices.end() - 1);
-  meaningful.insert(meaningful.end(), input.end() - input_dims + tuple, input.end());
-  if (static_cast<int64_t>(meaningful.size()) > rank) return std::nullopt;
-  std::vector<uint32_t> sizes(rank - meaningful.size(), 1);
-  sizes.insert(sizes.end(), meaningful.begin(), meaningful.end());
-  return sizes;
+  const std::vector<uint32_t> grid(indices.end() - indices_dims, indices.end() - 1);
+  const std::vector<uint32_t> slice(input.end() - input_dims + tuple, input.end());
+  const auto meaningful = static_cast<int64_t>(grid.size() + slice.size());
+  if (meaningful > rank)
+    return UpdatesDemand{{},
+                         "the meaningful index dimensions but the last " + FormatList(grid) +
+                             " then the input's after the tuple " + FormatList(slice) + " make " +
+                             std::to_string(meaningful) + " dimensions, more than DimensionCount " +
+                             std::to_string(rank)};
+  std::vector<uint32_t> sizes(static_cast<size_t>(rank - meaningful), 1);
+  sizes.insert(sizes.end(), grid.begin(), grid.end());
+  sizes.insert(sizes.end(), slice.begin(), slice.end());
+  return UpdatesDemand{sizes, ""};
 }
 
-std::optional<std::vector<uint32_t>> ScatterNDUpdatesSizes(const std::vector<uint32_t>& input,
-                                                           const std::vector<uint32_t>& indices) {
+std::optional<UpdatesDemand> DemandedUpdatesSizes(const std::vector<uint32_t>& input,
+                                                  const std::vector<uint32_t>& indices) {
   if (input.empty() || indices.empty()) return std::nullopt;
   const uint32_t tuple = indices.back();
   if (tuple < 1 || tuple > input.size()) return std::nullopt;
   std::vector<uint32_t> sizes(indices.begin(), indices.end() - 1);
   sizes.insert(sizes.end(), input.begin() + tuple, input.end());
-  if (sizes.empty() || sizes.size() > kMaxRank) return std::nullopt;  // rank 0 is kept for scalars
-  return sizes;
+  // The tensor model keeps rank 0 for scalar inputs and stops at rank 8 (spec defect
+  // rank-unbounded): no updates tensor it can describe has these shapes.
+  if (sizes.empty())
+    return UpdatesDemand{{},
+                         "each index tuple addresses a single element, so the updates have rank "
+                         "0, which the tensor model keeps for scalar inputs"};
+  if (sizes.size() > kMaxRank)
+    return UpdatesDemand{{},
+                         "the updates would have rank " + std::to_string(sizes.size()) + " " +
+                             FormatList(sizes) + ", above the tensor model's " +
+                             std::to_string(kMaxRank)};
+  return UpdatesDemand{sizes, ""};
+}
+
+std::optional<std::vector<uint32_t>> ScatterNDUpdatesSizes(const std::vector<uint32_t>& input,
+                                                           const std::vector<uint32_t>& indices,
+                                                           int64_t input_dims,
+                                                           int64_t indices_dims) {
+  return Representable(DemandedUpdatesSizes(input, indices, input_dims, indices_dims));
+}
+
+std::optional<std::vector<uint32_t>> ScatterNDUpdatesSizes(const std::vector<uint32_t>& input,
+                                                           const std::vector<uint32_t>& indices) {
+  return Representable(DemandedUpdatesSizes(input, indices));
 }
 
 std::vector<Violation> FindViolations(const Operation& op, bool with_data) {

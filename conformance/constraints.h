@@ -33,14 +33,30 @@ std::optional<std::string> LowestSupportingLevel(const OperatorSpec& spec,
 // something absent.
 std::optional<int64_t> EvaluateBound(const Bound& bound, const Operation& op);
 
-// The UpdatesTensor sizes the scatter_nd_updates_sizes rule demands, or nullopt when the
-// other tensors/params leave none (e.g. too many dims). DirectML form: one rank, leading ones,
-// the dimension counts say which trailing dimensions are meaningful.
+// What the scatter_nd_updates_sizes rule demands of the updates tensor, given the others: its
+// sizes, or, when no updates tensor of the form's ranks can satisfy it, why not. nullopt when the
+// other tensors or parameters break rules of their own (ranks, dimension counts, tuple size),
+// which report it.
+struct UpdatesDemand {
+  std::vector<uint32_t> sizes;  // the demanded sizes, when `impossible` is empty
+  std::string impossible;       // "IndicesTensor's [2,2] then InputTensor's [2,2] make 4 ..."
+};
+// DirectML form: one rank, leading ones, the dimension counts say which trailing dimensions are
+// meaningful; impossible when the meaningful updates dimensions outnumber the common rank.
+std::optional<UpdatesDemand> DemandedUpdatesSizes(const std::vector<uint32_t>& input,
+                                                  const std::vector<uint32_t>& indices,
+                                                  int64_t input_dims, int64_t indices_dims);
+// ONNX form (the rule without params): exactly indices.shape[:-1] ++ input.shape[k:], whatever
+// its rank (0 when every tuple addresses one element; above 8 for deep grids).
+std::optional<UpdatesDemand> DemandedUpdatesSizes(const std::vector<uint32_t>& input,
+                                                  const std::vector<uint32_t>& indices);
+
+// The demanded sizes where the tensor model can hold them (rank 1 .. 8), for generators; nullopt
+// otherwise.
 std::optional<std::vector<uint32_t>> ScatterNDUpdatesSizes(const std::vector<uint32_t>& input,
                                                            const std::vector<uint32_t>& indices,
                                                            int64_t input_dims,
                                                            int64_t indices_dims);
-// ONNX form (the rule without params): indices.shape[:-1] ++ input.shape[k:], ranks differ.
 std::optional<std::vector<uint32_t>> ScatterNDUpdatesSizes(const std::vector<uint32_t>& input,
                                                            const std::vector<uint32_t>& indices);
 

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <thread>
 
 #include <gtest/gtest.h>
 
@@ -198,10 +199,16 @@ TEST_F(ContainmentTest, AForkedChildCannotDelayResultsOrOutliveTheRun) {
   std::ifstream in(note);
   int child = 0;
   ASSERT_TRUE(in >> child) << "the plugin did not fork";
-  // Gone, or a zombie: killed, and waiting for whoever adopted it to reap it.
-  std::ifstream status("/proc/" + std::to_string(child) + "/status");
+  // Gone, or a zombie: killed, and waiting for whoever adopted it to reap it. The SIGKILL is
+  // sent before the run returns; the kernel may take a moment to deliver it.
   std::string line;
-  while (std::getline(status, line) && line.rfind("State:", 0) != 0) {
+  for (int tries = 0; tries < 100; ++tries) {
+    std::ifstream status("/proc/" + std::to_string(child) + "/status");
+    line.clear();
+    while (std::getline(status, line) && line.rfind("State:", 0) != 0) {
+    }
+    if (line.empty() || line.find("Z (zombie)") != std::string::npos) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }
   EXPECT_TRUE(line.empty() || line.find("Z (zombie)") != std::string::npos)
       << "the forked child " << child << " outlived the run: " << line;

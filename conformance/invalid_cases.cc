@@ -1,10 +1,13 @@
 // Invalid descriptors derived from the spec: for every constraint, a valid case changed so it
 // breaks that constraint and, where the rules allow, nothing else; plus the tensor-desc rules
-// every DML_BUFFER_TENSOR_DESC must satisfy and out-of-range enum values. Each derived case is
-// checked against the constraint evaluator, so a case never claims a violation it lacks.
+// every DML_BUFFER_TENSOR_DESC must satisfy, out-of-range enum and bool values, and the defects
+// no Operation can hold (a null descriptor, an unknown DataType code, wrong bindings: AbiFault,
+// applied as the case reaches the ABI). Each derived case is checked against the constraint
+// evaluator, so a case never claims a violation it lacks.
 #include <algorithm>
 #include <functional>
 #include <stdexcept>
+#include <utility>
 
 #include "conformance/case_generator.h"
 #include "conformance/constraints.h"
@@ -115,11 +118,39 @@ std::vector<Derived> MutationsFor(const Constraint& c) {
                  return true;
                }}};
     case ConstraintKind::kScatterNDUpdatesSizes:
-      return {{"", [c](CaseRecipe& r) {
+      return {{"",
+               [c](CaseRecipe& r) {
                  TensorRecipe& t = r.tensors.at(c.tensors[2]);
                  std::vector<uint32_t> sizes = t.desc.sizes;
                  sizes.back() += 1;
                  t.desc = PackedDesc(t.desc.dtype, sizes);
+                 return true;
+               }},
+              // Indices whose demand no updates tensor meets, whatever its sizes.
+              {"unsatisfiable", [c](CaseRecipe& r) {
+                 TensorRecipe& indices = r.tensors.at(c.tensors[1]);
+                 const std::vector<uint32_t> input = r.tensors.at(c.tensors[0]).desc.sizes;
+                 if (c.params.empty()) {
+                   // ONNX: one tuple addressing a single element wants rank-0 updates.
+                   indices.desc =
+                       PackedDesc(indices.desc.dtype, {static_cast<uint32_t>(input.size())});
+                   indices.index_dims = input;
+                   return true;
+                 }
+                 // DirectML, every dimension meaningful: a grid of rank - 1 dimensions of tuples
+                 // of one coordinate, each a slice of rank - 1, is 2 * rank - 2 > rank
+                 // dimensions from rank 3 (input [2,2,2], indices [2,2,1]).
+                 const auto rank = static_cast<uint32_t>(input.size());
+                 if (rank < 3) return false;
+                 const std::vector<uint32_t> twos(rank, 2);
+                 std::vector<uint32_t> grid = twos;
+                 grid.back() = 1;
+                 Resize(r, c.tensors[0], twos, /*alone=*/false);
+                 TensorRecipe& updates = r.tensors.at(c.tensors[2]);
+                 updates.desc = PackedDesc(updates.desc.dtype, twos);
+                 indices.desc = PackedDesc(indices.desc.dtype, grid);
+                 indices.index_dims = {2};
+                 r.params[c.params[0]] = r.params[c.params[1]] = rank;
                  return true;
                }}};
   }
@@ -128,14 +159,34 @@ std::vector<Derived> MutationsFor(const Constraint& c) {
 
 struct GenericRule {
   std::string name;
-  std::string violation;  // what FindViolations reports for it
+  std::string violation;  // what FindViolations reports for it; "" for an AbiFault (nothing)
   Mutation mutate;
 };
 
-// The DML_BUFFER_TENSOR_DESC rules, applied to the first input, and enum parameters.
+Mutation WithFault(AbiFault fault) {
+  return [fault](CaseRecipe& r) {
+    r.abi_fault = fault;
+    return true;
+  };
+}
+
+// The DML_BUFFER_TENSOR_DESC rules, applied to the first input, enum and bool parameters, and
+// the defects below the descriptor model (the first tensor's, see AbiFault).
 std::vector<GenericRule> GenericMutations(const OperatorSpec& spec) {
   const std::string input = spec.tensors.front().name;
   std::vector<GenericRule> m = {
+      {"dimension-count-zero", "tensor-desc",
+       [input](CaseRecipe& r) {
+         Resize(r, input, {}, /*alone=*/false);
+         return true;
+       }},
+      {"dimension-count-nine", "tensor-desc",
+       [input](CaseRecipe& r) {
+         std::vector<uint32_t> sizes = r.tensors.at(input).desc.sizes;
+         sizes.insert(sizes.begin(), kMaxRank + 1 - sizes.size(), 1);
+         Resize(r, input, sizes, /*alone=*/false);
+         return true;
+       }},
       {"size-zero", "tensor-desc",
        [input](CaseRecipe& r) {
          std::vector<uint32_t> sizes = r.tensors.at(input).desc.sizes;
@@ -156,11 +207,21 @@ std::vector<GenericRule> GenericMutations(const OperatorSpec& spec) {
        }},
   };
   for (const ParamSpec& p : spec.params)
-    if (p.type == ParamType::kEnum)
+    if (p.type == ParamType::kEnum || p.type == ParamType::kBool)
       m.push_back({"param-" + p.name, "param", [p](CaseRecipe& r) {
-                     r.params[p.name] = static_cast<int64_t>(p.enum_values.size());
+                     r.params[p.name] = p.type == ParamType::kBool
+                                            ? 2
+                                            : static_cast<int64_t>(p.enum_values.size());
                      return true;
                    }});
+  const std::pair<const char*, AbiFault> faults[] = {
+      {"tensor-desc-null", AbiFault::kNullTensorDesc},
+      {"data-type-zero", AbiFault::kDataTypeZero},
+      {"data-type-past-last", AbiFault::kDataTypePastLast},
+      {"binding-count-below", AbiFault::kBindingCountBelow},
+      {"binding-count-above", AbiFault::kBindingCountAbove},
+      {"binding-size-mismatch", AbiFault::kBindingSizeMismatch}};
+  for (const auto& [name, fault] : faults) m.push_back({name, "", WithFault(fault)});
   return m;
 }
 
@@ -174,8 +235,11 @@ bool TryDerive(const CaseRecipe& base, const std::string& rule, const std::strin
   r.layout = Layout::kPacked;
   r.value_tag = "invalid";
   const std::vector<Violation> found = FindViolations(Skeleton(r), /*with_data=*/true);
-  if (std::none_of(found.begin(), found.end(),
-                   [&](const Violation& v) { return v.constraint == violation; }))
+  // An AbiFault must be the case's only defect; any other rule must be reported broken.
+  if (violation.empty() ? !found.empty()
+                        : std::none_of(found.begin(), found.end(), [&](const Violation& v) {
+                            return v.constraint == violation;
+                          }))
     return false;
   // The base's run seed; the rank may have changed.
   const uint64_t run_seed = CaseId::Parse(base.id)->seed;

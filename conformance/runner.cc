@@ -283,7 +283,7 @@ Stop RunInProcess(const std::vector<CaseRecipe>& cases, std::vector<Backend>& ba
                   const std::set<std::pair<std::string, std::string>>& done, Results& results) {
   for (const CaseRecipe& c : cases) {
     if (StopSignal()) return Stop::kSignalled;
-    PreparedCase prepared(Materialize(c));  // the reference runs once, shared by the backends
+    PreparedCase prepared(c);  // the reference runs once, shared by the backends
     for (Backend& b : backends) {
       if (done.count({c.id, b.info.name})) continue;
       const CaseVerdict v =

@@ -1,7 +1,7 @@
 // Cases for the scatter family, in either form (conformance/scatter_form.h): per data dtype x
 // rank, index configurations (tuple size, leading ones, slice or element writes) x index classes
-// (unique, boundary, negative, duplicates, out-of-range) over every index dtype, a few layouts,
-// and index/data types outside the tables.
+// (unique, boundary, negative, duplicates, out-of-range, the index dtype's extremes) over every
+// index dtype, a few layouts, and index/data types outside the tables.
 #include <algorithm>
 #include <set>
 
@@ -23,10 +23,14 @@ struct IndexClass {
   Values values;
   const char* tag;
 };
+// "extremes" (Values::kExtremes): each coordinate one of the index dtype's 0, 1, maximum,
+// maximum - 1, and for signed types minimum, -1 and -2: tuples in range beside huge ones
+// (0xFFFFFFFF, 2^64 - 1; 2^31 and 2^63 as the bits of INT32_MIN and INT64_MIN). They catch bounds
+// checks done in a narrower or signed type, and offsets that overflow.
 constexpr IndexClass kIndexClasses[] = {
     {Values::kIndexUnique, "unique"},           {Values::kIndexBoundary, "boundary"},
     {Values::kIndexNegative, "negative"},       {Values::kIndexDuplicates, "duplicates"},
-    {Values::kIndexOutOfRange, "out-of-range"},
+    {Values::kIndexOutOfRange, "out-of-range"}, {Values::kExtremes, "extremes"},
 };
 
 class ScatterCaseBuilder {

@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "conformance/case_run.h"
 #include "conformance/constraints.h"
 #include "conformance/judge.h"
 #include "spec/element.h"
@@ -18,24 +19,26 @@ void ApplyTolerance(const Tolerance& tolerance, ExpectedTensor& expected) {
 
 VectorCheck CheckVectorAgainstReference(const TestVector& vector, FloatRules float_rules) {
   const Operation& op = vector.op;
-  const std::vector<Violation> violations = FindViolations(op, /*with_data=*/true);
+  if (!FindReferenceKernel(op.spec->reference))
+    return {false, "no reference kernel '" + op.spec->reference + "'"};
+  // The rule `opcts run` applies: what must be rejected is what breaks a rule (its data
+  // included); anything else is judged against the reference, in a support table or not.
+  PreparedCase prepared(op, vector.tolerance);
+  const std::optional<std::string>& invalid = prepared.invalid_reason();
   const auto level = LowestSupportingLevel(op);
   if (vector.expect_reject) {
-    if (!violations.empty())
-      return {true, "rejected: " + violations[0].constraint + ": " + violations[0].message};
-    if (!level) return {true, "rejected: outside every support table"};
+    if (invalid) return {true, "rejected: " + *invalid};
+    if (!level)
+      return {false,
+              "expects rejection, but the operation breaks no rule: outside every support table a "
+              "backend may refuse it or compute it, and what it computes must be right (as opcts "
+              "run judges it); give the expected outputs instead"};
     return {false, "expects rejection, but the operation is valid at level " + *level};
   }
-  if (!violations.empty())
-    return {false, "invalid operation: " + violations[0].constraint + ": " + violations[0].message};
+  if (invalid) return {false, "invalid operation: " + *invalid};
 
-  const ReferenceKernel* kernel = FindReferenceKernel(op.spec->reference);
-  if (!kernel) return {false, "no reference kernel '" + op.spec->reference + "'"};
-  ReferenceResult result = (*kernel)(op);
-  if (result.invalid) return {false, "the reference rejects it: " + *result.invalid};
   std::string platform_behaviour;  // what only the platform's float rules allowed
-  for (ExpectedTensor& expected : result.outputs) {
-    if (vector.tolerance) ApplyTolerance(*vector.tolerance, expected);
+  for (const ExpectedTensor& expected : prepared.expected().outputs) {
     // The vector lists logical elements: lay them out packed.
     TensorData actual = MakeTensor(PackedDesc(expected.desc.dtype, expected.desc.sizes));
     const std::vector<uint64_t>& bits = vector.expected.at(expected.name);

@@ -1,6 +1,7 @@
-// Checks a test vector against the reference: a vector expecting rejection must break a spec
-// rule (or lie outside every support table); any other must be valid and its expected outputs
-// must pass the accuracy model against the oracle.
+// Checks a test vector against the reference, by the rule `opcts run` judges cases with: a
+// vector expecting rejection must break a spec rule (its data included); any other must break
+// none, and its expected outputs must pass the accuracy model against the oracle, whether or not
+// a support table admits it (outside every table a backend may refuse it, or must be right).
 #pragma once
 
 #include <string>

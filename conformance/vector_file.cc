@@ -119,7 +119,14 @@ TensorData ParseTensor(const TensorSpec& spec, const json& j, const std::string&
     desc.alignment = j.at("alignment").get<uint32_t>();
   }
   TensorData t = MakeTensor(desc);
-  if (spec.role == TensorRole::kOutput) return t;
+  if (spec.role == TensorRole::kOutput) {
+    for (size_t d = 0; d < desc.strides.size(); ++d)
+      if (desc.strides[d] == 0 && desc.sizes[d] > 1)
+        throw VectorError{path + "strides[" + std::to_string(d) + "]",
+                          "0 broadcasts, which an output cannot: two of its elements would share "
+                          "one address"};
+    return t;
+  }
   const json& data = Get(j, "data", path);
   const uint64_t count = BufferElementCount(desc);
   if (!data.is_array() || data.size() != count)
@@ -131,6 +138,35 @@ TensorData ParseTensor(const TensorSpec& spec, const json& j, const std::string&
     StoreBits(desc.dtype, t.Element(i),
               ParseElement(desc.dtype, data[i], path + "data[" + std::to_string(i) + "]"));
   return t;
+}
+
+// The first field in which two descriptors differ ("Sizes"), or "".
+std::string DescDifference(const TensorDesc& a, const TensorDesc& b) {
+  if (a.dtype != b.dtype) return "dtype";
+  if (a.sizes != b.sizes) return "sizes";
+  if (a.strides != b.strides) return "strides";
+  if (a.total_bytes != b.total_bytes) return "total_bytes";
+  if (a.alignment != b.alignment) return "alignment";
+  return "";
+}
+
+// In place, the output is bound to its input's buffer under its own descriptor: the operator
+// must allow it, and both descriptors must describe the same memory the same way.
+void CheckInPlace(const Operation& op) {
+  const OperatorSpec& spec = *op.spec;
+  const TensorSpec* output = nullptr;
+  for (const TensorSpec& t : spec.tensors)
+    if (t.role == TensorRole::kOutput && !t.may_alias.empty()) output = &t;
+  if (!spec.semantics.in_place || output == nullptr)
+    throw VectorError{"in_place", spec.name +
+                                      " does not run in place: no output of its spec may alias "
+                                      "an input (may_alias)"};
+  const TensorData* out = op.Tensor(output->name);
+  const TensorData* in = op.Tensor(output->may_alias);
+  if (out == nullptr || in == nullptr) return;  // a missing tensor breaks a rule of its own
+  if (const std::string field = DescDifference(in->desc, out->desc); !field.empty())
+    throw VectorError{"in_place", "tensors." + output->name + " would alias tensors." +
+                                      output->may_alias + ", but their " + field + " differ"};
 }
 
 TestVector Parse(const json& j, const std::string& file, const SpecSet& specs) {
@@ -178,6 +214,7 @@ TestVector Parse(const json& j, const std::string& file, const SpecSet& specs) {
     if (!t) throw VectorError{"tensors." + name, "not a tensor of " + spec.name};
     v.op.tensors[name] = ParseTensor(*t, value, "tensors." + name + ".");
   }
+  if (v.op.in_place) CheckInPlace(v.op);
 
   const json& expected = Get(j, "expected", "");
   if (expected.is_string()) {

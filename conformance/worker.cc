@@ -129,7 +129,7 @@ bool DecodeResult(std::string line, size_t* index, CaseGroup* group, CaseOutcome
   while (commands && std::fscanf(commands, "%llu %llu", &begin, &end) == 2) {
     for (size_t i = begin; i < end && i < cases.size(); ++i) {
       const CaseRecipe& c = cases[i];
-      PreparedCase prepared(Materialize(c));
+      PreparedCase prepared(c);
       const CaseGroup group = GroupFor(c, ClaimsOf(plugin));
       if (group != CaseGroup::kInvalid)
         prepared.expected();  // the oracle runs before the case is in flight

@@ -102,8 +102,8 @@ size_t WriteDifferentialSeeds(const SpecSet& specs, const OperatorSpec& spec,
   for (const CaseRecipe& c : cases) {
     if (c.spec != &spec) continue;
     if (c.group == CaseGroup::kValid) valid.push_back(&c);
-    if (c.group == CaseGroup::kInvalid)
-      add(Materialize(c));  // those the decoder can express: must be rejected
+    // Those the decoder can express: must be rejected (an AbiFault's operation alone is valid).
+    if (c.group == CaseGroup::kInvalid && c.abi_fault == AbiFault::kNone) add(Materialize(c));
   }
   const size_t stride = std::max<size_t>(1, valid.size() / kGeneratedSeedsPerOperator);
   for (size_t i = 0; i < valid.size(); i += stride) add(Materialize(*valid[i]));

@@ -23,8 +23,8 @@ enum class Expect : uint8_t {
   kAnyOf,  // any pattern in candidates[bits] (overlapping scatter indices)
   kNear,   // a float within the tier's bound of `value`, or a special
   kNaN,    // any NaN
-  kAny,    // unconstrained (signed overflow, out-of-range indices): memory safety only; `bits`
-           // still holds a plausible value (the wrapped result, the input) for a backend to emit
+  kAny,    // unconstrained (signed overflow): memory safety only; `bits` still holds a
+           // plausible value (the wrapped result) for a backend to emit
 };
 
 // IEEE outcomes that some evaluation order reaches besides `bits` / the value within the bound
@@ -61,6 +61,10 @@ struct ExpectedTensor {
   TensorDesc desc;
   std::vector<ExpectedElement> elements;          // logical row-major order
   std::vector<std::vector<uint64_t>> candidates;  // kAnyOf sets
+  // Sorted patterns any element may hold besides its own expectation: the values of
+  // out-of-range ScatterND tuples' slices, which a backend may write anywhere. Empty: none.
+  // (The initializer lets aggregate initializations leave it out.)
+  std::vector<uint64_t> alternatives = {};
 };
 
 struct ReferenceResult {
@@ -69,8 +73,9 @@ struct ReferenceResult {
   // a backend must reject it. The message says why.
   std::optional<std::string> invalid;
   // Set when the data is valid but the spec lets a backend refuse it at execute with INVALID
-  // (out-of-range ScatterND tuples). The message says why; kAny elements' `bits` then hold the
-  // output of a backend that skips the offending data.
+  // (out-of-range ScatterND tuples). The message says why; each element's expectation is then
+  // the output of a backend that skips the offending data, and the tensor's `alternatives` what
+  // else that data may have put there.
   std::optional<std::string> refusable;
 };
 

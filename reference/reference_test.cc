@@ -210,10 +210,106 @@ TEST_F(ReferenceTest, ScatterNegativeBoundaryAndDuplicateIndices) {
   ASSERT_EQ(e.elements[3].kind, Expect::kAnyOf);
   EXPECT_EQ(e.candidates[e.elements[3].bits], (std::vector<uint64_t>{20, 30}));
 
-  // -5 is beyond -dim: out of range, so every value is unconstrained (memory safety only).
+  // -5 is beyond -dim: tuple 0 is out of range. Each element holds what the two in-range tuples
+  // give, or the out-of-range tuple's 10 (written anywhere), nothing else.
   StoreBits(DType::kInt64, op.tensors["IndicesTensor"].Element(0), static_cast<uint64_t>(-5));
   const ExpectedTensor oob = Run(op);
-  for (const ExpectedElement& el : oob.elements) EXPECT_EQ(el.kind, Expect::kAny);
+  TensorData actual = MakeTensor(oob.desc);
+  auto judge = [&](const std::vector<uint64_t>& values) {
+    for (size_t i = 0; i < values.size(); ++i)
+      StoreBits(DType::kInt32, actual.Element(i), values[i]);
+    return JudgeTensor(oob, actual);
+  };
+  EXPECT_EQ(judge({1, 2, 3, 20}).verdict, Verdict::kPass);   // skipped
+  EXPECT_EQ(judge({1, 2, 3, 30}).verdict, Verdict::kPass);   // either duplicate wins
+  EXPECT_EQ(judge({10, 2, 3, 30}).verdict, Verdict::kPass);  // -5 wrapped twice: element 0
+  EXPECT_EQ(judge({1, 2, 10, 10}).verdict, Verdict::kPass);  // written elsewhere
+  EXPECT_EQ(judge({1, 2, 3, 4}).verdict, Verdict::kFail);    // the in-range write lost
+  EXPECT_EQ(judge({1, 20, 3, 30}).verdict, Verdict::kFail);  // an in-range value misplaced
+  const Judgement garbage = judge({1, 2, 11, 20});
+  EXPECT_EQ(garbage.verdict, Verdict::kFail);
+  EXPECT_NE(garbage.message.find("expected 3 or a value of an out-of-range tuple {10}, got 11"),
+            std::string::npos)
+      << garbage.message;
+}
+
+// An op of DML_SCATTER_ND over 2x3 data whose tuples address rows (one coordinate each).
+Operation DmlRows(const SpecSet& specs, DType index_type, const std::vector<uint64_t>& rows) {
+  Operation op;
+  op.spec = specs.Find("DML_SCATTER_ND");
+  op.params["InputDimensionCount"] = 2;
+  op.params["IndicesDimensionCount"] = 2;
+  const auto tuples = static_cast<uint32_t>(rows.size());
+  TensorData input = MakeTensor(PackedDesc(DType::kInt32, {1, 2, 3}));
+  for (int i = 0; i < 6; ++i) StoreBits(DType::kInt32, input.Element(i), i + 1);
+  TensorData indices = MakeTensor(PackedDesc(index_type, {1, tuples, 1}));
+  for (uint32_t t = 0; t < tuples; ++t) StoreBits(index_type, indices.Element(t), rows[t]);
+  TensorData updates = MakeTensor(PackedDesc(DType::kInt32, {1, tuples, 3}));
+  for (uint32_t i = 0; i < tuples * 3; ++i)
+    StoreBits(DType::kInt32, updates.Element(i), uint64_t{10} * (i + 1));
+  op.tensors = {{"InputTensor", input},
+                {"IndicesTensor", indices},
+                {"UpdatesTensor", updates},
+                {"OutputTensor", MakeTensor(PackedDesc(DType::kInt32, {1, 2, 3}))}};
+  return op;
+}
+
+TEST_F(ReferenceTest, ScatterOutOfRangeSliceIsWhatMayAppearBesideTheInRangeResult) {
+  // Tuple 0 writes row 1 with 10, 20, 30; tuple 1 (row 2 of 2) is out of range with 40, 50, 60.
+  const ExpectedTensor e = Run(DmlRows(*specs_, DType::kUInt32, {1, 2}));
+  TensorData actual = MakeTensor(e.desc);
+  auto judge = [&](const std::vector<uint64_t>& values) {
+    for (size_t i = 0; i < values.size(); ++i)
+      StoreBits(DType::kInt32, actual.Element(i), values[i]);
+    return JudgeTensor(e, actual).verdict;
+  };
+  EXPECT_EQ(judge({1, 2, 3, 10, 20, 30}), Verdict::kPass);     // skipped
+  EXPECT_EQ(judge({40, 50, 60, 10, 20, 30}), Verdict::kPass);  // wrapped to row 0
+  EXPECT_EQ(judge({1, 2, 3, 40, 50, 60}), Verdict::kPass);     // wrapped to row 1, written last
+  EXPECT_EQ(judge({60, 2, 3, 10, 20, 40}), Verdict::kPass);    // any of its values, anywhere
+  EXPECT_EQ(judge({1, 2, 30, 10, 20, 30}), Verdict::kFail);    // an in-range value misplaced
+  EXPECT_EQ(judge({1, 2, 3, 10, 20, 0}), Verdict::kFail);      // garbage
+  EXPECT_EQ(judge({1, 2, 3, 10, 20, 6}), Verdict::kFail);      // input row 2: no such row
+}
+
+TEST_F(ReferenceTest, ScatterHugeIndexValuesAreOutOfRange) {
+  // 0xFFFFFFFF (UINT32), 2^63 (UINT64) and 2^63 as INT64 bits (INT64_MIN, which wrapping by the
+  // dimension leaves negative) address no row: row 1 keeps 4, 5, 6 or takes 10..30 (tuple 0,
+  // in range at row 0) or a value of the huge tuple's slice, 40, 50, 60.
+  const std::pair<DType, uint64_t> huge[] = {{DType::kUInt32, 0xFFFFFFFFu},
+                                             {DType::kUInt64, uint64_t{1} << 63},
+                                             {DType::kInt64, uint64_t{1} << 63},
+                                             {DType::kInt32, 0x80000000u}};
+  for (const auto& [type, value] : huge) {
+    const ReferenceResult r =
+        (*FindReferenceKernel("scatter_nd"))(DmlRows(*specs_, type, {0, value}));
+    ASSERT_TRUE(r.refusable.has_value()) << DTypeName(type);
+    EXPECT_NE(r.refusable->find("index tuple 1 is out of range"), std::string::npos);
+    const ExpectedTensor& e = r.outputs.at(0);
+    const std::vector<uint64_t> skipped = {10, 20, 30, 4, 5, 6};
+    for (size_t i = 0; i < skipped.size(); ++i) {
+      EXPECT_EQ(e.elements[i].kind, Expect::kBits);
+      EXPECT_EQ(e.elements[i].bits, skipped[i]) << DTypeName(type) << " " << i;
+    }
+    EXPECT_EQ(e.alternatives, (std::vector<uint64_t>{40, 50, 60})) << DTypeName(type);
+  }
+}
+
+TEST_F(ReferenceTest, ScatterUpdatesTooSmallForTheTuplesAreInvalidNotRead) {
+  // input 2x2x2, indices 2x2x1 (four tuples of one coordinate, each a 2x2 slice): the updates
+  // would need 16 elements; a 2x2x2 updates tensor holds 8.
+  Operation op;
+  op.spec = specs_->Find("DML_SCATTER_ND");
+  op.params["InputDimensionCount"] = 3;
+  op.params["IndicesDimensionCount"] = 3;
+  op.tensors = {{"InputTensor", MakeTensor(PackedDesc(DType::kFloat32, {2, 2, 2}))},
+                {"IndicesTensor", MakeTensor(PackedDesc(DType::kUInt32, {2, 2, 1}))},
+                {"UpdatesTensor", MakeTensor(PackedDesc(DType::kFloat32, {2, 2, 2}))},
+                {"OutputTensor", MakeTensor(PackedDesc(DType::kFloat32, {2, 2, 2}))}};
+  const ReferenceResult r = (*FindReferenceKernel("scatter_nd"))(op);
+  ASSERT_TRUE(r.invalid.has_value());
+  EXPECT_EQ(*r.invalid, "the updates hold 8 elements but the 4 index tuples' slices need 16");
+  EXPECT_TRUE(r.outputs.empty());
 }
 
 TEST_F(ReferenceTest, OpenVINORejectsAxisOutOfRange) {
@@ -326,17 +422,25 @@ TEST(OnnxScatterND, ScalarUpdatesWhenTheTupleAddressesOneElement) {
             (std::vector<uint64_t>{0x3f800000, 0x40000000, 0x42c60000, 0x40800000}));
 }
 
-TEST(OnnxScatterND, OutOfRangeTupleIsRefusableAndUnconstrained) {
-  // -5 is beyond -4 for a dimension of 4; the in-range tuple still shows in `bits`.
+TEST(OnnxScatterND, OutOfRangeTupleUnderAReductionLeavesItsValuesAsTheyAre) {
+  // -5 is beyond -4 for a dimension of 4. The in-range tuple adds 20 to element 1 (2 + 20); the
+  // out-of-range one may leave its 10 anywhere, but no sum with it is accepted.
   const ReferenceResult r = RunOnnx(OnnxScatter(Values(DType::kInt32, {4}, {1, 2, 3, 4}),
                                                 Values(DType::kInt64, {2, 1}, {-5, 1}),
                                                 Values(DType::kInt32, {2}, {10, 20}), "add"));
   ASSERT_TRUE(r.refusable.has_value());
-  const std::vector<uint64_t> skipped = {1, 22, 3, 4};
-  for (size_t i = 0; i < 4; ++i) {
-    EXPECT_EQ(r.outputs.at(0).elements[i].kind, Expect::kAny);
-    EXPECT_EQ(r.outputs.at(0).elements[i].bits, skipped[i]);
-  }
+  const ExpectedTensor& e = r.outputs.at(0);
+  EXPECT_EQ(Bits(e), (std::vector<uint64_t>{1, 22, 3, 4}));
+  TensorData actual = MakeTensor(e.desc);
+  auto judge = [&](const std::vector<uint64_t>& values) {
+    for (size_t i = 0; i < values.size(); ++i)
+      StoreBits(DType::kInt32, actual.Element(i), values[i]);
+    return JudgeTensor(e, actual).verdict;
+  };
+  EXPECT_EQ(judge({1, 22, 3, 4}), Verdict::kPass);
+  EXPECT_EQ(judge({10, 22, 3, 10}), Verdict::kPass);
+  EXPECT_EQ(judge({1, 22, 3, 14}), Verdict::kFail);  // 4 + 10: combined, not left as it is
+  EXPECT_EQ(judge({1, 2, 3, 4}), Verdict::kFail);    // the in-range update lost
 }
 
 TEST(OnnxScatterND, IntegerReductionsOfDuplicatesWrap) {

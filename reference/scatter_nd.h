@@ -30,8 +30,10 @@ struct ScatterNDOperands {
   ScatterReduction reduction;
 };
 
-// Negative indices wrap for signed index types where the spec allows them; an out-of-range tuple
-// leaves every element unconstrained, and refusable where the spec says memory_safe_only.
+// Negative indices wrap for signed index types where the spec allows them. With an out-of-range
+// tuple each element holds what the in-range tuples give or a value of an out-of-range tuple's
+// slice (ExpectedTensor::alternatives), and the data is refusable where the spec says
+// memory_safe_only. Updates that do not hold every tuple's slice make the result `invalid`.
 ReferenceResult ReferenceScatterND(const ScatterNDOperands& in, const Semantics& semantics);
 
 }  // namespace opcts

@@ -10,4 +10,13 @@ cmake --build "$build_dir" >/dev/null
 # Proof that its cumulative sums were executed and judged, not merely refused.
 grep -q '"backend":"my-opcts-plugin".*"op":"DML_CUMULATIVE_SUMMATION".*"dtype":"FLOAT32".*"status":"Pass"' \
   "$build_dir/journal.jsonl" || { echo "no FLOAT32 cumulative sum was executed and passed"; exit 1; }
+# Proof that it was sent every invalid form its README lists that no constraint names, and
+# refused each (the gate already fails on one it executed).
+for form in tensor-desc-null data-type-zero data-type-past-last dimension-count-zero \
+    dimension-count-nine size-zero total-bytes-below-minimum alignment-not-power-of-two \
+    param-HasExclusiveSum param-AxisDirection binding-count-below binding-count-above \
+    binding-size-mismatch; do
+  grep -q '"id":"dml_cumulative_summation\.[^"]*\.invalid\.'"$form"'\.s[0-9]*","backend":"my-opcts-plugin".*"status":"InvalidRejected"' \
+    "$build_dir/journal.jsonl" || { echo "invalid form $form was not sent or not refused"; exit 1; }
+done
 "$scan_edges" "$build_dir/libmy-opcts-plugin.so"

@@ -57,9 +57,10 @@ extern "C" {
  * `query` decides support: a backend that answers OK there promises that `execute` runs the
  * case, so execute answering NOT_SUPPORTED or ERROR after a query OK fails the case, claimed or
  * not. The one refusal allowed after a query OK is INVALID for *data* the spec lets a backend
- * refuse: out-of-range DML_SCATTER_ND index values (the spec leaves their effect to the
+ * refuse: out-of-range ScatterND index values (the spec leaves their effect to the
  * implementation; refusing them, as PyTorch and ONNX Runtime do, is conformant, and so is
- * skipping them or writing anywhere inside the output). */
+ * skipping them or writing their slices' values anywhere inside the output; every element still
+ * holds what the in-range tuples give it or one of those values). */
 #define OPCTS_STATUS_OK 0            /* supported / executed */
 #define OPCTS_STATUS_NOT_SUPPORTED 1 /* valid, but this backend does not implement it (query) */
 #define OPCTS_STATUS_INVALID 2       /* the descriptor or data violates the operator's rules */

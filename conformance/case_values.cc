@@ -205,9 +205,16 @@ std::vector<uint64_t> IndexData(DType t, Values kind, const std::vector<uint32_t
     if (kind == Values::kIndexOutOfRange && i == tuples / 2) {
       const size_t c = Below(rng, q);
       const int64_t dim = dims[c];
-      if (DTypeBits(t) == 64 && !is_signed && (rng() & 1)) {
-        coords[c] = static_cast<int64_t>((uint64_t{1} << 32) +
-                                         Below(rng, 4));  // truncation to 32 bits would alias
+      // Far out of range, as bits: values a backend mishandles when it reads them signed,
+      // truncated or added without overflow checks. Each stays out of range for its dtype
+      // (0xFFFFFFFF would be -1, in range, as an INT32).
+      std::vector<uint64_t> far = {uint64_t{1} << 31};
+      if (!is_signed || DTypeBits(t) == 64) far.push_back(0xFFFFFFFFull);
+      if (DTypeBits(t) == 64) far.insert(far.end(), {uint64_t{1} << 63, ~uint64_t{0} >> 1});
+      if (DTypeBits(t) == 64 && !is_signed)
+        far.insert(far.end(), {~uint64_t{0}, (uint64_t{1} << 32) + Below(rng, 4)});
+      if (rng() % 3 == 0) {
+        coords[c] = static_cast<int64_t>(far[Below(rng, far.size())]);
       } else if (is_signed && (rng() & 1)) {
         coords[c] = -dim - 1;
       } else {

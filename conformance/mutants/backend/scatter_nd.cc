@@ -258,6 +258,15 @@ Result<void> RunScatterND(const ScatterArgs& desc, const uint8_t* input, const u
     }
     if (in_range) starts[t] = static_cast<int64_t>(start * slice);
   }
+#ifdef OPCTS_MUTANT_OUT_OF_RANGE_ZEROED
+  // Mutant: an out-of-range tuple takes an early exit that zeroes the output and reports
+  // success: values no tuple and no input element held.
+  if (std::count(starts.begin(), starts.end(), -1) > 0) {
+    for (uint64_t e = 0; e < out.element_count; ++e)
+      std::memset(output + Offset(out, e) * size, 0, size);
+    return {};
+  }
+#endif
 
   const auto write = [&](uint64_t t, size_t byte_offset, size_t bytes) {
     if (starts[t] < 0) return;

@@ -72,22 +72,22 @@ ExpectedElement AnyNaN() {
 
 // The worst error of a sequential accumulation in precision u, terms added largest first:
 // the k-th addition errs by at most min(|x_k|, u * |partial sum|) (round to nearest keeps the
-// larger operand within |x_k|). Terms are grouped by binade, so each group's partial sums are
-// bounded from above by the sum before it plus j times the binade's top. Unlike m * u * sum|x|
-// it stays below the result on axes longer than 1/u (a float16 sum of 4096 terms).
+// larger operand within |x_k|). Terms are grouped by binade: the j-th of a group is at most the
+// group's largest, and the partial sum before it at most the sum before the group plus j times
+// that; the terms past the crossover are the group's smallest, so they sum to at most their
+// share of the group's sum. Unlike m * u * sum|x| it stays below the result on axes longer
+// than 1/u (a float16 sum of 4096 terms).
 long double SequentialBound(const FloatTally& t, long double u) {
   long double before = 0, bound = 0;
   for (auto it = t.binades.rbegin(); it != t.binades.rend(); ++it) {
-    const uint64_t count = it->count;
-    const long double group_sum = it->sum;
-    const long double top = std::ldexp(1.0L, it->exponent + 1);
-    // Additions j < first_full err by at most u * (before + j * top); the rest by top.
+    const long double count = static_cast<long double>(it->count), top = it->largest;
+    // Additions j < first_full err by at most u * (before + j * top); the rest by their term.
     const long double first_full = std::max(1.0L, std::ceil(1 / u - before / top));
-    const long double partial = std::min(static_cast<long double>(count), first_full - 1);
+    const long double partial = std::min(count, first_full - 1);
     const long double error = u * (partial * before + top * partial * (partial + 1) / 2) +
-                              (static_cast<long double>(count) - partial) * top;
-    bound += std::min(error, group_sum);
-    before += group_sum;
+                              (count - partial) / count * it->sum;
+    bound += std::min(error, it->sum);
+    before += it->sum;
   }
   return bound;
 }
@@ -298,9 +298,10 @@ void FloatTally::Add(long double x, Accumulation op) {
       auto it = std::lower_bound(binades.begin(), binades.end(), exponent,
                                  [](const Binade& b, int e) { return b.exponent < e; });
       if (it == binades.end() || it->exponent != exponent)
-        it = binades.insert(it, {exponent, 0, 0});
+        it = binades.insert(it, {exponent, 0, 0, 0});
       ++it->count;
       it->sum += std::fabs(x);
+      it->largest = std::fmax(it->largest, std::fabs(x));
     }
     return;
   }

@@ -41,11 +41,11 @@ class SubsetLog2Products {
   std::vector<std::pair<double, double>> spans_{{0, 0}};  // the empty subset
 };
 
-// Count and sum of the terms' magnitudes per binade (ilogb), ascending.
+// Count, sum and largest of the terms' magnitudes per binade (ilogb), ascending.
 struct Binade {
   int exponent;
   uint64_t count;
-  long double sum;
+  long double sum, largest;
 };
 
 // The running state of one accumulation.

@@ -56,6 +56,13 @@ FuzzCase ExtractFuzzCase(const Operation& op);
 std::optional<Operation> DecodeOperation(const OperatorSpec& spec, FuzzedDataProvider& fdp);
 // Whether a tensor of `op` has a dimension beyond the small ones (a rare long scan).
 bool HasLongDimension(const Operation& op);
+// A long case runs for one input in kLongCaseShare, chosen by a hash of the input's bytes
+// (fuzz/targets/differential.cc).
+constexpr uint64_t kLongCaseShare = 32;
+bool RunsLongCase(const std::string& input);
+// A long operation's encoding carries unread filler between the two ends the decoder reads
+// from, as much as makes it one of the long inputs that run (a seed that would never run is
+// no seed).
 std::optional<std::string> EncodeOperation(const Operation& op);
 
 }  // namespace opcts

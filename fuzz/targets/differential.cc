@@ -24,8 +24,6 @@
 
 namespace {
 
-constexpr uint64_t kLongCaseShare = 32;
-
 const opcts::OperatorSpec& TargetSpec() {
   static const opcts::OperatorSpec* spec = [] {
     const opcts::SpecSet& specs = opcts::EmbeddedSpecSet();
@@ -73,13 +71,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::optional<opcts::Operation> op = opcts::DecodeOperation(spec, fdp);
   if (!op) return -1;  // -1: libFuzzer keeps the input out of the corpus
   // A long case (fuzz_case.h: one input in 256 draws one) runs for one such input in
-  // kLongCaseShare, by a hash of the whole input, and stays out of the corpus. libFuzzer learns
-  // the byte that draws it (its persistent auto-dictionary): unchecked, 9 % of the executions
-  // were long ones, at a quarter of the rate overall.
+  // opcts::kLongCaseShare, by a hash of the whole input, and stays out of the corpus. libFuzzer
+  // learns the byte that draws it (its persistent auto-dictionary): unchecked, 9 % of the
+  // executions were long ones, at a quarter of the rate overall.
   const bool long_case = opcts::HasLongDimension(*op);
-  if (long_case &&
-      opcts::StableHash(std::string(reinterpret_cast<const char*>(data), size)) % kLongCaseShare !=
-          0)
+  if (long_case && !opcts::RunsLongCase(std::string(reinterpret_cast<const char*>(data), size)))
     return -1;
   const opcts::Plugin& backend = opcts::FuzzBackend();
   opcts::PreparedCase prepared(*op);

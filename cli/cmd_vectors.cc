@@ -20,7 +20,8 @@ constexpr const char* kVectorsUsage =
     "usage: opcts vectors [--backend NAME|PATH]... [--backend-options S]\n"
     "                     [--float-rules platform|ieee] FILE|DIR...\n"
     "Checks JSON test vectors (conformance/VECTORS.md) against the reference, and on each backend\n"
-    "given. Exit 0 all passed, 1 a vector failed, 2 bad input (an unreadable vector, none "
+    "given. Exit 0 all passed, 1 a vector failed or a backend computed none of the vectors it\n"
+    "was asked to compute (nothing proven), 2 bad input (an unreadable vector, none "
     "found).\n" OPCTS_FLOAT_RULES_USAGE;
 
 }  // namespace
@@ -50,6 +51,9 @@ int VectorsCommand(const Args& raw) {
   }
   const std::vector<std::string> files = ExpandPaths(args.positionals(), ".json");
   int passed = 0, failed = 0, unreadable = 0;
+  // Per backend: vectors with outputs to compute, and those it computed (the run's evidence
+  // rule: refusing everything it may refuse passes every vector and proves nothing).
+  std::vector<int> asked(plugins.size()), computed(plugins.size());
   for (const std::string& file : files) {
     const Result<TestVector> loaded = LoadVectorFile(file, specs);
     if (!loaded) {
@@ -61,10 +65,15 @@ int VectorsCommand(const Args& raw) {
     const VectorCheck check = CheckVectorAgainstReference(v, *float_rules);
     bool ok = check.ok;
     std::string message = "reference: " + check.message;
-    for (const auto& plugin : plugins) {
+    for (size_t p = 0; p < plugins.size(); ++p) {
+      const auto& plugin = plugins[p];
       const CaseVerdict verdict = RunVector(*plugin, v, {.float_rules = *float_rules});
       const CaseOutcome& o = verdict.outcome;
       ok = ok && verdict.acceptable;
+      if (!v.expect_reject) {
+        ++asked[p];
+        if (o.status == Status::kPass || o.status == Status::kQualityWarning) ++computed[p];
+      }
       message += "; " + TerminalSafe(plugin->info().name) + ": " +
                  std::string(StatusName(o.status)) +
                  (o.message.empty() ? "" : " (" + TerminalSafe(o.message) + ")");
@@ -76,7 +85,14 @@ int VectorsCommand(const Args& raw) {
   if (unreadable) std::cout << ", " << unreadable << " unreadable";
   std::cout << "\n";
   if (unreadable || files.empty()) return 2;
-  return failed ? 1 : 0;
+  bool proven = true;
+  for (size_t p = 0; p < plugins.size(); ++p)
+    if (asked[p] > 0 && computed[p] == 0) {
+      std::cout << "backend " << TerminalSafe(plugins[p]->info().name) << " computed none of its "
+                << asked[p] << " vectors: nothing was proven\n";
+      proven = false;
+    }
+  return failed || !proven ? 1 : 0;
 }
 
 }  // namespace opcts

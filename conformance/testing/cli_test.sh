@@ -31,6 +31,14 @@ echo "errors: once, on stderr, exit 2"
 grep -q '^backend cpu-reference: Pass' "$dir/out" || fail "repro of a property case did not pass: $(cat "$dir/out")"
 echo "repro: resolves a property test's case id"
 
+# A backend that refuses every vector it may refuse passes each one but proves nothing: exit 1.
+"$opcts" vectors --backend "$plugins/opcts-fault-refuse-all.so" "$(dirname "$0")/../vectors/golden" \
+  >"$dir/out" 2>&1
+[ $? -eq 1 ] || fail "vectors on a backend that computed none of them did not exit 1: $(tail -n 2 "$dir/out")"
+grep -q 'computed none of its [0-9]* vectors: nothing was proven' "$dir/out" \
+  || fail "vectors did not say the backend proved nothing: $(tail -n 2 "$dir/out")"
+echo "vectors: a backend that computed none of them fails the command"
+
 "$opcts" run --backend "$plugins/opcts-fault-hostile-strings.so" --op dml_cumulative_summation --dtype f32 \
   --max-cases 40 --no-progress --journal "$dir/hostile.jsonl" >"$dir/out" 2>&1
 grep -q $'\x1b' "$dir/out" && fail "a plugin's escape sequence reached the terminal"

@@ -277,6 +277,7 @@ int Diff(const std::vector<std::string>& args, std::ostream& out, std::ostream& 
 std::string JournalText(const Journal& journal) {
   std::string text = ToJsonLine(journal.header) + "\n";
   for (const auto& record : journal.cases) text += ToJsonLine(record) + "\n";
+  for (const auto& record : journal.memory) text += ToJsonLine(record) + "\n";
   return text;
 }
 

@@ -347,6 +347,8 @@ TEST(ReportCli, MergeWritesJournalAndRejectsBadShardSets) {
   const auto merged = ReadJournal(dir / "all.jsonl");
   ASSERT_TRUE(merged.ok()) << merged.error().message;
   EXPECT_EQ(merged->cases.size(), 6u);
+  ASSERT_EQ(merged->memory.size(), 1u) << "the worker memory of shard 1 is kept";
+  EXPECT_EQ(merged->memory[0].peak_bytes, 35200000u);
   EXPECT_EQ(merged->header.shard_count, 1u);
   // The merged journal renders and passes (all 6 planned cases present).
   EXPECT_EQ(Report({dir / "all.jsonl"}).code, kReportExitPass);

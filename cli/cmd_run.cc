@@ -26,7 +26,9 @@ constexpr const char* kUsage =
     "--require-level fails the gate when a backend's highest fully passing level of an operator\n"
     "(of that level scheme) is below LEVEL; --require OP=LEVEL does so for one operator.\n"
     "--memory-limit: the resident memory a worker may hold (default half the machine's); a case\n"
-    "that passes it is MemoryLimit (a gate failure) and the run goes on with a new worker.\n"
+    "that passes it is MemoryLimit (a gate failure) and the run goes on with a new worker. A\n"
+    "worker whose memory grows steadily (64 MiB or more) is reported as leaking (--strict:\n"
+    "a gate failure).\n"
     "exit status: 0 passed, 1 the gate failed, 2 bad input or usage (a selection matching no\n"
     "case included), 130/143 stopped by SIGINT/SIGTERM (reports written, marked "
     "interrupted).\n" OPCTS_FLOAT_RULES_USAGE;

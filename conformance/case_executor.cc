@@ -188,6 +188,8 @@ CaseOutcome ExecuteCase(const Plugin& plugin, const Operation& op, CaseGroup gro
                                                binding_count, message, sizeof message);
   SetInCall(false);
   const auto duration = std::chrono::steady_clock::now() - start;
+  // Nothing may write them now: a backend thread that still does faults, named (guarded_memory).
+  for (auto& [name, b] : buffers) b.Seal();
   message[sizeof message - 1] = '\0';
   if (std::string changed = abi->ChangedSince(pristine); !changed.empty())
     return Outcome(Status::kFail, "execute wrote into the const descriptors it was given: " +

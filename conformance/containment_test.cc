@@ -22,17 +22,21 @@ class ContainmentTest : public ::testing::Test {
   static void SetUpTestSuite() { specs_ = new SpecSet(LoadSpecSet(DefaultSpecDir())); }
   static void TearDownTestSuite() { delete specs_; }
 
-  // Runs `plugin` (a file in the test-plugin directory) on `filter`; the journal's records.
+  // Runs `plugin` (a file in the test-plugin directory, or an absolute path) on `filter`; the
+  // journal's case records (its memory records in memory_).
   std::vector<CaseRecord> Run(const std::string& plugin, CaseFilter filter, uint64_t timeout_ms = 0,
                               uint64_t memory_limit_mib = 0) {
     RunOptions options;
     options.memory_limit_mib = memory_limit_mib;
-    options.backends = {std::string(OPCTS_TEST_PLUGIN_DIR) + "/" + plugin};
+    options.backends = {plugin[0] == '/' ? plugin
+                                         : std::string(OPCTS_TEST_PLUGIN_DIR) + "/" + plugin};
     options.filter = std::move(filter);
     options.timeout_ms = timeout_ms;
+    options.strict = strict_;
     options.progress = false;
     options.journal = (std::filesystem::temp_directory_path() /
-                       ("opcts-containment-" + plugin + "-" + std::to_string(getpid()) + ".jsonl"))
+                       ("opcts-containment-" + std::filesystem::path(plugin).filename().string() +
+                        "-" + std::to_string(getpid()) + ".jsonl"))
                           .string();
     log_.str("");
     const auto start = std::chrono::steady_clock::now();
@@ -42,6 +46,7 @@ class ContainmentTest : public ::testing::Test {
     EXPECT_TRUE(journal) << journal.error().message << "\n" << log_.str();
     if (!journal) return {};
     EXPECT_EQ(journal->cases.size(), journal->header.planned_cases) << "nothing lost";
+    memory_ = journal->memory;
     return journal->cases;
   }
   static CaseFilter Filter(const char* op, const char* dtype, uint64_t max_cases) {
@@ -53,6 +58,8 @@ class ContainmentTest : public ::testing::Test {
   }
 
   static SpecSet* specs_;
+  bool strict_ = false;
+  std::vector<MemoryRecord> memory_;  // the journal's, of the last Run
   std::ostringstream log_;
   RunResult result_;
   double seconds_ = 0;
@@ -177,6 +184,34 @@ TEST_F(ContainmentTest, AWorkerOverTheMemoryLimitIsStoppedAndTheRunGoesOn) {
   }
   EXPECT_GE(over, 1u);
   EXPECT_GT(passed_after, 0u) << "a new worker takes the next cases";
+}
+
+TEST_F(ContainmentTest, ALeakIsReportedWithItsFigureAndFailsAStrictGate) {
+  const CaseFilter filter = Filter("dml_cumulative_summation", "f32", 150);
+  Run("opcts-fault-leak-10mib.so", filter);
+  EXPECT_EQ(result_.exit_code, 0) << "every case passes; the leak is reported\n" << log_.str();
+  ASSERT_EQ(memory_.size(), 1u) << "one worker ran them all";
+  EXPECT_TRUE(memory_[0].leaking);
+  EXPECT_GT(memory_[0].growth_per_case, 9.0 * (1 << 20));
+  EXPECT_LT(memory_[0].growth_per_case, 11.0 * (1 << 20));
+  EXPECT_GT(memory_[0].last_bytes, memory_[0].first_bytes + (uint64_t{1} << 30));
+  EXPECT_NE(log_.str().find("resident memory grew steadily from"), std::string::npos) << log_.str();
+
+  strict_ = true;
+  Run("opcts-fault-leak-10mib.so", filter);
+  EXPECT_EQ(result_.exit_code, 1) << log_.str();
+  EXPECT_NE(log_.str().find("leaks memory (strict)"), std::string::npos) << log_.str();
+}
+
+TEST_F(ContainmentTest, ASoundBackendIsNotCalledLeaking) {
+  CaseFilter filter = Filter("dml_cumulative_summation", "f32", 400);
+  filter.dtypes.push_back("f16");
+  Run(OPCTS_CPU_REFERENCE, filter);
+  EXPECT_EQ(result_.exit_code, 0) << log_.str();
+  ASSERT_EQ(memory_.size(), 1u);
+  EXPECT_FALSE(memory_[0].leaking) << DescribeLeak(memory_[0]);
+  EXPECT_EQ(memory_[0].cases, 400u);
+  EXPECT_GT(memory_[0].peak_bytes, 0u);
 }
 
 TEST_F(ContainmentTest, AForkedChildCannotDelayResultsOrOutliveTheRun) {

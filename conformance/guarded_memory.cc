@@ -14,8 +14,11 @@ namespace {
 // What the fault handler knows of each buffer: plain data, read from a signal handler.
 struct Region {
   bool used = false, live = false;
+  bool sealed = false;       // read-only: the call that owned it returned
   uint8_t* begin = nullptr;  // the reservation
   uint8_t* end = nullptr;
+  uint8_t* accessible = nullptr;  // guard bytes + tensor + guard bytes
+  uint8_t* accessible_end = nullptr;
   uint8_t* tensor = nullptr;
   uint64_t size = 0;
   char name[48] = "";
@@ -107,7 +110,8 @@ void DieBySignal(int signal) {
     line.Add("opcts: signal ");
     line.Add(static_cast<uint64_t>(signal));
     line.Add(in_call
-                 ? " in a thread of the backend, during this case's call\n"
+                 ? " in a thread of the backend, during this case's call (the thread may have "
+                   "been started by an earlier case)\n"
                  : " in a thread of the backend, outside any call opcts made: it may come from an "
                    "earlier case\n");
     WriteAll(STDERR_FILENO, line.text, line.length);
@@ -142,10 +146,11 @@ void OnFault(int signal, siginfo_t* info, void*) {
     line.Add(r.name);
     line.Add(": accessed");
     AddPosition(line, r, address);
-    line.Add(
-        r.live
-            ? " (an inaccessible guard page; outside TotalTensorSizeInBytes)\n"
-            : " after the execute that owned it had returned (a backend thread still at work?)\n");
+    const bool late =
+        !r.live || (r.sealed && address >= r.accessible && address < r.accessible_end);
+    line.Add(late ? " after the execute that owned it had returned (a backend thread still at "
+                    "work?)\n"
+                  : " (an inaccessible guard page; outside TotalTensorSizeInBytes)\n");
     if (case_prefix_length == 0) {  // between cases: the parent blames the next one, with this
       WriteAll(STDERR_FILENO, line.text, line.length);
     } else {
@@ -185,6 +190,8 @@ GuardedBuffer::GuardedBuffer(const std::string& name, uint64_t bytes, uint8_t gu
     Region& r = regions[slot_];
     r.begin = reservation_;
     r.end = reservation_ + reservation_size_;
+    r.accessible = accessible_;
+    r.accessible_end = accessible_ + accessible_size_;
     r.tensor = tensor_;
     r.size = size_;
     std::strncpy(r.name, name.c_str(), sizeof r.name - 1);
@@ -240,6 +247,11 @@ const uint8_t* FirstChanged(const uint8_t* p, const uint8_t* end, uint8_t guard)
 }
 
 }  // namespace
+
+void GuardedBuffer::Seal() {
+  mprotect(accessible_, accessible_size_, PROT_READ);
+  if (slot_ >= 0) regions[slot_].sealed = true;
+}
 
 std::string GuardedBuffer::GuardDamage() const {
   if (const uint8_t* p = FirstChanged(accessible_, tensor_, guard_); p != tensor_)

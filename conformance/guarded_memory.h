@@ -1,5 +1,5 @@
 // Harness-owned tensor memory that catches out-of-bounds writes at any distance up to
-// kFarGuardBytes, and writes after the call that owned it returned.
+// kFarGuardBytes, and writes after the call that owned it returned (Seal) or after release.
 //
 // Layout: [inaccessible][guard bytes][tensor][guard bytes][inaccessible]. A write just outside
 // the tensor changes a guard byte (GuardDamage); one further away faults in the inaccessible
@@ -35,6 +35,9 @@ class GuardedBuffer {
   GuardedBuffer& operator=(const GuardedBuffer&) = delete;
   GuardedBuffer& operator=(GuardedBuffer&&) = delete;
 
+  // Read-only from now on: a write (a backend thread still at work after its call returned)
+  // faults and is reported as a late write of this buffer.
+  void Seal();
   uint8_t* data() const { return tensor_; }
   uint64_t size() const { return size_; }
   // "wrote 3 bytes before the start" / "wrote at byte 12 past the end" for the first changed

@@ -210,6 +210,21 @@ class Results {
     return true;
   }
 
+  // A worker's memory over its cases (nothing for one that finished none).
+  bool Add(const MemoryRecord& m) {
+    if (m.cases == 0) return true;
+    memory_.push_back(m);
+    if (m.leaking) out_ << "backend " << TerminalSafe(m.backend) << ": " << DescribeLeak(m) << "\n";
+    if (!journal_) return true;
+    if (Result<void> appended = journal_->Append(m); !appended) {
+      err_ << "opcts run: " << appended.error().message << "\n";
+      return false;
+    }
+    return true;
+  }
+  // Those of the resumed journal: kept for the report, not written again.
+  void Replay(std::vector<MemoryRecord> memory) { memory_ = std::move(memory); }
+
   RunResult Finish(double seconds, int exit_code, int stop_signal) {
     PrintSummary(counts_, out_);
     const uint64_t ran = records_.size() - replayed_;
@@ -221,7 +236,7 @@ class Results {
          << (replayed_ ? " (counting " + std::to_string(replayed_) + " resumed from the journal)"
                        : "")
          << "\n";
-    Journal journal{header_, std::move(records_), {}};
+    Journal journal{header_, std::move(records_), std::move(memory_), {}};
     const Result<Report> report = BuildReport({{"this run", std::move(journal)}}, {},
                                               RunReportOptions(options_, stop_signal));
     RunResult result{0, ran + replayed_, failures_, stop_signal};
@@ -264,6 +279,7 @@ class Results {
   std::optional<JournalWriter> journal_;
   StatusCountsByOperator counts_;
   std::vector<CaseRecord> records_;
+  std::vector<MemoryRecord> memory_;
   uint64_t failures_ = 0, replayed_ = 0;
 };
 
@@ -313,6 +329,12 @@ Stop RunIsolated(const std::vector<CaseRecipe>& cases, const Backend& b,
   std::string given_up =
       b.start_failure.empty() ? "" : "the backend did not start: " + b.start_failure;
   int failed_starts = 0;
+  // A worker's end: its memory record first.
+  const auto retire = [&] {
+    const bool written = results.Add(worker->MemorySummary(b.info.name));
+    worker.reset();
+    return written;
+  };
   size_t next = 0;
   while (next < pending.size()) {
     if (StopSignal()) return Stop::kSignalled;
@@ -359,8 +381,8 @@ Stop RunIsolated(const std::vector<CaseRecipe>& cases, const Backend& b,
                 MakeRecord(c, b.info.name, b.path, options.seed, result.group, result.outcome)))
           return Stop::kJournalFailed;
         if (!worker->exiting()) continue;
-        worker.reset();
         ++next;
+        if (!retire()) return Stop::kJournalFailed;
         break;
       }
       CaseOutcome o;
@@ -371,13 +393,14 @@ Stop RunIsolated(const std::vector<CaseRecipe>& cases, const Backend& b,
       o.duration_us = static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::microseconds>(
                                                 std::chrono::steady_clock::now() - start)
                                                 .count());
-      if (!results.Add(MakeRecord(c, b.info.name, b.path, options.seed, GroupFor(c, claims), o)))
+      if (!results.Add(MakeRecord(c, b.info.name, b.path, options.seed, GroupFor(c, claims), o)) ||
+          !retire())
         return Stop::kJournalFailed;
-      worker.reset();
       ++next;
       break;
     }
   }
+  if (worker && !retire()) return Stop::kJournalFailed;
   return Stop::kDone;
 }
 
@@ -450,9 +473,9 @@ int StartBackends(const std::vector<std::string>& names, const std::vector<CaseR
 }
 
 // The records of the journal to continue, checked against this run.
-Result<std::vector<CaseRecord>> ReadResumed(const std::string& path, const JournalHeader& header,
-                                            std::set<std::pair<std::string, std::string>>& done,
-                                            std::ostream& err) {
+Result<Journal> ReadResumed(const std::string& path, const JournalHeader& header,
+                            std::set<std::pair<std::string, std::string>>& done,
+                            std::ostream& err) {
   OPCTS_ASSIGN_OR_RETURN(Journal journal, ReadJournal(path));
   if (std::string mismatch = ResumeMismatch(journal.header, header); !mismatch.empty())
     return InvalidInput(path + " belongs to another run: " + mismatch +
@@ -463,7 +486,7 @@ Result<std::vector<CaseRecord>> ReadResumed(const std::string& path, const Journ
           path + " holds case " + r.id + " on backend " + r.backend +
           " twice; it is not a journal opcts wrote (merge shards with `opcts report merge`)");
   for (const std::string& w : journal.warnings) err << "warning: " << w << "\n";
-  return std::move(journal.cases);
+  return journal;
 }
 
 std::string Quoted(const std::string& s) { return "'" + s + "'"; }
@@ -554,9 +577,9 @@ RunResult RunConformance(const SpecSet& specs, const RunOptions& options, std::o
 
   // A resumed run continues its journal: same selection, and its cases are not run again.
   std::set<std::pair<std::string, std::string>> done;
-  std::vector<CaseRecord> replayed;
+  Journal replayed;
   if (!options.resume.empty()) {
-    Result<std::vector<CaseRecord>> resumed = ReadResumed(options.resume, header, done, err);
+    Result<Journal> resumed = ReadResumed(options.resume, header, done, err);
     if (!resumed) {
       err << "opcts run --resume: " << resumed.error().message << "\n";
       return {2};
@@ -568,7 +591,8 @@ RunResult RunConformance(const SpecSet& specs, const RunOptions& options, std::o
   header.planned_cases = cases.size() * backends.size();
   Results results(options, out, err, header);
   if (!results.Open(!options.resume.empty())) return {2};
-  for (const CaseRecord& r : replayed) results.Add(r, /*replayed=*/true);
+  for (const CaseRecord& r : replayed.cases) results.Add(r, /*replayed=*/true);
+  results.Replay(std::move(replayed.memory));
   out << "running " << cases.size() << " cases on " << backends.size() << " backend(s)"
       << (options.isolation ? " in worker processes" : " in this process")
       << ", float rules: " << FloatRulesName(options.float_rules) << "\n";

@@ -260,18 +260,20 @@ bool Worker::OverMemoryLimit(std::string* why) {
   if (memory_limit_ == 0 || pid_ <= 0 || now - memory_checked_ < std::chrono::milliseconds(20))
     return false;
   memory_checked_ = now;
-  std::FILE* statm = std::fopen(("/proc/" + std::to_string(pid_) + "/statm").c_str(), "r");
-  unsigned long long size = 0, resident = 0;
-  const bool read = statm && std::fscanf(statm, "%llu %llu", &size, &resident) == 2;
-  if (statm) std::fclose(statm);
-  const uint64_t bytes = resident * static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
-  if (!read || bytes <= memory_limit_) return false;
+  const std::optional<uint64_t> resident = memory_.Sample(pid_, cases_finished_, /*force=*/true);
+  if (!resident || *resident <= memory_limit_) return false;
+  const uint64_t bytes = *resident;
   kill(-pid_, SIGKILL);
   kill(pid_, SIGKILL);
   *why = "the worker's resident memory reached " + std::to_string(bytes >> 20) +
          " MiB, over the limit of " + std::to_string(memory_limit_ >> 20) +
          " MiB (--memory-limit); it was killed";
   return true;
+}
+
+MemoryRecord Worker::MemorySummary(const std::string& backend) {
+  if (pid_ > 0 && !wait_status_) memory_.Sample(pid_, cases_finished_, /*force=*/true);
+  return memory_.Summary(backend, cases_finished_);
 }
 
 bool Worker::Exited() {
@@ -395,6 +397,7 @@ Worker::Event Worker::Next(std::chrono::milliseconds limit, Result* result, std:
     *why = "the worker sent a malformed result";
     return Event::kCrashed;
   }
+  memory_.Sample(pid_, ++cases_finished_);
   // What the backend printed while this case ran (written before its result): kept with a
   // failure, then dropped, so each case's output stays its own.
   DrainOutput();

@@ -20,6 +20,7 @@
 
 #include "conformance/case.h"
 #include "conformance/case_executor.h"
+#include "conformance/resident_memory.h"
 #include "reports/journal.h"
 
 namespace opcts {
@@ -64,6 +65,9 @@ class Worker {
   bool exiting() const { return exiting_; }
   // Resident memory the worker may hold, checked every 20 ms while waiting; 0: no limit.
   void set_memory_limit(uint64_t bytes) { memory_limit_ = bytes; }
+  // Its resident memory over the cases it finished (sampled as results arrived), under the name
+  // `backend`: the journal's memory record, leaking or not.
+  MemoryRecord MemorySummary(const std::string& backend);
 
  private:
   Worker() = default;
@@ -91,6 +95,8 @@ class Worker {
   bool exiting_ = false;
   std::optional<int> wait_status_;  // set once the worker is reaped
   uint64_t memory_limit_ = 0;
+  uint64_t cases_finished_ = 0;
+  ResidentMemory memory_;
   bool over_memory_limit_ = false;
   std::string memory_why_;
   std::chrono::steady_clock::time_point memory_checked_{};

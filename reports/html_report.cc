@@ -97,9 +97,10 @@ void WriteSources(const Report& report, std::ostringstream& out) {
 }
 
 // "out-of-range indices skipped: 47" per recorded behaviour, then the cases passing only under
-// the platform's float rules; or "".
+// the platform's float rules, then a memory leak; or "".
 std::string Behaviours(const BackendSummary& backend) {
   std::string text;
+  if (backend.leak) text = "LEAKS MEMORY: " + DescribeLeak(*backend.leak);
   for (const auto& [behaviour, count] : backend.behaviours)
     text += (text.empty() ? "" : "; ") + behaviour + ": " + std::to_string(count);
   if (backend.platform_rule_passes)

@@ -1,6 +1,7 @@
 #include "reports/journal.h"
 
 #include <cmath>
+#include <cstdio>
 #include <fstream>
 #include <limits>
 #include <sstream>
@@ -87,6 +88,13 @@ class FieldReader {
       return WrongType(key, "an unsigned integer up to " + std::to_string(max), *value);
     }
     out = value->get<uint64_t>();
+  }
+
+  void Bool(const char* key, bool& out) {
+    const json* value = Find(key, false);
+    if (!value) return;
+    if (!value->is_boolean()) return WrongType(key, "true or false", *value);
+    out = value->get<bool>();
   }
 
   void Number(const char* key, std::optional<double>& out) {
@@ -256,6 +264,22 @@ Result<CaseRecord> ParseCase(const json& object) {
   return record;
 }
 
+Result<MemoryRecord> ParseMemory(const json& object) {
+  MemoryRecord record;
+  FieldReader fields(object, "memory");
+  fields.String("backend", record.backend, true);
+  fields.Unsigned("cases", record.cases);
+  fields.Unsigned("resident_first", record.first_bytes);
+  fields.Unsigned("resident_last", record.last_bytes);
+  fields.Unsigned("resident_peak", record.peak_bytes);
+  std::optional<double> growth;
+  fields.Number("growth_per_case", growth);
+  record.growth_per_case = growth.value_or(0);
+  fields.Bool("leaking", record.leaking);
+  OPCTS_TRY(fields.Done());
+  return record;
+}
+
 bool IsBlank(std::string_view line) {
   return line.find_first_not_of(" \t\r") == std::string_view::npos;
 }
@@ -317,6 +341,43 @@ std::string ToJsonLine(const CaseRecord& record) {
   return Dump(line);
 }
 
+std::string ToJsonLine(const MemoryRecord& record) {
+  ordered_json line;
+  line["type"] = "memory";
+  line["backend"] = CapPluginString(record.backend);
+  line["cases"] = record.cases;
+  line["resident_first"] = record.first_bytes;
+  line["resident_last"] = record.last_bytes;
+  line["resident_peak"] = record.peak_bytes;
+  line["growth_per_case"] = JsonNumber(record.growth_per_case);
+  line["leaking"] = record.leaking;
+  return Dump(line);
+}
+
+namespace {
+
+// "45 MiB", "2.4 GiB", "512 KiB", "300 bytes".
+std::string Bytes(double bytes) {
+  const char* units[] = {"bytes", "KiB", "MiB", "GiB", "TiB"};
+  int unit = 0;
+  while (std::fabs(bytes) >= 1024 && unit < 4) {
+    bytes /= 1024;
+    ++unit;
+  }
+  char text[32];
+  std::snprintf(text, sizeof text, std::fabs(bytes) < 10 && unit > 0 ? "%.1f %s" : "%.0f %s", bytes,
+                units[unit]);
+  return text;
+}
+
+}  // namespace
+
+std::string DescribeLeak(const MemoryRecord& record) {
+  return "resident memory grew steadily from " + Bytes(static_cast<double>(record.first_bytes)) +
+         " to " + Bytes(static_cast<double>(record.last_bytes)) + " over " +
+         std::to_string(record.cases) + " cases (" + Bytes(record.growth_per_case) + " per case)";
+}
+
 std::vector<std::string> SplitBehaviours(std::string_view behaviour) {
   std::vector<std::string> parts;
   while (!behaviour.empty()) {
@@ -374,6 +435,10 @@ Result<Journal> ParseJournal(std::string_view text, const std::string& source) {
       Result<CaseRecord> record = ParseCase(object);
       if (!record) return InvalidInput(where + record.error().message);
       journal.cases.push_back(std::move(record).value());
+    } else if (type_name == "memory") {
+      Result<MemoryRecord> record = ParseMemory(object);
+      if (!record) return InvalidInput(where + record.error().message);
+      journal.memory.push_back(std::move(record).value());
     } else {
       journal.warnings.push_back(where + "ignored a line of unknown type \"" + type_name + "\"");
     }

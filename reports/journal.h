@@ -68,6 +68,20 @@ struct CaseRecord {
   uint64_t duration_us = 0;
 };
 
+// The resident memory of one worker process over the cases it finished (isolated runs),
+// sampled as their results arrived. A memory line of the journal.
+struct MemoryRecord {
+  std::string backend;
+  uint64_t cases = 0;  // the cases the worker finished
+  uint64_t first_bytes = 0, last_bytes = 0, peak_bytes = 0;
+  // The fitted growth after the warm-up, in bytes per case (conformance/resident_memory.h).
+  double growth_per_case = 0;
+  bool leaking = false;  // it grew steadily, by at least kLeakBytes
+};
+
+// "resident memory grew steadily from 45 MiB to 2.4 GiB over 231 cases (10.5 MiB per case)".
+std::string DescribeLeak(const MemoryRecord& record);
+
 // CaseRecord::behaviour joins a case's behaviours with this.
 inline constexpr std::string_view kBehaviourSeparator = "; ";
 // The behaviours in CaseRecord::behaviour, in order; none for "".
@@ -80,6 +94,7 @@ bool IsPlatformFloatBehaviour(std::string_view behaviour);
 struct Journal {
   JournalHeader header;
   std::vector<CaseRecord> cases;
+  std::vector<MemoryRecord> memory;
   std::vector<std::string> warnings;  // "file:line: ..." for things skipped, e.g. a torn last line
 };
 
@@ -97,6 +112,7 @@ nlohmann::ordered_json JsonNumber(const std::optional<double>& value);
 // kMaxPluginStringBytes (the case's message and backend; every string of the header's backends).
 std::string ToJsonLine(const JournalHeader& header);
 std::string ToJsonLine(const CaseRecord& record);
+std::string ToJsonLine(const MemoryRecord& record);
 
 // Parses journal text; `source` names it in errors and warnings ("source:line: ...").
 // A last line without its newline that does not parse (a run killed mid-write) is dropped with a
@@ -122,6 +138,7 @@ class JournalWriter {
   // ErrorCode::kIo ("run.jsonl: cannot write a case: No space left on device") when the line
   // could not be written.
   Result<void> Append(const CaseRecord& record);
+  Result<void> Append(const MemoryRecord& record);
 
  private:
   struct FileCloser {

@@ -75,6 +75,8 @@ Result<Journal> MergeShards(const std::vector<SourcedJournal>& shards) {
     }
     merged.warnings.insert(merged.warnings.end(), shard->journal.warnings.begin(),
                            shard->journal.warnings.end());
+    merged.memory.insert(merged.memory.end(), shard->journal.memory.begin(),
+                         shard->journal.memory.end());
     for (const auto& record : shard->journal.cases) {
       const auto [it, inserted] = seen.emplace(record.backend + '\n' + record.id, &shard->source);
       if (!inserted) {

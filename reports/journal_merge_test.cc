@@ -43,6 +43,8 @@ TEST(Merge, JoinsAllShardsInShardOrder) {
   EXPECT_EQ(journal.cases[3].dtype, "INT64");
   EXPECT_EQ(journal.cases[3].shape, (std::vector<uint32_t>{2, 2}));
   EXPECT_EQ(journal.cases[3].duration_us, 4u);
+  ASSERT_EQ(journal.memory.size(), 1u);  // shard 1's worker
+  EXPECT_EQ(journal.memory[0].backend, "cpu-reference");
 }
 
 TEST(Merge, DetectsMissingShards) {

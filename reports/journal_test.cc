@@ -254,6 +254,40 @@ TEST(Journal, UnknownFieldsAndLineTypesAreIgnored) {
   EXPECT_NE(journal->warnings[0].find("u.jsonl:4:"), std::string::npos);
 }
 
+TEST(Journal, MemoryLinesRoundTripAndAreChecked) {
+  MemoryRecord m;
+  m.backend = "leaky";
+  m.cases = 231;
+  m.first_bytes = 47185920;
+  m.last_bytes = 2469396480;
+  m.peak_bytes = 2469396480;
+  m.growth_per_case = 10485760.5;
+  m.leaking = true;
+  const std::string text = std::string(kHeaderLine) + "\n" + ToJsonLine(m) + "\n";
+  const auto journal = ParseJournal(text, "m.jsonl");
+  ASSERT_TRUE(journal.ok()) << journal.error().message;
+  ASSERT_EQ(journal->memory.size(), 1u);
+  const MemoryRecord& read = journal->memory[0];
+  EXPECT_EQ(read.backend, "leaky");
+  EXPECT_EQ(read.cases, 231u);
+  EXPECT_EQ(read.first_bytes, 47185920u);
+  EXPECT_EQ(read.last_bytes, 2469396480u);
+  EXPECT_EQ(read.peak_bytes, 2469396480u);
+  EXPECT_EQ(read.growth_per_case, 10485760.5);
+  EXPECT_TRUE(read.leaking);
+  EXPECT_TRUE(journal->warnings.empty());
+  EXPECT_EQ(DescribeLeak(read),
+            "resident memory grew steadily from 45 MiB to 2.3 GiB over 231 cases (10 MiB per "
+            "case)");
+
+  const auto wrong = ParseJournal(
+      std::string(kHeaderLine) + "\n" + R"({"type":"memory","backend":"b","leaking":"yes"})" + "\n",
+      "w.jsonl");
+  ASSERT_FALSE(wrong.ok());
+  EXPECT_NE(wrong.error().message.find("w.jsonl:2: memory field \"leaking\""), std::string::npos)
+      << wrong.error().message;
+}
+
 TEST(Journal, HeaderMustComeFirstAndOnce) {
   EXPECT_EQ(ParseJournal(std::string(kCaseLine) + "\n", "h.jsonl").error().message,
             "h.jsonl:1: expected the header line first, got type \"case\"");

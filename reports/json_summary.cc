@@ -30,6 +30,22 @@ ordered_json CaseSummary(const ReportCase& item) {
   return out;
 }
 
+// The workers' peak resident memory (null when not measured: an in-process run) and the
+// fastest leak (null when none).
+ordered_json Memory(const BackendSummary& backend) {
+  ordered_json leak = nullptr;
+  if (backend.leak)
+    leak = {{"cases", backend.leak->cases},
+            {"resident_first", backend.leak->first_bytes},
+            {"resident_last", backend.leak->last_bytes},
+            {"growth_per_case", backend.leak->growth_per_case},
+            {"text", DescribeLeak(*backend.leak)}};
+  return {{"peak_resident_bytes", backend.peak_resident_bytes
+                                      ? ordered_json(backend.peak_resident_bytes)
+                                      : ordered_json(nullptr)},
+          {"leak", leak}};
+}
+
 }  // namespace
 
 std::string RenderJsonSummary(const Report& report) {
@@ -65,7 +81,8 @@ std::string RenderJsonSummary(const Report& report) {
                                {"cases", backend.cases},
                                {"by_status", Counts(backend.by_status)},
                                {"behaviours", backend.behaviours},
-                               {"platform_rule_passes", backend.platform_rule_passes}});
+                               {"platform_rule_passes", backend.platform_rule_passes},
+                               {"memory", Memory(backend)}});
   }
   out["coverage"] = ordered_json::array();
   for (const auto& entry : report.coverage) {

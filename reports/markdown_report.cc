@@ -69,6 +69,9 @@ void WriteBackendTable(const Report& report, std::ostringstream& out) {
   for (const Status status : statuses) out << " " << Count(report.by_status, status) << " |";
   out << "\n\n";
   for (const auto& backend : report.backends) {
+    if (backend.leak)
+      out << "- **" << EscapeMarkdown(backend.info.name)
+          << " leaks memory**: " << DescribeLeak(*backend.leak) << "\n";
     for (const auto& [behaviour, count] : backend.behaviours)
       out << "- " << EscapeMarkdown(backend.info.name) << ": " << EscapeMarkdown(behaviour) << " ("
           << count << " case(s))\n";
@@ -78,7 +81,7 @@ void WriteBackendTable(const Report& report, std::ostringstream& out) {
              "them)\n";
   }
   if (std::any_of(report.backends.begin(), report.backends.end(),
-                  [](const auto& b) { return !b.behaviours.empty(); }))
+                  [](const auto& b) { return !b.behaviours.empty() || b.leak; }))
     out << "\n";
 }
 

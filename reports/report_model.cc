@@ -250,6 +250,23 @@ void CheckEvidence(Report& report) {
   }
 }
 
+// The workers' memory records: each backend's peak, and its fastest leak.
+void AddMemory(const std::vector<SourcedJournal>& journals, Report& report) {
+  for (const auto& journal : journals) {
+    for (const MemoryRecord& m : journal.journal.memory) {
+      BackendSummary& backend = FindOrAddBackend(report.backends, m.backend);
+      backend.peak_resident_bytes = std::max(backend.peak_resident_bytes, m.peak_bytes);
+      if (m.leaking && (!backend.leak || m.growth_per_case > backend.leak->growth_per_case))
+        backend.leak = m;
+    }
+  }
+  if (!report.strict) return;
+  for (const BackendSummary& backend : report.backends)
+    if (backend.leak)
+      report.gate_problems.push_back("backend " + backend.info.name +
+                                     " leaks memory (strict): " + DescribeLeak(*backend.leak));
+}
+
 bool EqualsIgnoringCase(std::string_view a, std::string_view b) {
   return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
            return std::tolower(static_cast<unsigned char>(x)) ==
@@ -439,6 +456,7 @@ Result<Report> BuildReport(const std::vector<SourcedJournal>& journals,
     }
   }
   Tally(report);
+  AddMemory(journals, report);
   AddCoverage(report);
   AddWaiverVerdicts(waivers, uses, report);
   CheckEvidence(report);

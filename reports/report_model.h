@@ -56,6 +56,10 @@ struct BackendSummary {
   // Passing cases that only the platform's float rules let pass (IsPlatformFloatBehaviour):
   // `--float-rules ieee` fails them.
   uint64_t platform_rule_passes = 0;
+  // Its worker processes' resident memory (isolated runs; 0: not measured), and the worker
+  // that leaked fastest if any did (MemoryRecord::leaking): reported; a gate failure if strict.
+  uint64_t peak_resident_bytes = 0;
+  std::optional<MemoryRecord> leak;
   bool ClaimHolds() const;  // no ClaimViolation among its cases
 };
 

@@ -481,6 +481,33 @@ TEST(Report, InterruptedRunFailsTheGate) {
                                      "the cases finished before it"});
 }
 
+TEST(Report, ALeakIsReportedAndFailsOnlyAStrictGate) {
+  const std::string sound =
+      R"({"type":"memory","backend":"ref","cases":2,"resident_first":100,"resident_last":120,)"
+      R"("resident_peak":300,"growth_per_case":1.5,"leaking":false})";
+  const std::string leak =
+      R"({"type":"memory","backend":"ref","cases":200,"resident_first":1048576,)"
+      R"("resident_last":210763776,"resident_peak":210763776,"growth_per_case":1048576,)"
+      R"("leaking":true})";
+  const std::vector<std::string> lines = {Case("c.a", "DML_SCATTER_ND", "2_1", "Pass"), sound,
+                                          leak};
+  const Report report = BuildInline(lines);
+  ASSERT_EQ(report.backends.size(), 1u);
+  EXPECT_EQ(report.backends[0].peak_resident_bytes, 210763776u);
+  ASSERT_TRUE(report.backends[0].leak);
+  EXPECT_EQ(report.backends[0].leak->cases, 200u);
+  EXPECT_TRUE(report.Passed());
+
+  ReportOptions strict;
+  strict.strict = true;
+  const Report strict_report = BuildInline(lines, strict);
+  ASSERT_EQ(strict_report.gate_reasons.size(), 1u);
+  EXPECT_EQ(strict_report.gate_reasons[0],
+            "backend ref leaks memory (strict): resident memory grew steadily from 1.0 MiB to "
+            "201 MiB over 200 cases (1.0 MiB per case)");
+  EXPECT_TRUE(BuildInline({lines[0], sound}, strict).Passed());
+}
+
 TEST(Report, AllPassingJournalPasses) {
   const Report report = Build({"shard0of3.jsonl"});
   EXPECT_TRUE(report.Passed());

@@ -281,6 +281,27 @@ TEST(ReportWriters, InterruptedRunShowsInEveryFormat) {
   EXPECT_TRUE(found);
 }
 
+TEST(ReportWriters, ALeakShowsInJsonMarkdownAndHtml) {
+  auto journals = LoadJournals({"cpu_simd.jsonl"});
+  MemoryRecord leak;
+  leak.backend = "cpu-simd";
+  leak.cases = 200;
+  leak.first_bytes = 1 << 20;
+  leak.last_bytes = leak.peak_bytes = 201 << 20;
+  leak.growth_per_case = 1 << 20;
+  leak.leaking = true;
+  journals[0].journal.memory.push_back(leak);
+  const auto report = BuildReport(journals, {}, {false, "2026-01-01", {}, ""});
+  ASSERT_TRUE(report.ok()) << report.error().message;
+  const std::string text = DescribeLeak(leak);
+  const auto json = nlohmann::json::parse(RenderJsonSummary(*report));
+  EXPECT_EQ(json["backends"][0]["memory"]["leak"]["text"], text);
+  EXPECT_EQ(json["backends"][0]["memory"]["peak_resident_bytes"], 201 << 20);
+  EXPECT_NE(RenderMarkdown(*report).find("- **cpu-simd leaks memory**: " + text + "\n"),
+            std::string::npos);
+  EXPECT_NE(RenderHtml(*report).find("LEAKS MEMORY: " + text), std::string::npos);
+}
+
 TEST(ReportText, TerminalSafeRemovesForgedStatusLines) {
   EXPECT_EQ(TerminalSafe("\x1b[2K\rPass cpu-simd dml_scatter_nd.i32.rank1.s1"),
             " Pass cpu-simd dml_scatter_nd.i32.rank1.s1");

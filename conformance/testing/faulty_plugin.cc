@@ -28,6 +28,7 @@
 //   late-write       at the first INT32 execute, starts a thread that keeps writing into that
 //                    output every millisecond, after execute returned
 //   memory-hog       leaks 64 MiB, touched, on every execute
+//   leak-10mib       leaks 10 MiB, touched, on every execute
 //   thread-crash     at the first INT32 execute, starts a thread that dereferences NULL 20 ms
 //                    later, and waits in that execute (2 s) for it
 //   fork-child       forks a child that sleeps 60 s (holding every descriptor; its pid in
@@ -188,8 +189,8 @@ int32_t Execute(void* instance, const opcts_op_desc* op, const opcts_binding* bi
   if (FAULT_IS("abort-i8") && dtype == OPCTS_DTYPE_INT8) std::abort();
   if (FAULT_IS("throw-bf16") && dtype == OPCTS_DTYPE_BFLOAT16)
     throw std::runtime_error("boom from the plugin");
-  if (FAULT_IS("memory-hog")) {
-    constexpr size_t kHog = size_t{64} << 20;
+  if (FAULT_IS("memory-hog") || FAULT_IS("leak-10mib")) {
+    const size_t kHog = size_t{FAULT_IS("memory-hog") ? 64 : 10} << 20;
     auto* hog = static_cast<volatile char*>(std::malloc(kHog));
     for (size_t i = 0; hog != nullptr && i < kHog; i += 4096) hog[i] = 1;  // resident, page by page
   }

@@ -14,7 +14,9 @@ constexpr const char* kUsage =
     "                  [--exclude GLOB]... [--case-list FILE] [--seed N] [--max-cases N] [--shard "
     "I/N]\n"
     "Lists the built-in backends, the operators and how many cases the filters select\n"
-    "(with --cases, their ids); the filters are those of opcts run.\n";
+    "(with --cases, their ids); the filters are those of opcts run. The built-ins come from\n"
+    "$OPCTS_PLUGIN_DIR, else an installed opcts's lib/opcts/plugins, else plugins/ beside opcts;\n"
+    "the specs from $OPCTS_SPEC_DIR, else share/opcts/spec, else the source tree's spec/.\n";
 
 }  // namespace
 

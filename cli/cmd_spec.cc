@@ -13,9 +13,9 @@ namespace {
 constexpr const char* kUsage =
     "usage: opcts spec check [FILE...]\n"
     "       opcts spec float-rules\n"
-    "check: validates operator specs (default: every spec in the spec directory, "
-    "$OPCTS_SPEC_DIR or\n"
-    "the source tree's spec/); each problem as file:line: field: message. Exit 0 valid, 2 not.\n"
+    "check: validates operator specs (default: every spec in the spec directory: $OPCTS_SPEC_DIR,\n"
+    "else an installed opcts's share/opcts/spec, else the source tree's spec/); each problem as\n"
+    "file:line: field: message. Exit 0 valid, 2 not.\n"
     "float-rules: per level scheme, where its platform lets float arithmetic depart from IEEE 754\n"
     "(spec float_rules:) and the document that says so; what `--float-rules platform` judges by.\n";
 

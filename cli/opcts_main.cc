@@ -36,6 +36,11 @@ int Usage(std::ostream& out) {
   out << "usage: opcts COMMAND [ARGS]   (opcts COMMAND --help for its options; opcts --version)\n\n"
          "commands:\n";
   for (const Command& c : kCommands) out << "  " << c.help << "\n";
+  out << "\nenvironment (opcts list shows the folders in use):\n"
+         "  OPCTS_SPEC_DIR    operator specs; default: installed, ../share/opcts/spec from the\n"
+         "                    binary's folder; in the build tree, the source tree's spec/\n"
+         "  OPCTS_PLUGIN_DIR  built-in backends; default: installed, ../lib/opcts/plugins from\n"
+         "                    the binary's folder; in the build tree, plugins/ beside it\n";
   return 2;
 }
 

@@ -1,15 +1,14 @@
 #include "conformance/plugin_loader.h"
 
 #include <dlfcn.h>
-#include <unistd.h>
 
 #include <algorithm>
-#include <climits>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <sstream>
 
+#include "base/executable_dir.h"
 #include "spec/operator_spec.h"
 
 namespace opcts {
@@ -64,11 +63,11 @@ std::vector<std::string> Plugin::ExtraSupport() const {
 
 std::string BuiltinPluginDir() {
   if (const char* dir = std::getenv("OPCTS_PLUGIN_DIR"); dir != nullptr && *dir != '\0') return dir;
-  char exe[PATH_MAX];
-  const ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-  if (n <= 0) return "plugins";
-  exe[n] = '\0';
-  return (std::filesystem::path(exe).parent_path() / "plugins").string();
+  // Installed: lib/opcts/plugins beside bin/; in the build tree: plugins/ beside the binary.
+  if (std::string dir = FolderBesideExecutable(OPCTS_INSTALLED_PLUGIN_DIR); !dir.empty())
+    return dir;
+  const std::string exe_dir = ExecutableDir();
+  return exe_dir.empty() ? "plugins" : exe_dir + "/plugins";
 }
 
 std::vector<std::string> BuiltinBackendNames() {

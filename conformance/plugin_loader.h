@@ -49,7 +49,8 @@ bool IsUnavailable(const PluginLoad& load);
 // `name_or_path`: contains a '/' or ends in ".so" -> a path; otherwise a built-in name.
 PluginLoad LoadPlugin(const std::string& name_or_path, const std::string& options);
 
-// Directory of the built-in plugins: $OPCTS_PLUGIN_DIR, else plugins/ beside the opcts binary.
+// Directory of the built-in plugins: $OPCTS_PLUGIN_DIR if set; else, for an installed opcts,
+// lib/opcts/plugins beside its bin/; else plugins/ beside the binary (the build tree).
 std::string BuiltinPluginDir();
 // The built-in backends present in BuiltinPluginDir(), sorted.
 std::vector<std::string> BuiltinBackendNames();

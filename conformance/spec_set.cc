@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <filesystem>
 
+#include "base/executable_dir.h"
 #include "spec/spec_loader.h"
 
 namespace opcts {
@@ -16,7 +17,9 @@ const OperatorSpec* SpecSet::Find(const std::string& operator_name) const {
 
 std::string DefaultSpecDir() {
   if (const char* dir = std::getenv("OPCTS_SPEC_DIR"); dir != nullptr && *dir != '\0') return dir;
-  return OPCTS_SOURCE_SPEC_DIR;
+  // Installed: share/opcts/spec beside bin/; in the build tree: the source tree's spec/.
+  const std::string installed = FolderBesideExecutable(OPCTS_INSTALLED_SPEC_DIR);
+  return installed.empty() ? OPCTS_SOURCE_SPEC_DIR : installed;
 }
 
 SpecSet LoadSpecSet(const std::string& dir) {

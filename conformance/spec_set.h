@@ -20,7 +20,8 @@ struct SpecSet {
   const OperatorSpec* Find(const std::string& operator_name) const;
 };
 
-// $OPCTS_SPEC_DIR if set, else the source tree's spec/ (compiled in).
+// $OPCTS_SPEC_DIR if set; else, for an installed opcts, share/opcts/spec beside its bin/; else
+// the source tree's spec/ (compiled in).
 std::string DefaultSpecDir();
 SpecSet LoadSpecSet(const std::string& dir);
 

@@ -9,6 +9,7 @@ packages=(
   libyaml-cpp-dev nlohmann-json3-dev
   libvulkan-dev glslc mesa-vulkan-drivers vulkan-validationlayers
   chromium zip unzip
+  dpkg-dev file
 )
 
 missing=()

@@ -4,7 +4,10 @@
 # edges of opcts_scan_edges (signed zeros: a -0.0 head, lines of -0.0, the empty sum +0.0).
 set -euo pipefail
 source_dir=$1 build_dir=$2 opcts=$3 scan_edges=$4
-cmake -S "$source_dir/examples/plugin-template" -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
+# This tree's opcts/backend.h, never that of an opcts installed on the machine
+# (install_test.sh builds the template against an install).
+cmake -S "$source_dir/examples/plugin-template" -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+  -DCMAKE_DISABLE_FIND_PACKAGE_opcts=ON >/dev/null
 cmake --build "$build_dir" >/dev/null
 "$opcts" run --backend "$build_dir/libmy-opcts-plugin.so" --no-progress --journal "$build_dir/journal.jsonl" | tail -8
 # Proof that its cumulative sums were executed and judged, not merely refused.

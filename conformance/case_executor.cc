@@ -30,6 +30,12 @@ uint64_t Prefill(DType t) {
   }
 }
 
+// Whether the logical element `index` of `t` still holds the Prefill pattern.
+bool IsPrefill(const TensorData& t, uint64_t index) {
+  const StridedIndexer indexer(t.desc);
+  return LoadBits(t.desc.dtype, t.Element(indexer.BufferIndex(index))) == Prefill(t.desc.dtype);
+}
+
 CaseOutcome Outcome(Status status, std::string message) {
   CaseOutcome o;
   o.status = status;
@@ -239,7 +245,9 @@ CaseOutcome ExecuteCase(const Plugin& plugin, const Operation& op, CaseGroup gro
     const GuardedBuffer& b = buffers.at(op.in_place && !alias.empty() ? alias : e.name);
     TensorData actual{op.Tensor(e.name)->desc, {}};
     actual.bytes.assign(b.data(), b.data() + b.size());
-    const Judgement j = JudgeTensor(e, actual, rules);
+    Judgement j = JudgeTensor(e, actual, rules);
+    if (j.verdict == Verdict::kFail && IsPrefill(actual, j.first_mismatch))
+      j.message += " (never written: still the fill pattern opcts put there)";
     if (j.max_error &&
         (!outcome.max_error || *j.max_error / *j.bound > *outcome.max_error / *outcome.bound)) {
       outcome.max_error = j.max_error;

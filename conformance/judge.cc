@@ -203,23 +203,29 @@ Judgement JudgeTensor(const ExpectedTensor& expected, const TensorData& actual,
     const ExpectedElement& e = expected.elements[i];
     const uint64_t bits = LoadBits(t, actual.Element(indexer.BufferIndex(i)));
     const ElementResult r = JudgeElement(t, expected, e, bits, rule);
-    if (e.kind == Expect::kNear) {
+    const bool wrong = !r.pass && !r.warn;
+    if (IsFloat(t) && (e.kind == Expect::kNear || wrong)) {
+      // Every wrong element counts, so no Fail reports an error within its bound: one whose
+      // error is no distance (NaN, an infinity, the sign of a zero, a special it may not be)
+      // counts as infinitely far.
       const long double a = BitsToLongDouble(t, bits);
-      if (std::isfinite(a)) {
-        const long double error = std::fabs(a - e.value);
-        const long double ratio =
-            e.pass_bound > 0 ? error / e.pass_bound : (error > 0 ? INFINITY : 0);
-        if (ratio > worst_ratio) {
-          worst_ratio = ratio;
-          j.max_error = static_cast<double>(error);
-          j.bound = e.pass_bound;
-          j.ulp = static_cast<double>(error / UlpAt(t, e.value));
-        }
+      long double error = INFINITY;
+      if (e.kind == Expect::kNear && std::isfinite(a)) error = std::fabs(a - e.value);
+      if (wrong && error <= e.pass_bound) error = INFINITY;
+      const long double ratio =
+          e.pass_bound > 0 ? error / e.pass_bound : (error > 0 ? INFINITY : 0);
+      if (ratio > worst_ratio) {
+        worst_ratio = ratio;
+        j.max_error = static_cast<double>(error);
+        j.bound = e.pass_bound;
+        j.ulp = e.kind == Expect::kNear && std::isfinite(error)
+                    ? static_cast<double>(error / UlpAt(t, e.value))
+                    : static_cast<double>(INFINITY);
       }
     }
     behaviour |= r.behaviour;
     if (r.warn) any_warning = true;
-    if (r.pass || r.warn) continue;
+    if (!wrong) continue;
     if (j.mismatches++ == 0) {
       j.first_mismatch = i;
       j.message = "element " + FormatCoordinates(expected.desc.sizes, i) + ": expected " +

@@ -20,7 +20,9 @@ struct Judgement {
   uint64_t mismatches = 0;      // elements beyond even the QualityWarning bound
   uint64_t first_mismatch = 0;  // logical index of the first of them
   std::string message;          // empty on Pass
-  // Float outputs: the element with the largest error relative to its Pass bound.
+  // Float outputs: the element with the largest error relative to its Pass bound, every wrong
+  // element included; one wrong beyond measure (NaN, an infinity, a zero's sign, a special it
+  // may not be) has an infinite error, so a Fail's error always exceeds its bound.
   std::optional<double> max_error, bound, ulp;
   // What some elements needed of the platform's float rules to pass: "flushes FLOAT32
   // subnormals", "truncates FLOAT32 arithmetic", both joined by " and "; empty if IEEE sufficed.

@@ -5,7 +5,7 @@
 #include <sstream>
 #include <tuple>
 
-#include "reports/error_plot.h"
+#include "reports/headroom_plot.h"
 #include "reports/text_escape.h"
 
 namespace opcts {
@@ -140,55 +140,72 @@ void WriteLegend(std::ostringstream& out) {
   out << "</p>\n";
 }
 
-// One table per operator: a row per dtype, a column group per backend, a column per rank class.
+// Which failure group each failing case is in, for the matrix's links.
+std::map<size_t, size_t> GroupOfCase(const Report& report) {
+  std::map<size_t, size_t> group_of;
+  for (size_t g = 0; g < report.failure_groups.size(); ++g)
+    for (const size_t c : report.failure_groups[g].cases) group_of[c] = g;
+  return group_of;
+}
+
+// A matrix cell: "passing/cases", coloured by its worst status, linking to the failure group of
+// its first gate failure; "-" where the row has no case.
+void WriteCell(const MatrixCell* cell, const char* axis, const std::map<size_t, size_t>& group_of,
+               std::ostringstream& out) {
+  if (cell == nullptr) return void(out << "<td class=\"empty\">-</td>");
+  const std::string_view worst = StatusName(cell->worst);
+  out << "<td class=\"" << StatusClass(cell->worst) << "\" data-" << axis << "=\""
+      << EscapeXml(cell->column) << "\" data-status=\"" << worst << "\" title=\""
+      << EscapeXml(CountsTitle(cell->by_status)) << "\">";
+  const auto group = group_of.find(cell->first_failure);
+  if (group != group_of.end()) out << "<a href=\"#group-" << group->second << "\">";
+  out << cell->passing << "/" << cell->cases;
+  if (group != group_of.end()) out << "</a>";
+  out << "</td>";
+}
+
+const MatrixCell* FindColumn(const std::vector<MatrixCell>& cells, const std::string& column) {
+  for (const MatrixCell& cell : cells)
+    if (cell.column == column) return &cell;
+  return nullptr;
+}
+
+// One table per operator: a row per backend and dtype; columns by feature level, by rank class,
+// then the highest level fully passing and the pass rate.
 void WriteMatrix(const Report& report, std::ostringstream& out) {
-  out << "<h2>Conformance matrix</h2>\n<p>Each cell: the most severe status among its cases, "
-         "then the cases as expected (Pass or InvalidRejected) / all cases. Rank classes: "
-         "rank0 (scalar), rank1, rank2-4, rank5-8, rank9+.</p>\n";
+  out << "<h2>Conformance matrix</h2>\n<p>Per backend and dtype of each operator: the cases "
+         "passing / all cases at each feature level (the lowest level whose support table "
+         "admits the case) and in each rank class (rank0 scalar, rank1, rank2-4, rank5-8, "
+         "rank9+), coloured by the most severe status; a cell with a failure links to its "
+         "group. Highest level: every case at it and below passes.</p>\n";
   WriteLegend(out);
-  std::set<std::string> ops;
-  std::vector<std::string> backends;
-  std::map<std::tuple<std::string, std::string, std::string, std::string>, const MatrixCell*> cells;
-  for (const auto& backend : report.backends) backends.push_back(backend.info.name);
-  for (const auto& cell : report.matrix) {
-    ops.insert(cell.op);
-    cells[{cell.backend, cell.op, cell.dtype, cell.rank_class}] = &cell;
-  }
-  for (const auto& op : ops) {
-    std::set<std::string> dtypes;
-    for (const auto& cell : report.matrix) {
-      if (cell.op == op) dtypes.insert(cell.dtype);
-    }
+  const std::map<size_t, size_t> group_of = GroupOfCase(report);
+  for (size_t i = 0; i < report.matrix.size();) {
+    const std::string& op = report.matrix[i].op;
+    const auto levels = report.levels_of.find(op);
+    const std::vector<std::string> no_levels;
+    const std::vector<std::string>& op_levels =
+        levels == report.levels_of.end() ? no_levels : levels->second;
     out << "<h3>" << EscapeXml(op) << "</h3>\n<table class=\"matrix\" data-op=\"" << EscapeXml(op)
-        << "\"><tr><th rowspan=\"2\">dtype</th>";
-    for (const auto& backend : backends) {
-      out << "<th colspan=\"" << report.rank_classes.size() << "\">" << EscapeXml(backend)
-          << "</th>";
-    }
-    out << "</tr>\n<tr>";
-    for (size_t b = 0; b < backends.size(); ++b) {
-      for (const auto& rank_class : report.rank_classes) out << "<th>" << rank_class << "</th>";
-    }
+        << "\"><tr><th rowspan=\"2\">backend</th><th rowspan=\"2\">dtype</th><th colspan=\""
+        << op_levels.size() << "\">feature level</th><th colspan=\"" << report.rank_classes.size()
+        << "\">rank class</th><th rowspan=\"2\">highest level fully passing</th>"
+           "<th rowspan=\"2\">pass rate</th></tr>\n<tr>";
+    for (const std::string& level : op_levels) out << "<th>" << EscapeXml(level) << "</th>";
+    for (const std::string& rank : report.rank_classes) out << "<th>" << rank << "</th>";
     out << "</tr>\n";
-    for (const auto& dtype : dtypes) {
-      out << "<tr><th>" << EscapeXml(dtype) << "</th>";
-      for (const auto& backend : backends) {
-        for (const auto& rank_class : report.rank_classes) {
-          const auto it = cells.find({backend, op, dtype, rank_class});
-          if (it == cells.end()) {
-            out << "<td class=\"empty\">-</td>";
-            continue;
-          }
-          const MatrixCell* found = it->second;
-          const std::string_view worst = StatusName(found->worst);
-          out << "<td class=\"" << StatusClass(found->worst) << "\" data-backend=\""
-              << EscapeXml(backend) << "\" data-op=\"" << EscapeXml(op) << "\" data-dtype=\""
-              << EscapeXml(dtype) << "\" data-rank=\"" << rank_class << "\" data-status=\"" << worst
-              << "\" title=\"" << EscapeXml(CountsTitle(found->by_status)) << "\">" << worst << " "
-              << found->AsExpected() << "/" << found->cases << "</td>";
-        }
-      }
-      out << "</tr>\n";
+    for (; i < report.matrix.size() && report.matrix[i].op == op; ++i) {
+      const MatrixRow& row = report.matrix[i];
+      out << "<tr data-backend=\"" << EscapeXml(row.backend) << "\" data-dtype=\""
+          << EscapeXml(row.dtype) << "\">" << Td(row.backend) << "<th>" << EscapeXml(row.dtype)
+          << "</th>";
+      for (const std::string& level : op_levels)
+        WriteCell(FindColumn(row.levels, level), "level", group_of, out);
+      for (const std::string& rank : report.rank_classes)
+        WriteCell(FindColumn(row.rank_classes, rank), "rank", group_of, out);
+      out << "<td class=\"highest\">"
+          << (row.highest_passing.empty() ? "none" : EscapeXml(row.highest_passing)) << "</td>"
+          << Td(FormatPassRate(row.passing, row.cases), "num") << "</tr>\n";
     }
     out << "</table>\n";
   }
@@ -217,11 +234,17 @@ void WriteCaseTable(const Report& report, const std::vector<size_t>& cases, size
 void WriteFailures(const Report& report, std::ostringstream& out) {
   out << "<h2>Failures by cause</h2>\n";
   if (report.failure_groups.empty()) out << "<p>None.</p>\n";
-  for (const auto& group : report.failure_groups) {
-    out << "<details class=\"failure-group\" open><summary><span class=\""
+  for (size_t g = 0; g < report.failure_groups.size(); ++g) {
+    const FailureGroup& group = report.failure_groups[g];
+    const CaseRecord& smallest = report.cases[group.smallest].record;
+    out << "<details class=\"failure-group\" id=\"group-" << g << "\" open><summary><span class=\""
         << StatusClass(group.status) << "\">" << StatusName(group.status) << "</span> "
-        << EscapeXml(group.op) << " &middot; " << group.cases.size() << " case(s) &middot; <code>"
-        << EscapeXml(group.cause) << "</code></summary>\n";
+        << EscapeXml(group.op) << " &middot; " << group.dtype_class << " &middot; "
+        << group.cases.size() << " case(s) &middot; <code>" << EscapeXml(group.cause)
+        << "</code></summary>\n<p>" << EscapeXml(GroupBreakdown(group)) << "</p>\n"
+        << "<p>Smallest failing case (" << ElementCount(smallest)
+        << " elements): <code>" << EscapeXml(smallest.repro.empty() ? smallest.id : smallest.repro)
+        << "</code></p>\n";
     WriteCaseTable(report, group.cases, kMaxCasesPerGroup, out);
     out << "</details>\n";
   }
@@ -259,9 +282,11 @@ std::string RenderHtml(const Report& report) {
   WriteSources(report, out);
   WriteBackends(report, out);
   WriteMatrix(report, out);
-  out << "<h2>Error versus bound</h2>\n<p>Float cases with an accuracy bound; points above the "
-         "dashed line exceeded it. Exact results sit on the bottom edge.</p>\n"
-      << RenderErrorPlot(report);
+  out << "<h2>Accuracy headroom</h2>\n<p>Per float dtype, each case's largest error divided by "
+         "its accuracy bound, by decade (bar heights on a log scale). Left of the dashed line: "
+         "within the bound; red: cases failing the gate; \"beyond measure\": NaN, an infinity "
+         "or a zero's sign where another value was due.</p>\n"
+      << RenderHeadroomPlot(report);
   WriteFailures(report, out);
   WriteWaivedAndWarnings(report, out);
   out << "</body></html>\n";

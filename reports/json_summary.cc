@@ -97,14 +97,29 @@ std::string RenderJsonSummary(const Report& report) {
          {"pass_rate", entry.PassRate()}});
   }
   out["matrix"] = ordered_json::array();
-  for (const auto& cell : report.matrix) {
-    out["matrix"].push_back({{"backend", cell.backend},
-                             {"op", cell.op},
-                             {"dtype", cell.dtype},
-                             {"rank_class", cell.rank_class},
-                             {"worst", StatusName(cell.worst)},
-                             {"cases", cell.cases},
-                             {"by_status", Counts(cell.by_status)}});
+  for (const MatrixRow& row : report.matrix) {
+    const auto cells = [&](const std::vector<MatrixCell>& list, const char* key) {
+      ordered_json array = ordered_json::array();
+      for (const MatrixCell& cell : list)
+        array.push_back({{key, cell.column},
+                         {"cases", cell.cases},
+                         {"passing", cell.passing},
+                         {"pass_rate", cell.PassRate()},
+                         {"worst", StatusName(cell.worst)},
+                         {"by_status", Counts(cell.by_status)}});
+      return array;
+    };
+    out["matrix"].push_back(
+        {{"backend", row.backend},
+         {"op", row.op},
+         {"dtype", row.dtype},
+         {"highest_passing",
+          row.highest_passing.empty() ? ordered_json(nullptr) : ordered_json(row.highest_passing)},
+         {"cases", row.cases},
+         {"passing", row.passing},
+         {"pass_rate", row.PassRate()},
+         {"levels", cells(row.levels, "level")},
+         {"rank_classes", cells(row.rank_classes, "rank_class")}});
   }
   out["failure_groups"] = ordered_json::array();
   for (const auto& group : report.failure_groups) {
@@ -112,7 +127,15 @@ std::string RenderJsonSummary(const Report& report) {
     for (const size_t index : group.cases) cases.push_back(CaseSummary(report.cases[index]));
     out["failure_groups"].push_back({{"status", StatusName(group.status)},
                                      {"op", group.op},
+                                     {"dtype_class", group.dtype_class},
                                      {"cause", group.cause},
+                                     {"count", group.cases.size()},
+                                     {"by_dtype", group.by_dtype},
+                                     {"by_layout", group.by_layout},
+                                     {"by_values", group.by_values},
+                                     {"by_level", group.by_level},
+                                     {"by_kind", group.by_kind},
+                                     {"smallest", CaseSummary(report.cases[group.smallest])},
                                      {"cases", cases}});
   }
   out["waived"] = ordered_json::array();

@@ -1,4 +1,4 @@
-// The machine-readable summary (format "opcts-report/1", documented in reports/README.md).
+// The machine-readable summary (format "opcts-report/2", documented in reports/README.md).
 #pragma once
 
 #include <string>
@@ -8,7 +8,7 @@
 
 namespace opcts {
 
-inline constexpr std::string_view kReportFormat = "opcts-report/1";
+inline constexpr std::string_view kReportFormat = "opcts-report/2";
 
 std::string RenderJsonSummary(const Report& report);
 

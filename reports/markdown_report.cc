@@ -8,9 +8,7 @@
 namespace opcts {
 namespace {
 
-// GitHub rejects comments over 65536 characters; these caps keep a summary well below that.
-constexpr size_t kMaxGroups = 15;
-constexpr size_t kMaxReprosPerGroup = 5;
+// GitHub rejects comments over 65536 characters; this cap keeps long lists well below that.
 constexpr size_t kMaxListed = 20;
 
 // The statuses of the report's cases, in Status order.
@@ -85,53 +83,58 @@ void WriteBackendTable(const Report& report, std::ostringstream& out) {
     out << "\n";
 }
 
+// "12/12" for a cell of the row, "✗ 3/12" when some case fails the gate there, "-" for none.
+std::string CellText(const std::vector<MatrixCell>& cells, const std::string& column) {
+  for (const MatrixCell& cell : cells)
+    if (cell.column == column)
+      return (cell.first_failure != SIZE_MAX ? "✗ " : "") + std::to_string(cell.passing) + "/" +
+             std::to_string(cell.cases);
+  return "-";
+}
+
+// Per operator: a row per backend and dtype, columns by level and rank class (passing / cases).
 void WriteMatrix(const Report& report, std::ostringstream& out) {
   if (report.matrix.empty()) return;
-  out << "<details><summary>Matrix: operator × dtype × rank class per backend (worst status, "
-         "as expected/total)</summary>\n\n| Backend | Operator | Dtype |";
-  for (const auto& rank_class : report.rank_classes) out << " " << rank_class << " |";
-  out << "\n|---|---|---|";
-  for (size_t i = 0; i < report.rank_classes.size(); ++i) out << "---|";
-  out << "\n";
+  out << "<details><summary>Matrix: passing/all cases per backend × dtype, by feature level and "
+         "rank class (✗: a gate failure there)</summary>\n\n";
   for (size_t i = 0; i < report.matrix.size();) {
-    const MatrixCell& first = report.matrix[i];
-    out << "| " << EscapeMarkdown(first.backend) << " | " << EscapeMarkdown(first.op) << " | "
-        << EscapeMarkdown(first.dtype) << " |";
-    for (const auto& rank_class : report.rank_classes) {
-      out << " ";
-      if (i < report.matrix.size() && report.matrix[i].backend == first.backend &&
-          report.matrix[i].op == first.op && report.matrix[i].dtype == first.dtype &&
-          report.matrix[i].rank_class == rank_class) {
-        const MatrixCell& cell = report.matrix[i++];
-        out << StatusName(cell.worst) << " " << cell.AsExpected() << "/" << cell.cases;
-      }
-      out << " |";
+    const std::string& op = report.matrix[i].op;
+    const auto levels = report.levels_of.find(op);
+    const std::vector<std::string> no_levels;
+    const std::vector<std::string>& op_levels =
+        levels == report.levels_of.end() ? no_levels : levels->second;
+    out << "**" << EscapeMarkdown(op) << "**\n\n| Backend | Dtype |";
+    for (const std::string& level : op_levels) out << " " << EscapeMarkdown(level) << " |";
+    for (const std::string& rank : report.rank_classes) out << " " << rank << " |";
+    out << " Highest level | Pass rate |\n|---|---|";
+    for (size_t c = 0; c < op_levels.size() + report.rank_classes.size() + 2; ++c) out << "---|";
+    out << "\n";
+    for (; i < report.matrix.size() && report.matrix[i].op == op; ++i) {
+      const MatrixRow& row = report.matrix[i];
+      out << "| " << EscapeMarkdown(row.backend) << " | " << EscapeMarkdown(row.dtype) << " |";
+      for (const std::string& level : op_levels) out << " " << CellText(row.levels, level) << " |";
+      for (const std::string& rank : report.rank_classes)
+        out << " " << CellText(row.rank_classes, rank) << " |";
+      out << " " << (row.highest_passing.empty() ? "none" : EscapeMarkdown(row.highest_passing))
+          << " | " << FormatPassRate(row.passing, row.cases) << " |\n";
     }
     out << "\n";
   }
-  out << "\n</details>\n\n";
+  out << "</details>\n\n";
 }
 
+// Every group, one entry each: a bug is one group, so the list stays short.
 void WriteFailures(const Report& report, std::ostringstream& out) {
   if (report.failure_groups.empty()) return;
-  out << "### Failures by cause\n\n";
-  for (size_t g = 0; g < report.failure_groups.size() && g < kMaxGroups; ++g) {
-    const FailureGroup& group = report.failure_groups[g];
+  out << "### Failures by cause (" << report.failure_groups.size() << " group(s))\n\n";
+  for (const FailureGroup& group : report.failure_groups) {
+    const CaseRecord& smallest = report.cases[group.smallest].record;
     out << "- **" << StatusName(group.status) << "** · " << EscapeMarkdown(group.op) << " · "
-        << group.cases.size() << " case(s): " << EscapeMarkdown(group.cause) << "\n\n  ```\n";
-    for (size_t c = 0; c < group.cases.size() && c < kMaxReprosPerGroup; ++c) {
-      const CaseRecord& record = report.cases[group.cases[c]].record;
-      out << "  " << EscapeMarkdownCode(record.repro.empty() ? record.id : record.repro) << "\n";
-    }
-    if (group.cases.size() > kMaxReprosPerGroup) {
-      out << "  # ... " << group.cases.size() - kMaxReprosPerGroup << " more\n";
-    }
-    out << "  ```\n";
-  }
-  if (report.failure_groups.size() > kMaxGroups) {
-    out << "\n"
-        << report.failure_groups.size() - kMaxGroups
-        << " more failure group(s) in the HTML and JSON reports.\n";
+        << group.dtype_class << " · " << group.cases.size()
+        << " case(s): " << EscapeMarkdown(group.cause) << "\n  - " << EscapeMarkdown(GroupBreakdown(group))
+        << "\n  - smallest (" << ElementCount(smallest) << " elements, "
+        << EscapeMarkdown(smallest.backend) << "): `"
+        << EscapeMarkdownCode(smallest.repro.empty() ? smallest.id : smallest.repro) << "`\n";
   }
   out << "\n";
 }

@@ -6,6 +6,8 @@
 #include <tuple>
 #include <unordered_map>
 
+#include "reports/failure_cause.h"
+
 namespace opcts {
 namespace {
 
@@ -77,31 +79,40 @@ void AddWaiverVerdicts(const std::vector<Waiver>& waivers, const std::vector<Wai
   }
 }
 
-// The end of the number starting at `i`: "0x3f80", "12", "1.5", "1.5e-07".
-size_t SkipNumber(std::string_view text, size_t i) {
-  const auto digit = [&](size_t k) {
-    return k < text.size() && std::isdigit(static_cast<unsigned char>(text[k]));
-  };
-  if (text[i] == '0' && i + 1 < text.size() && (text[i + 1] == 'x' || text[i + 1] == 'X')) {
-    for (i += 2; i < text.size() && std::isxdigit(static_cast<unsigned char>(text[i]));) ++i;
-    return i;
-  }
-  while (digit(i) || (i < text.size() && text[i] == '.' && digit(i + 1))) ++i;
-  if (i < text.size() && (text[i] == 'e' || text[i] == 'E')) {
-    size_t k = i + 1;
-    if (k < text.size() && (text[k] == '+' || text[k] == '-')) ++k;
-    if (digit(k)) {
-      for (i = k; digit(i);) ++i;
-    }
-  }
-  return i;
+}  // namespace
+
+uint64_t ElementCount(const CaseRecord& record) {
+  uint64_t elements = 1;
+  for (uint32_t size : record.shape) elements *= size;
+  return elements;
 }
 
+std::string TopCounts(const std::map<std::string, uint64_t>& counts, size_t shown) {
+  std::vector<std::pair<std::string, uint64_t>> sorted(counts.begin(), counts.end());
+  std::stable_sort(sorted.begin(), sorted.end(),
+                   [](const auto& a, const auto& b) { return a.second > b.second; });
+  std::string text;
+  for (size_t i = 0; i < sorted.size() && i < shown; ++i)
+    text += (i ? ", " : "") + (sorted[i].first.empty() ? "(none)" : sorted[i].first) + " " +
+            std::to_string(sorted[i].second);
+  if (sorted.size() > shown) text += " (+" + std::to_string(sorted.size() - shown) + " more)";
+  return text;
+}
+
+std::string GroupBreakdown(const FailureGroup& group) {
+  std::string text = "dtypes " + TopCounts(group.by_dtype) + "; layouts " +
+                     TopCounts(group.by_layout) + "; values " + TopCounts(group.by_values) +
+                     "; levels " + TopCounts(group.by_level);
+  if (!group.by_kind.empty()) text += "; mismatches " + TopCounts(group.by_kind, 9);
+  return text;
+}
+
+namespace {
+
 void Tally(Report& report) {
-  std::map<std::tuple<std::string, std::string, std::string, int>, MatrixCell> cells;
   // Keyed by the status's name: groups of one size stay in the order of the names.
-  std::map<std::tuple<std::string_view, std::string, std::string>, FailureGroup> groups;
-  std::vector<bool> rank_seen(RankClasses().size());
+  std::map<std::tuple<std::string_view, std::string, std::string, std::string>, FailureGroup>
+      groups;
   for (size_t i = 0; i < report.cases.size(); ++i) {
     const ReportCase& item = report.cases[i];
     const CaseRecord& record = item.record;
@@ -116,29 +127,27 @@ void Tally(Report& report) {
     }
     if (platform_rules && IsPassing(item.status, report.strict)) ++backend.platform_rule_passes;
 
-    const std::string rank_class = RankClass(record.shape.size());
-    const int rank_index = static_cast<int>(
-        std::find(RankClasses().begin(), RankClasses().end(), rank_class) - RankClasses().begin());
-    rank_seen[rank_index] = true;
-    MatrixCell& cell = cells[{record.backend, record.op, record.dtype, rank_index}];
-    if (cell.cases == 0) {
-      cell = {record.backend, record.op, record.dtype, rank_class, {}, 0, item.status};
-    }
-    ++cell.by_status[item.status];
-    ++cell.cases;
-    if (SeverityRank(item.status) < SeverityRank(cell.worst)) cell.worst = item.status;
-
     if (item.gate_failure) {
       ++report.gate_failures;
-      const std::string cause = CauseOf(record.message);
-      FailureGroup& group = groups[{StatusName(item.status), record.op, cause}];
-      if (group.cases.empty()) group = {item.status, record.op, cause, {}};
+      const std::string cause = NormalizedCause(record);
+      const std::string dtype_class = DtypeClass(record.dtype);
+      FailureGroup& group = groups[{StatusName(item.status), record.op, dtype_class, cause}];
+      if (group.cases.empty()) {
+        group.status = item.status;
+        group.op = record.op;
+        group.dtype_class = dtype_class;
+        group.cause = cause;
+        group.smallest = i;
+      }
       group.cases.push_back(i);
+      if (ElementCount(record) < ElementCount(report.cases[group.smallest].record))
+        group.smallest = i;
+      ++group.by_dtype[record.dtype];
+      ++group.by_layout[record.layout];
+      ++group.by_values[record.values];
+      ++group.by_level[record.level];
+      if (std::string kind = MismatchKindOf(record); !kind.empty()) ++group.by_kind[kind];
     }
-  }
-  for (auto& [key, cell] : cells) report.matrix.push_back(std::move(cell));
-  for (size_t i = 0; i < rank_seen.size(); ++i) {
-    if (rank_seen[i]) report.rank_classes.push_back(RankClasses()[i]);
   }
   for (auto& [key, group] : groups) report.failure_groups.push_back(std::move(group));
   std::stable_sort(report.failure_groups.begin(), report.failure_groups.end(),
@@ -215,6 +224,71 @@ void AddCoverage(Report& report) {
     for (const auto& [level, passes] : level_passes[i]) entry.levels.push_back(level);
     std::sort(entry.levels.begin(), entry.levels.end(), LevelLess);
     entry.highest_passing = HighestPassing(entry.levels, level_passes[i]);
+  }
+}
+
+void Count(const ReportCase& item, size_t index, bool passing, MatrixCell& cell) {
+  if (cell.cases == 0) cell.worst = item.status;
+  ++cell.by_status[item.status];
+  ++cell.cases;
+  cell.passing += passing;
+  if (SeverityRank(item.status) < SeverityRank(cell.worst)) cell.worst = item.status;
+  if (item.gate_failure && cell.first_failure == SIZE_MAX) cell.first_failure = index;
+}
+
+// Rows by backend, operator and dtype; columns by level and rank class.
+void AddMatrix(Report& report) {
+  struct Building {
+    MatrixRow row;
+    std::map<std::string, MatrixCell> levels;
+    std::map<size_t, MatrixCell> rank_classes;  // by RankClasses index
+  };
+  std::map<std::tuple<std::string, std::string, std::string>, Building> rows;
+  std::map<std::string, std::set<std::string>> levels_of;
+  std::set<size_t> ranks_seen;
+  for (size_t i = 0; i < report.cases.size(); ++i) {
+    const ReportCase& item = report.cases[i];
+    const CaseRecord& record = item.record;
+    const bool passing = IsPassing(item.status, report.strict);
+    Building& b = rows[{record.op, record.backend, record.dtype}];
+    b.row.backend = record.backend;
+    b.row.op = record.op;
+    b.row.dtype = record.dtype;
+    ++b.row.cases;
+    b.row.passing += passing;
+    if (!record.level.empty()) {
+      levels_of[record.op].insert(record.level);
+      Count(item, i, passing, b.levels[record.level]);
+    }
+    const std::string rank_class = RankClass(record.shape.size());
+    const size_t rank = static_cast<size_t>(
+        std::find(RankClasses().begin(), RankClasses().end(), rank_class) - RankClasses().begin());
+    ranks_seen.insert(rank);
+    Count(item, i, passing, b.rank_classes[rank]);
+  }
+  for (auto& [op, levels] : levels_of) {
+    report.levels_of[op].assign(levels.begin(), levels.end());
+    std::sort(report.levels_of[op].begin(), report.levels_of[op].end(), LevelLess);
+  }
+  for (const size_t rank : ranks_seen) report.rank_classes.push_back(RankClasses()[rank]);
+  for (auto& [key, b] : rows) {
+    std::map<std::string, bool> passes;
+    std::vector<std::string> levels;
+    for (auto& [level, cell] : b.levels) {
+      cell.column = level;
+      passes[level] = cell.passing == cell.cases;
+      levels.push_back(level);
+      b.row.levels.push_back(std::move(cell));
+    }
+    std::sort(levels.begin(), levels.end(), LevelLess);
+    std::sort(b.row.levels.begin(), b.row.levels.end(),
+              [](const MatrixCell& x, const MatrixCell& y) { return LevelLess(x.column, y.column); });
+    b.row.highest_passing = HighestPassing(levels, passes);
+    for (auto& [rank, cell] : b.rank_classes) {
+      cell.column = RankClasses()[rank];
+      b.row.rank_classes.push_back(std::move(cell));
+    }
+    report.matrix.push_back(std::move(b.row));
   }
 }
 
@@ -352,11 +426,16 @@ void CheckRequirement(const LevelRequirement& requirement, Report& report) {
   }
 }
 
-}  // namespace
-
-double Coverage::PassRate() const {
+double Rate(uint64_t passing, uint64_t cases) {
   return cases == 0 ? 0.0 : static_cast<double>(passing) / static_cast<double>(cases);
 }
+
+}  // namespace
+
+double Coverage::PassRate() const { return Rate(passing, cases); }
+double MatrixCell::PassRate() const { return Rate(passing, cases); }
+double MatrixRow::PassRate() const { return Rate(passing, cases); }
+
 
 bool BackendSummary::ClaimHolds() const { return !by_status.count(Status::kClaimViolation); }
 
@@ -411,21 +490,6 @@ int SeverityRank(Status status) {
   return static_cast<int>(it - std::begin(kMostSevereFirst));
 }
 
-std::string CauseOf(std::string_view message) {
-  constexpr size_t kMaxLength = 160;
-  std::string cause;
-  for (size_t i = 0; i < message.size() && cause.size() < kMaxLength;) {
-    if (std::isdigit(static_cast<unsigned char>(message[i]))) {
-      i = SkipNumber(message, i);
-      cause += '#';
-    } else {
-      cause += message[i] == '\n' ? ' ' : message[i];
-      ++i;
-    }
-  }
-  return cause;
-}
-
 Result<Report> BuildReport(const std::vector<SourcedJournal>& journals,
                            const std::vector<Waiver>& waivers, const ReportOptions& options) {
   Report report;
@@ -458,6 +522,7 @@ Result<Report> BuildReport(const std::vector<SourcedJournal>& journals,
   Tally(report);
   AddMemory(journals, report);
   AddCoverage(report);
+  AddMatrix(report);
   AddWaiverVerdicts(waivers, uses, report);
   CheckEvidence(report);
   for (const auto& requirement : options.required) CheckRequirement(requirement, report);

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstddef>
 #include <map>
 #include <optional>
 #include <string>
@@ -63,12 +64,27 @@ struct BackendSummary {
   bool ClaimHolds() const;  // no ClaimViolation among its cases
 };
 
+// The cases of one matrix row at one level (or one rank class).
 struct MatrixCell {
-  std::string backend, op, dtype, rank_class;
+  std::string column;  // the level, or the rank class
   StatusCounts by_status;
-  uint64_t cases = 0;
-  Status worst = Status::kPass;  // the most severe status in the cell (SeverityRank)
-  uint64_t AsExpected() const;   // Pass plus InvalidRejected: the outcomes a backend aims for
+  uint64_t cases = 0, passing = 0;  // passing: IsPassing
+  Status worst = Status::kPass;     // the most severe status in the cell (SeverityRank)
+  // Its first gate failure, an index into Report::cases; SIZE_MAX when none.
+  size_t first_failure = SIZE_MAX;
+  uint64_t AsExpected() const;  // Pass plus InvalidRejected: the outcomes a backend aims for
+  double PassRate() const;      // passing / cases
+};
+
+// One backend's cases of one operator and dtype, by feature level and by rank class.
+struct MatrixRow {
+  std::string backend, op, dtype;
+  std::vector<MatrixCell> levels;        // ascending (CompareLevels); cases without a level out
+  std::vector<MatrixCell> rank_classes;  // in RankClasses order, those present
+  uint64_t cases = 0, passing = 0;
+  // The highest level L such that every case of the row at a level <= L is passing; "" none.
+  std::string highest_passing;
+  double PassRate() const;  // passing / cases
 };
 
 // How far one backend's implementation of one operator is proven: cases are passing when
@@ -82,11 +98,26 @@ struct Coverage {
   double PassRate() const;          // passing / cases, 0 without cases
 };
 
+// Gate failures of one kind: same status, operator, dtype class and normalised cause
+// (failure_cause.h), whatever their layouts, values, levels and numbers.
 struct FailureGroup {
   Status status = Status::kFail;  // a gate failure
-  std::string op, cause;          // cause: the message with its numbers blanked (CauseOf)
-  std::vector<size_t> cases;      // indices into Report::cases
+  std::string op, dtype_class, cause;
+  std::vector<size_t> cases;  // indices into Report::cases
+  size_t smallest = 0;        // the case with the fewest elements (its first, if several)
+  // Cases by dtype, layout, value class, level and kind of value mismatch (MismatchKindOf; ""
+  // for other failures): where and how the bug shows.
+  std::map<std::string, uint64_t> by_dtype, by_layout, by_values, by_level, by_kind;
 };
+
+// The elements of a case's shape (1 for a scalar).
+uint64_t ElementCount(const CaseRecord& record);
+// "packed 30, strided 20, broadcast 12 (+2 more)": the largest `shown` counts first; "" (for an
+// empty key) reads "(none)".
+std::string TopCounts(const std::map<std::string, uint64_t>& counts, size_t shown = 4);
+// Where a group shows: "dtypes FLOAT32 40, FLOAT16 22; layouts packed 30, ...; values ...;
+// levels ..." and, for value mismatches, "; mismatches beyond the accuracy bound 60, ...".
+std::string GroupBreakdown(const FailureGroup& group);
 
 struct Report {
   std::vector<std::string> sources;
@@ -96,9 +127,10 @@ struct Report {
   std::vector<BackendSummary> backends;      // in order of first appearance
   std::vector<ReportCase> cases;             // journal order
   StatusCounts by_status;                    // effective statuses
-  std::vector<MatrixCell> matrix;            // sorted by backend, op, dtype, rank class
+  std::vector<MatrixRow> matrix;             // sorted by op, backend, dtype
+  std::map<std::string, std::vector<std::string>> levels_of;  // per op, its levels present
   std::vector<std::string> rank_classes;     // those present, in RankClass order
-  std::vector<FailureGroup> failure_groups;  // gate failures, largest group first
+  std::vector<FailureGroup> failure_groups;  // every group of gate failures, largest first
   std::vector<std::string> gate_reasons;     // why the gate failed; empty when it passed
   std::vector<std::string> gate_problems;    // the reasons that are no case: interrupted or
                                              // incomplete runs, expired waivers, no evidence,
@@ -123,10 +155,6 @@ const std::vector<std::string>& RankClasses();
 
 // 0 for the most severe status (Crash) up to 11 (Pass); decides a matrix cell's colour.
 int SeverityRank(Status status);
-
-// A failure message with every number replaced by '#', so "index 3: got 1.5" and
-// "index 7: got 2" group together.
-std::string CauseOf(std::string_view message);
 
 // One line per backend and operator for a terminal: backend, operator, highest fully passing
 // level (or "none"), pass rate "97.3 % (1234/1268)" and the levels present, under a heading

@@ -52,7 +52,7 @@ size_t Occurrences(const std::string& text, const std::string& needle) {
 
 TEST(JsonSummary, CountsAndVerdict) {
   const auto json = nlohmann::json::parse(RenderJsonSummary(Build(false)));
-  EXPECT_EQ(json["format"], "opcts-report/1");
+  EXPECT_EQ(json["format"], "opcts-report/2");
   EXPECT_EQ(json["gate"]["passed"], false);
   EXPECT_EQ(json["gate"]["failing_cases"], 5);
   EXPECT_EQ(json["gate"]["reasons"].size(), 4u);
@@ -67,7 +67,14 @@ TEST(JsonSummary, CountsAndVerdict) {
   EXPECT_EQ(json["backends"][1]["name"], "vulkan");
   EXPECT_EQ(json["backends"][1]["claim_holds"], false);
   EXPECT_EQ(json["backends"][1]["feature_level"], "4_0");
-  EXPECT_EQ(json["matrix"].size(), 11u);
+  ASSERT_EQ(json["matrix"].size(), 9u);
+  const auto& product = json["matrix"][0];  // by operator first
+  EXPECT_EQ(product["op"], "DML_CUMULATIVE_PRODUCT");
+  EXPECT_EQ(product["highest_passing"], nullptr);
+  EXPECT_EQ(product["pass_rate"], 0.0);
+  EXPECT_EQ(product["levels"][0]["level"], "3_1");
+  EXPECT_EQ(product["levels"][0]["worst"], "Fail");
+  EXPECT_EQ(product["rank_classes"][0]["rank_class"], "rank2-4");
   ASSERT_EQ(json["failure_groups"].size(), 4u);
   EXPECT_EQ(json["failure_groups"][0]["cases"].size(), 2u);
   EXPECT_EQ(json["failure_groups"][0]["cases"][0]["repro"],
@@ -191,9 +198,11 @@ TEST(Markdown, ContainsVerdictAndBackendTable) {
             std::string::npos);
   EXPECT_NE(markdown.find("| **total** | | | | | 12 | 4 | 2 | 1 | 1 | 1 | 1 | 1 | 1 |\n"),
             std::string::npos);
-  EXPECT_NE(
-      markdown.find("  opcts repro --backend cpu-simd dml_cumulative_product.f32.rank2.axis1.s1\n"),
-      std::string::npos);
+  EXPECT_NE(markdown.find("  - smallest (15 elements, cpu-simd): `opcts repro --backend cpu-simd "
+                          "dml_cumulative_product.f32.rank2.axis1.s1`\n"),
+            std::string::npos)
+      << markdown;
+  EXPECT_NE(markdown.find("### Failures by cause (4 group(s))"), std::string::npos);
   EXPECT_EQ(markdown.find("<script>"), std::string::npos);
   EXPECT_NE(markdown.find("&lt;script&gt;"), std::string::npos);
 }
@@ -340,15 +349,27 @@ TEST(Html, MatrixClaimsAndPlot) {
   const std::string html = RenderHtml(Build(false));
   EXPECT_NE(html.find("<title>opcts conformance report</title>"), std::string::npos);
   EXPECT_NE(html.find("Content-Security-Policy"), std::string::npos);
-  EXPECT_NE(html.find("<td class=\"s-Crash\" data-backend=\"vulkan\" data-op=\"DML_SCATTER_ND\" "
-                      "data-dtype=\"INT32\" data-rank=\"rank5-8\" data-status=\"Crash\""),
-            std::string::npos);
-  EXPECT_NE(html.find("data-dtype=\"FLOAT32\" data-rank=\"rank2-4\" data-status=\"Fail\""),
+  // The vulkan INT32 row of DML_SCATTER_ND: its crash at level 3_0 and in rank5-8, linking to
+  // the crash's group.
+  const size_t scatter = html.find("<table class=\"matrix\" data-op=\"DML_SCATTER_ND\"");
+  const size_t row = html.find("<tr data-backend=\"vulkan\" data-dtype=\"INT32\">", scatter);
+  ASSERT_NE(row, std::string::npos);
+  const std::string crash_row = html.substr(row, html.find("</tr>", row) - row);
+  EXPECT_NE(crash_row.find("<td class=\"s-Crash\" data-level=\"3_0\" data-status=\"Crash\" "
+                           "title=\"Crash 1\"><a href=\"#group-2\">0/1</a></td>"),
+            std::string::npos)
+      << crash_row;
+  EXPECT_NE(crash_row.find("data-rank=\"rank5-8\" data-status=\"Crash\""), std::string::npos);
+  EXPECT_NE(crash_row.find("<td class=\"highest\">none</td>"), std::string::npos);
+  EXPECT_NE(html.find("<details class=\"failure-group\" id=\"group-2\" open><summary><span "
+                      "class=\"s-Crash\">"),
             std::string::npos);
   EXPECT_NE(html.find("no: 1 ClaimViolation"), std::string::npos);
   EXPECT_EQ(Occurrences(html, "<table class=\"matrix\""), 4u);  // one per operator
-  EXPECT_EQ(Occurrences(html, "<svg"), 1u);
-  EXPECT_EQ(Occurrences(html, "<circle"), 6u);  // the six cases with error and bound
+  // Headroom: one plot per float dtype with an error and a bound; the product Fails in red.
+  EXPECT_EQ(Occurrences(html, "<svg"), 2u);
+  EXPECT_NE(html.find("<svg class=\"headroom\" data-dtype=\"FLOAT16\""), std::string::npos);
+  EXPECT_EQ(Occurrences(html, "class=\"beyond\""), 1u);
   EXPECT_EQ(Occurrences(html, "<details class=\"failure-group\""), 4u);
   EXPECT_EQ(html.find("http://"), html.find("http://www.w3.org/2000/svg"));  // nothing fetched
   EXPECT_EQ(html.find("https://"), std::string::npos);

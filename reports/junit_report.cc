@@ -41,8 +41,13 @@ std::string Seconds(uint64_t duration_us) {
 std::string CountAttributes(const Counts& counts) {
   return " tests=\"" + std::to_string(counts.tests) + "\" failures=\"" +
          std::to_string(counts.failures) + "\" errors=\"" + std::to_string(counts.errors) +
-         "\" skipped=\"" + std::to_string(counts.skipped) + "\" time=\"" +
-         Seconds(counts.duration_us) + "\"";
+         "\" time=\"" + Seconds(counts.duration_us) + "\"";
+}
+
+// junit-10.xsd allows a skipped count on a <testsuite>, not on <testsuites>.
+std::string SuiteStart(const std::string& name, const Counts& counts) {
+  return "  <testsuite name=\"" + EscapeXml(name) + "\"" + CountAttributes(counts) + " skipped=\"" +
+         std::to_string(counts.skipped) + "\">\n";
 }
 
 void Count(const ReportCase& item, Counts& counts) {
@@ -116,22 +121,54 @@ std::string Property(const std::string& name, const std::string& value) {
   return "      <property name=\"" + name + "\" value=\"" + EscapeXml(value) + "\"/>\n";
 }
 
-// The suite's coverage, so CI shows how far the operator is proven, not only what failed.
-void WriteProperties(const Report& report, const Coverage& entry, std::ostringstream& out) {
-  std::string claimed;
-  for (const auto& backend : report.backends) {
-    if (backend.info.name == entry.backend) claimed = backend.info.feature_level;
+// The distinct values of `field` over the journals whose header lists `backend`, in journal
+// order, joined by ", ": the shards of one run agree, journals of separate runs may not.
+template <typename Field>
+std::string JournalFacts(const Report& report, const std::string& backend, Field field) {
+  std::vector<std::string> values;
+  for (const JournalHeader& header : report.headers) {
+    const bool lists =
+        std::any_of(header.backends.begin(), header.backends.end(),
+                    [&](const BackendRecord& record) { return record.name == backend; });
+    if (!lists) continue;
+    std::string value = field(header);
+    if (!value.empty() && std::find(values.begin(), values.end(), value) == values.end()) {
+      values.push_back(std::move(value));
+    }
   }
+  std::string text;
+  for (const std::string& value : values) text += (text.empty() ? "" : ", ") + value;
+  return text;
+}
+
+// What was tested (backend, its version and device, the level it claims, the seed and opcts
+// version of the run) and how far the operator is proven, so CI shows more than what failed.
+void WriteProperties(const Report& report, const Coverage& entry, std::ostringstream& out) {
+  // Every case's backend has a summary (BuildReport); the first journal's record when several
+  // journals describe it.
+  const BackendRecord& backend =
+      std::find_if(report.backends.begin(), report.backends.end(), [&](const auto& summary) {
+        return summary.info.name == entry.backend;
+      })->info;
+  const std::string seeds = JournalFacts(report, entry.backend, [](const JournalHeader& header) {
+    return std::to_string(header.seed);
+  });
+  const std::string versions = JournalFacts(
+      report, entry.backend, [](const JournalHeader& header) { return header.opcts_version; });
   char pass_rate[32];
   std::snprintf(pass_rate, sizeof pass_rate, "%.6f",
                 std::floor(entry.PassRate() * 1e6) / 1e6);  // 1.000000 only when all pass
   out << "    <properties>\n"
+      << Property("opcts.backend", backend.name)
+      << Property("opcts.backend_version", backend.version)
+      << Property("opcts.device", backend.device)
+      << Property("opcts.claimed_level", backend.feature_level) << Property("opcts.seed", seeds)
+      << Property("opcts.version", versions)
       << Property("opcts.highest_passing_level",
                   entry.highest_passing.empty() ? "none" : entry.highest_passing)
       << Property("opcts.pass_rate", pass_rate)
       << Property("opcts.cases", std::to_string(entry.cases))
-      << Property("opcts.passing", std::to_string(entry.passing))
-      << Property("opcts.claimed_level", claimed) << "    </properties>\n";
+      << Property("opcts.passing", std::to_string(entry.passing)) << "    </properties>\n";
 }
 
 }  // namespace
@@ -156,8 +193,7 @@ std::string RenderJunit(const Report& report) {
     const Coverage& entry = report.coverage[i];
     Counts counts;
     for (const ReportCase* item : suites[i]) Count(*item, counts);
-    out << "  <testsuite name=\"" << EscapeXml(entry.backend + "." + entry.op) << "\""
-        << CountAttributes(counts) << ">\n";
+    out << SuiteStart(entry.backend + "." + entry.op, counts);
     WriteProperties(report, entry, out);
     for (const ReportCase* item : suites[i]) WriteCase(*item, out);
     out << "  </testsuite>\n";
@@ -166,7 +202,7 @@ std::string RenderJunit(const Report& report) {
     // Interrupted or incomplete runs, expired waivers, missing evidence and unmet levels fail
     // the gate without being a case; CI must see them.
     Counts counts{report.gate_problems.size(), report.gate_problems.size(), 0, 0, 0};
-    out << "  <testsuite name=\"opcts.gate\"" << CountAttributes(counts) << ">\n";
+    out << SuiteStart("opcts.gate", counts);
     for (size_t i = 0; i < report.gate_problems.size(); ++i) {
       out << "    <testcase name=\"gate." << i << "\" classname=\"opcts.gate\" time=\"0.000000\">\n"
           << "      <failure type=\"Gate\" message=\"" << EscapeXml(report.gate_problems[i])

@@ -42,6 +42,15 @@ std::map<std::string, std::string> SuiteProperties(const XmlDocument& document,
   return properties;
 }
 
+// The sum of the suites' skipped counts.
+uint64_t SkippedInSuites(const XmlDocument& document) {
+  uint64_t skipped = 0;
+  for (const auto& element : document.elements) {
+    if (element.name == "testsuite") skipped += std::stoull(element.attributes.at("skipped"));
+  }
+  return skipped;
+}
+
 size_t Occurrences(const std::string& text, const std::string& needle) {
   size_t count = 0;
   for (size_t at = text.find(needle); at != std::string::npos; at = text.find(needle, at + 1)) {
@@ -110,23 +119,65 @@ TEST(JsonSummary, CoverageArray) {
   EXPECT_TRUE(json["coverage"][1]["highest_passing"].is_null());  // the failing product
 }
 
-TEST(Junit, SuitesCarryCoverageProperties) {
+TEST(Junit, SuitesCarryRunFactsAndCoverage) {
   const std::string xml = RenderJunit(Build(false));
   const Result<XmlDocument> document = ParseXml(xml);
   ASSERT_TRUE(document.ok()) << document.error().message << "\n" << xml;
   EXPECT_EQ(document->Count("properties"), 6u);
-  EXPECT_EQ(document->Count("property"), 30u);
+  EXPECT_EQ(document->Count("property"), 60u);
   EXPECT_EQ(SuiteProperties(*document, "cpu-simd.DML_SCATTER_ND"),
-            (std::map<std::string, std::string>{{"opcts.highest_passing_level", "3_0"},
+            (std::map<std::string, std::string>{{"opcts.backend", "cpu-simd"},
+                                                {"opcts.backend_version", "1.0"},
+                                                {"opcts.device", "x86-64 AVX2"},
+                                                {"opcts.claimed_level", "5_0"},
+                                                {"opcts.seed", "1"},
+                                                {"opcts.version", "0.1.0"},
+                                                {"opcts.highest_passing_level", "3_0"},
                                                 {"opcts.pass_rate", "0.666666"},
                                                 {"opcts.cases", "3"},
-                                                {"opcts.passing", "2"},
-                                                {"opcts.claimed_level", "5_0"}}));
+                                                {"opcts.passing", "2"}}));
   const auto product = SuiteProperties(*document, "cpu-simd.DML_CUMULATIVE_PRODUCT");
   EXPECT_EQ(product.at("opcts.highest_passing_level"), "none");
   EXPECT_EQ(product.at("opcts.pass_rate"), "0.000000");
-  EXPECT_EQ(SuiteProperties(*document, "vulkan.OPENVINO_CUMSUM_3").at("opcts.claimed_level"),
-            "4_0");
+  const auto cumsum = SuiteProperties(*document, "vulkan.OPENVINO_CUMSUM_3");
+  EXPECT_EQ(cumsum.at("opcts.backend"), "vulkan");
+  EXPECT_EQ(cumsum.at("opcts.backend_version"), "0.3");
+  EXPECT_EQ(cumsum.at("opcts.device"), "llvmpipe (LLVM 15.0.6, 256 bits)");
+  EXPECT_EQ(cumsum.at("opcts.claimed_level"), "4_0");
+}
+
+// A backend's suites give the seeds and opcts versions of the journals that ran it, each once:
+// the shards of one run agree; separate runs of one backend are joined by ", ".
+TEST(Junit, SeedsAndVersionsOfTheBackendsJournals) {
+  const auto header = [](const std::string& backend, uint64_t seed, const std::string& version) {
+    auto line = nlohmann::json::parse(testing::HeaderLine(backend, seed));
+    line["opcts_version"] = version;
+    return line.dump() + "\n";
+  };
+  auto journals = LoadJournals({"shard0of3.jsonl", "shard1of3.jsonl", "shard2of3.jsonl"});
+  for (const auto& [name, text] : std::vector<std::pair<std::string, std::string>>{
+           {"gpu1.jsonl", header("gpu", 1, "0.1.0") + testing::CaseLine("gpu", "a", "Pass")},
+           {"npu.jsonl", header("npu", 3, "0.1.0") + testing::CaseLine("npu", "a", "Pass")},
+           {"gpu7.jsonl", header("gpu", 7, "0.2.0") + testing::CaseLine("gpu", "b", "Pass")},
+           {"gpu1b.jsonl", header("gpu", 1, "0.2.0") + testing::CaseLine("gpu", "c", "Pass")}}) {
+    auto journal = ParseJournal(text, name);
+    ASSERT_TRUE(journal.ok()) << journal.error().message;
+    journals.push_back({name, *journal});
+  }
+  const auto report = BuildReport(journals, {}, {});
+  ASSERT_TRUE(report.ok()) << report.error().message;
+  const std::string xml = RenderJunit(*report);
+  const Result<XmlDocument> document = ParseXml(xml);
+  ASSERT_TRUE(document.ok()) << document.error().message << "\n" << xml;
+  const auto shards = SuiteProperties(*document, "cpu-reference.DML_CUMULATIVE_SUMMATION");
+  EXPECT_EQ(shards.at("opcts.seed"), "5");
+  EXPECT_EQ(shards.at("opcts.version"), "0.1.0");
+  const auto gpu = SuiteProperties(*document, "gpu.DML_CUMULATIVE_SUMMATION");
+  EXPECT_EQ(gpu.at("opcts.seed"), "1, 7");
+  EXPECT_EQ(gpu.at("opcts.version"), "0.1.0, 0.2.0");
+  const auto npu = SuiteProperties(*document, "npu.DML_CUMULATIVE_SUMMATION");
+  EXPECT_EQ(npu.at("opcts.seed"), "3");
+  EXPECT_EQ(npu.at("opcts.version"), "0.1.0");
 }
 
 TEST(Junit, WellFormedWithExpectedCounts) {
@@ -136,9 +187,10 @@ TEST(Junit, WellFormedWithExpectedCounts) {
   const auto& root = document->elements[0];
   EXPECT_EQ(root.name, "testsuites");
   EXPECT_EQ(root.attributes.at("tests"), "12");
-  EXPECT_EQ(root.attributes.at("failures"), "4");  // Fail x2, InvalidAccepted, ClaimViolation
-  EXPECT_EQ(root.attributes.at("errors"), "1");    // Crash
-  EXPECT_EQ(root.attributes.at("skipped"), "1");   // NotSupported
+  EXPECT_EQ(root.attributes.at("failures"), "4");   // Fail x2, InvalidAccepted, ClaimViolation
+  EXPECT_EQ(root.attributes.at("errors"), "1");     // Crash
+  EXPECT_EQ(root.attributes.count("skipped"), 0u);  // junit-10.xsd: only on a <testsuite>
+  EXPECT_EQ(SkippedInSuites(*document), 1u);        // NotSupported
   EXPECT_EQ(root.attributes.at("time"), "0.001194");
   EXPECT_EQ(document->Count("testsuite"), 6u);
   EXPECT_EQ(document->Count("testcase"), 12u);
@@ -177,7 +229,7 @@ TEST(Junit, WaivedAreSkippedAndExpiredWaiverFails) {
   EXPECT_EQ(root.attributes.at("tests"), "13");    // 12 cases + the expired waiver
   EXPECT_EQ(root.attributes.at("failures"), "3");  // InvalidAccepted, ClaimViolation, waiver
   EXPECT_EQ(root.attributes.at("errors"), "1");
-  EXPECT_EQ(root.attributes.at("skipped"), "3");  // NotSupported + 2 Waived
+  EXPECT_EQ(SkippedInSuites(*document), 3u);  // NotSupported + 2 Waived
   EXPECT_NE(xml.find("classname=\"opcts.gate\""), std::string::npos);
   EXPECT_NE(xml.find("expired on 2025-06-30"), std::string::npos);
 }

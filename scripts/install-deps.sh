@@ -8,7 +8,7 @@ packages=(
   libgtest-dev libgmock-dev librapidcheck-dev libbenchmark-dev libhwy-dev
   libyaml-cpp-dev nlohmann-json3-dev
   libvulkan-dev glslc mesa-vulkan-drivers vulkan-validationlayers
-  chromium zip unzip
+  chromium zip unzip libxml2-utils
   dpkg-dev file
 )
 

@@ -71,7 +71,7 @@ TEST(ReportCli, RendersEveryFormatAndFailsTheGate) {
   for (const char* name : {"r.json", "r.xml", "r.md", "r.html"}) {
     EXPECT_GT(std::filesystem::file_size(dir / name), 500u) << name;
   }
-  EXPECT_TRUE(Contains(ReadFile(dir / "r.json"), "\"format\": \"opcts-report/1\""));
+  EXPECT_TRUE(Contains(ReadFile(dir / "r.json"), "\"format\": \"opcts-report/2\""));
 }
 
 TEST(ReportCli, PassingJournalExitsZero) {
@@ -403,7 +403,7 @@ TEST(ReportCli, WriteReportSetThatCannotWriteClaimsNothing) {
   EXPECT_EQ(out.str(), "");  // no verdict, no "gate passed"
   EXPECT_EQ(Listing(dir / ""), (std::vector<std::string>{"junit.xml", "summary.json"}));
   EXPECT_TRUE(std::filesystem::is_directory(dir / "junit.xml"));
-  EXPECT_TRUE(Contains(ReadFile(dir / "summary.json"), "\"format\": \"opcts-report/1\""));
+  EXPECT_TRUE(Contains(ReadFile(dir / "summary.json"), "\"format\": \"opcts-report/2\""));
 
   std::ostringstream missing_out, missing_err;
   EXPECT_EQ(WriteReportSet({Testdata("shard0of3.jsonl")}, {}, dir / "no/such/dir", missing_out,

@@ -114,9 +114,9 @@ std::string NormalizedCause(const CaseRecord& record) {
     return std::string(m->tensor) + ": wrong elements";
   // Near (guard bytes) or far (guard pages), a write outside the buffer is one kind.
   if (message.find("outside TotalTensorSizeInBytes") != std::string_view::npos) {
-    const std::string_view side =
-        message.find("before the start") != std::string_view::npos ? "before the start"
-                                                                    : "past the end";
+    const std::string_view side = message.find("before the start") != std::string_view::npos
+                                      ? "before the start"
+                                      : "past the end";
     return std::string(message.substr(0, message.find(": "))) + ": wrote " + std::string(side) +
            " (outside TotalTensorSizeInBytes)";
   }

@@ -45,8 +45,9 @@ TEST(NormalizedCause, KindsOfMismatch) {
   const auto kind = [](const std::string& expected, const std::string& got) {
     return MismatchKindOf(Failing("FLOAT32", Judged("[1]", expected, got)));
   };
-  EXPECT_EQ(kind("5 ± 1e-06", "nan(0x7fc0dead) (never written: still the fill pattern opcts "
-                              "put there)"),
+  EXPECT_EQ(kind("5 ± 1e-06",
+                 "nan(0x7fc0dead) (never written: still the fill pattern opcts "
+                 "put there)"),
             "left unwritten");
   EXPECT_EQ(kind("5 ± 1e-06", "nan(0x7fc00000)"), "NaN where a number is expected");
   EXPECT_EQ(kind("NaN", "1 (0x3f800000)"), "a number where NaN is expected");
@@ -62,15 +63,18 @@ TEST(NormalizedCause, KindsOfMismatch) {
 
 TEST(NormalizedCause, OtherMessagesAreBlankedAndHaveNoKind) {
   EXPECT_EQ(MismatchKindOf(Failing("INT8", "signal 11 (Segmentation fault)")), "");
-  EXPECT_EQ(NormalizedCause(Failing("FLOAT32", "OutputTensor: wrote at byte 12 past the end "
-                                               "(outside TotalTensorSizeInBytes)")),
+  EXPECT_EQ(NormalizedCause(Failing("FLOAT32",
+                                    "OutputTensor: wrote at byte 12 past the end "
+                                    "(outside TotalTensorSizeInBytes)")),
             "OutputTensor: wrote past the end (outside TotalTensorSizeInBytes)");
-  EXPECT_EQ(NormalizedCause(Failing("FLOAT32", "OutputTensor: accessed byte 1048576 past the end "
-                                               "(an inaccessible guard page; outside "
-                                               "TotalTensorSizeInBytes)")),
+  EXPECT_EQ(NormalizedCause(Failing("FLOAT32",
+                                    "OutputTensor: accessed byte 1048576 past the end "
+                                    "(an inaccessible guard page; outside "
+                                    "TotalTensorSizeInBytes)")),
             "OutputTensor: wrote past the end (outside TotalTensorSizeInBytes)");
-  EXPECT_EQ(NormalizedCause(Failing("FLOAT32", "InputTensor: wrote 3 bytes before the start "
-                                               "(outside TotalTensorSizeInBytes)")),
+  EXPECT_EQ(NormalizedCause(Failing("FLOAT32",
+                                    "InputTensor: wrote 3 bytes before the start "
+                                    "(outside TotalTensorSizeInBytes)")),
             "InputTensor: wrote before the start (outside TotalTensorSizeInBytes)");
   EXPECT_EQ(NormalizedCause(Failing("INT8", "signal 11 (Segmentation fault)")),
             "signal # (Segmentation fault)");

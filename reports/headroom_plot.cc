@@ -22,9 +22,9 @@ struct Bar {
 }  // namespace
 
 const std::vector<std::string>& HeadroomBuckets() {
-  static const std::vector<std::string> buckets = {
-      "exact", "< 0.001", "0.001–0.01", "0.01–0.1", "0.1–1",
-      "1–10",  "10–1000", "> 1000",     "beyond measure"};
+  static const std::vector<std::string> buckets = {"exact",    "< 0.001", "0.001–0.01",
+                                                   "0.01–0.1", "0.1–1",   "1–10",
+                                                   "10–1000",  "> 1000",  "beyond measure"};
   return buckets;
 }
 
@@ -65,14 +65,14 @@ std::string RenderHeadroomPlot(const Report& report) {
                               std::log10(1.0 + static_cast<double>(most));
     };
     svg << "<svg class=\"headroom\" data-dtype=\"" << EscapeXml(dtype)
-        << "\" xmlns=\"http://www.w3.org/2000/svg\" width=\"" << kWidth << "\" height=\""
-        << kHeight << "\" viewBox=\"0 0 " << kWidth << " " << kHeight
-        << "\" role=\"img\" aria-label=\"" << EscapeXml(dtype) << ": error divided by bound\">\n"
+        << "\" xmlns=\"http://www.w3.org/2000/svg\" width=\"" << kWidth << "\" height=\"" << kHeight
+        << "\" viewBox=\"0 0 " << kWidth << " " << kHeight << "\" role=\"img\" aria-label=\""
+        << EscapeXml(dtype) << ": error divided by bound\">\n"
         << "<text x=\"" << kLeft << "\" y=\"14\" font-size=\"13\" font-weight=\"bold\">"
         << EscapeXml(dtype) << ": largest error ÷ bound per case</text>\n";
     const double bound_x = x_of(kWithinBound) - kGap / 2;
-    svg << "<line x1=\"" << bound_x << "\" y1=\"" << kTop - 8 << "\" x2=\"" << bound_x
-        << "\" y2=\"" << kTop + kBarsHeight << "\" stroke=\"#555\" stroke-dasharray=\"4 3\"/>"
+    svg << "<line x1=\"" << bound_x << "\" y1=\"" << kTop - 8 << "\" x2=\"" << bound_x << "\" y2=\""
+        << kTop + kBarsHeight << "\" stroke=\"#555\" stroke-dasharray=\"4 3\"/>"
         << "<text x=\"" << bound_x + 3 << "\" y=\"" << kTop - 2
         << "\" font-size=\"10\">bound</text>\n";
     for (size_t b = 0; b < n; ++b) {

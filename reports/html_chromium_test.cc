@@ -36,12 +36,13 @@ std::string FindChromium() {
 
 // Headless flags that keep Chromium off the network and away from the user's profile.
 std::string ChromiumCommand(const std::string& chromium, const std::string& profile,
-                            const std::string& mode, const std::string& url) {
+                            const std::string& mode, const std::string& url, int width = 1280) {
   return "timeout 120 '" + chromium +
          "' --headless --no-sandbox --disable-gpu --disable-quic "
          "--no-first-run --disable-background-networking --disable-component-update "
          "--disable-sync --user-data-dir='" +
-         profile + "' --window-size=1280,2400 " + mode + " 'file://" + url + "' 2>/dev/null";
+         profile + "' --window-size=" + std::to_string(width) + ",2400 " + mode + " 'file://" +
+         url + "' 2>/dev/null";
 }
 
 class HtmlInChromium : public ::testing::Test {
@@ -74,26 +75,43 @@ TEST_F(HtmlInChromium, DomHasMatrixAndEscapedScriptThatNeverRan) {
   EXPECT_EQ(dom.find("<script"), std::string::npos);
   EXPECT_NE(dom.find("&lt;script&gt;document.title='pwned'&lt;/script&gt;"), std::string::npos)
       << dom.substr(0, 2000);
-  EXPECT_NE(dom.find("data-backend=\"vulkan\" data-op=\"DML_SCATTER_ND\" data-dtype=\"INT32\" "
-                     "data-rank=\"rank5-8\" data-status=\"Crash\""),
+  // The matrix by level: vulkan's INT32 ScatterND crash at 3_0, linking to its failure group.
+  const size_t scatter = dom.find("<table class=\"matrix\" data-op=\"DML_SCATTER_ND\"");
+  const size_t row = dom.find("<tr data-backend=\"vulkan\" data-dtype=\"INT32\">", scatter);
+  ASSERT_NE(row, std::string::npos) << dom.substr(0, 4000);
+  const std::string crash_row = dom.substr(row, dom.find("</tr>", row) - row);
+  EXPECT_NE(crash_row.find("data-level=\"3_0\" data-status=\"Crash\""), std::string::npos)
+      << crash_row;
+  EXPECT_NE(crash_row.find("<a href=\"#group-2\">0/1</a>"), std::string::npos) << crash_row;
+  EXPECT_NE(dom.find("data-level=\"3_1\" data-status=\"Fail\""), std::string::npos);
+  // Every failure group, with its breakdown and smallest case.
+  for (int g = 0; g < 4; ++g)
+    EXPECT_NE(dom.find("<details class=\"failure-group\" id=\"group-" + std::to_string(g) + "\""),
+              std::string::npos)
+        << g;
+  EXPECT_NE(dom.find("Smallest failing case (15 elements): <code>opcts repro --backend cpu-simd "
+                     "dml_cumulative_product.f32.rank2.axis1.s1</code>"),
             std::string::npos);
-  EXPECT_NE(dom.find("data-backend=\"cpu-simd\" data-op=\"DML_CUMULATIVE_PRODUCT\" "
-                     "data-dtype=\"FLOAT32\" data-rank=\"rank2-4\" data-status=\"Fail\""),
-            std::string::npos);
-  EXPECT_NE(dom.find("<svg"), std::string::npos);
+  // The headroom plots, the product's failure in red.
+  EXPECT_NE(dom.find("<svg class=\"headroom\" data-dtype=\"FLOAT32\""), std::string::npos);
+  EXPECT_NE(dom.find("class=\"beyond\""), std::string::npos);
 }
 
-TEST_F(HtmlInChromium, ScreenshotIsWritten) {
-  const std::string png = OPCTS_REPORT_PNG;
-  std::filesystem::remove(png);
-  const auto [output, status] = Capture(
-      ChromiumCommand(chromium_, dir_ / "profile-shot", "--screenshot='" + png + "'", html_path_));
-  ASSERT_EQ(status, 0) << "chromium --screenshot failed: " << output;
-  ASSERT_TRUE(std::filesystem::exists(png)) << png;
-  const std::string bytes = testing::ReadFile(png);
-  EXPECT_EQ(bytes.substr(0, 8), std::string("\x89PNG\r\n\x1a\n", 8));
-  // A blank page compresses to a few KiB; tables, colours and the plot do not.
-  EXPECT_GT(bytes.size(), 20000u);
+// Wide and phone-narrow screenshots (left in the build folder for a person to look at).
+TEST_F(HtmlInChromium, ScreenshotsAreWritten) {
+  for (const auto& [png, width] : {std::pair<std::string, int>{OPCTS_REPORT_PNG, 1280},
+                                   std::pair<std::string, int>{OPCTS_REPORT_NARROW_PNG, 420}}) {
+    std::filesystem::remove(png);
+    const auto [output, status] =
+        Capture(ChromiumCommand(chromium_, dir_ / ("profile-shot-" + std::to_string(width)),
+                                "--screenshot='" + png + "'", html_path_, width));
+    ASSERT_EQ(status, 0) << "chromium --screenshot failed: " << output;
+    ASSERT_TRUE(std::filesystem::exists(png)) << png;
+    const std::string bytes = testing::ReadFile(png);
+    EXPECT_EQ(bytes.substr(0, 8), std::string("\x89PNG\r\n\x1a\n", 8));
+    // A blank page compresses to a few KiB; tables, colours and the plots do not.
+    EXPECT_GT(bytes.size(), 20000u) << png;
+  }
 }
 
 }  // namespace

@@ -16,7 +16,10 @@ constexpr size_t kMaxCasesPerGroup = 100;
 
 constexpr char kStyle[] = R"css(
 body { font: 14px/1.4 system-ui, sans-serif; margin: 24px; color: #222; }
-table { border-collapse: collapse; margin: 8px 0 16px; }
+table { border-collapse: collapse; margin: 8px 0 16px; display: block; overflow-x: auto;
+        max-width: 100%; }
+svg.headroom { max-width: 100%; height: auto; }
+@media (max-width: 600px) { body { margin: 8px; } }
 th, td { border: 1px solid #ccc; padding: 3px 7px; text-align: left; vertical-align: top; }
 th { background: #f3f3f3; }
 td.num { text-align: right; }
@@ -242,9 +245,8 @@ void WriteFailures(const Report& report, std::ostringstream& out) {
         << EscapeXml(group.op) << " &middot; " << group.dtype_class << " &middot; "
         << group.cases.size() << " case(s) &middot; <code>" << EscapeXml(group.cause)
         << "</code></summary>\n<p>" << EscapeXml(GroupBreakdown(group)) << "</p>\n"
-        << "<p>Smallest failing case (" << ElementCount(smallest)
-        << " elements): <code>" << EscapeXml(smallest.repro.empty() ? smallest.id : smallest.repro)
-        << "</code></p>\n";
+        << "<p>Smallest failing case (" << ElementCount(smallest) << " elements): <code>"
+        << EscapeXml(smallest.repro.empty() ? smallest.id : smallest.repro) << "</code></p>\n";
     WriteCaseTable(report, group.cases, kMaxCasesPerGroup, out);
     out << "</details>\n";
   }
@@ -273,6 +275,7 @@ std::string StatusClass(Status status) { return "s-" + std::string(StatusName(st
 std::string RenderHtml(const Report& report) {
   std::ostringstream out;
   out << "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
+      << "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
       << "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
          "style-src 'unsafe-inline'\">\n"
       << "<title>" << kHtmlTitle << "</title>\n<style>" << kStyle << "</style></head>\n<body>\n"

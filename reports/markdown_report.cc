@@ -131,9 +131,9 @@ void WriteFailures(const Report& report, std::ostringstream& out) {
     const CaseRecord& smallest = report.cases[group.smallest].record;
     out << "- **" << StatusName(group.status) << "** · " << EscapeMarkdown(group.op) << " · "
         << group.dtype_class << " · " << group.cases.size()
-        << " case(s): " << EscapeMarkdown(group.cause) << "\n  - " << EscapeMarkdown(GroupBreakdown(group))
-        << "\n  - smallest (" << ElementCount(smallest) << " elements, "
-        << EscapeMarkdown(smallest.backend) << "): `"
+        << " case(s): " << EscapeMarkdown(group.cause) << "\n  - "
+        << EscapeMarkdown(GroupBreakdown(group)) << "\n  - smallest (" << ElementCount(smallest)
+        << " elements, " << EscapeMarkdown(smallest.backend) << "): `"
         << EscapeMarkdownCode(smallest.repro.empty() ? smallest.id : smallest.repro) << "`\n";
   }
   out << "\n";

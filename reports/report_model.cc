@@ -281,8 +281,9 @@ void AddMatrix(Report& report) {
       b.row.levels.push_back(std::move(cell));
     }
     std::sort(levels.begin(), levels.end(), LevelLess);
-    std::sort(b.row.levels.begin(), b.row.levels.end(),
-              [](const MatrixCell& x, const MatrixCell& y) { return LevelLess(x.column, y.column); });
+    std::sort(
+        b.row.levels.begin(), b.row.levels.end(),
+        [](const MatrixCell& x, const MatrixCell& y) { return LevelLess(x.column, y.column); });
     b.row.highest_passing = HighestPassing(levels, passes);
     for (auto& [rank, cell] : b.rank_classes) {
       cell.column = RankClasses()[rank];
@@ -435,7 +436,6 @@ double Rate(uint64_t passing, uint64_t cases) {
 double Coverage::PassRate() const { return Rate(passing, cases); }
 double MatrixCell::PassRate() const { return Rate(passing, cases); }
 double MatrixRow::PassRate() const { return Rate(passing, cases); }
-
 
 bool BackendSummary::ClaimHolds() const { return !by_status.count(Status::kClaimViolation); }
 

@@ -7,8 +7,8 @@
 //   return report->Passed() ? 0 : 1;
 #pragma once
 
-#include <cstdint>
 #include <cstddef>
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
@@ -124,12 +124,12 @@ struct Report {
   std::vector<JournalHeader> headers;  // parallel to sources
   bool strict = false;
   std::string today;
-  std::vector<BackendSummary> backends;      // in order of first appearance
-  std::vector<ReportCase> cases;             // journal order
-  StatusCounts by_status;                    // effective statuses
-  std::vector<MatrixRow> matrix;             // sorted by op, backend, dtype
+  std::vector<BackendSummary> backends;                       // in order of first appearance
+  std::vector<ReportCase> cases;                              // journal order
+  StatusCounts by_status;                                     // effective statuses
+  std::vector<MatrixRow> matrix;                              // sorted by op, backend, dtype
   std::map<std::string, std::vector<std::string>> levels_of;  // per op, its levels present
-  std::vector<std::string> rank_classes;     // those present, in RankClass order
+  std::vector<std::string> rank_classes;                      // those present, in RankClass order
   std::vector<FailureGroup> failure_groups;  // every group of gate failures, largest first
   std::vector<std::string> gate_reasons;     // why the gate failed; empty when it passed
   std::vector<std::string> gate_problems;    // the reasons that are no case: interrupted or

@@ -223,8 +223,10 @@ TEST(Report, AGroupKnowsItsSmallestCaseAndWhereItShows) {
                          {"shape", nlohmann::json::parse(shape)},
                          {"layout", layout},
                          {"level", level},
-                         {"message", "OutputTensor: 2 of 9 elements wrong; first element [1,2]: "
-                                     "expected 3 ± 1e-06, got " + got}});
+                         {"message",
+                          "OutputTensor: 2 of 9 elements wrong; first element [1,2]: "
+                          "expected 3 ± 1e-06, got " +
+                              got}});
   };
   const Report report = BuildInline({fail("a", "FLOAT32", "[4,4,4]", "packed", "2_1", "4"),
                                      fail("b", "FLOAT16", "[2,3]", "strided", "4_0", "-3"),

@@ -185,10 +185,7 @@ void WriteMatrix(const Report& report, std::ostringstream& out) {
   const std::map<size_t, size_t> group_of = GroupOfCase(report);
   for (size_t i = 0; i < report.matrix.size();) {
     const std::string& op = report.matrix[i].op;
-    const auto levels = report.levels_of.find(op);
-    const std::vector<std::string> no_levels;
-    const std::vector<std::string>& op_levels =
-        levels == report.levels_of.end() ? no_levels : levels->second;
+    const std::vector<std::string>& op_levels = report.levels_of.at(op);
     out << "<h3>" << EscapeXml(op) << "</h3>\n<table class=\"matrix\" data-op=\"" << EscapeXml(op)
         << "\"><tr><th rowspan=\"2\">backend</th><th rowspan=\"2\">dtype</th><th colspan=\""
         << op_levels.size() << "\">feature level</th><th colspan=\"" << report.rank_classes.size()

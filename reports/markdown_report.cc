@@ -99,10 +99,7 @@ void WriteMatrix(const Report& report, std::ostringstream& out) {
          "rank class (✗: a gate failure there)</summary>\n\n";
   for (size_t i = 0; i < report.matrix.size();) {
     const std::string& op = report.matrix[i].op;
-    const auto levels = report.levels_of.find(op);
-    const std::vector<std::string> no_levels;
-    const std::vector<std::string>& op_levels =
-        levels == report.levels_of.end() ? no_levels : levels->second;
+    const std::vector<std::string>& op_levels = report.levels_of.at(op);
     out << "**" << EscapeMarkdown(op) << "**\n\n| Backend | Dtype |";
     for (const std::string& level : op_levels) out << " " << EscapeMarkdown(level) << " |";
     for (const std::string& rank : report.rank_classes) out << " " << rank << " |";

@@ -266,6 +266,7 @@ void AddMatrix(Report& report) {
     ranks_seen.insert(rank);
     Count(item, i, passing, b.rank_classes[rank]);
   }
+  for (const auto& [key, b] : rows) levels_of[b.row.op];  // an operator without levels too
   for (auto& [op, levels] : levels_of) {
     report.levels_of[op].assign(levels.begin(), levels.end());
     std::sort(report.levels_of[op].begin(), report.levels_of[op].end(), LevelLess);

@@ -128,7 +128,8 @@ struct Report {
   std::vector<ReportCase> cases;                              // journal order
   StatusCounts by_status;                                     // effective statuses
   std::vector<MatrixRow> matrix;                              // sorted by op, backend, dtype
-  std::map<std::string, std::vector<std::string>> levels_of;  // per op, its levels present
+  // Per operator of the matrix, the levels its cases have (ascending; maybe none).
+  std::map<std::string, std::vector<std::string>> levels_of;
   std::vector<std::string> rank_classes;                      // those present, in RankClass order
   std::vector<FailureGroup> failure_groups;  // every group of gate failures, largest first
   std::vector<std::string> gate_reasons;     // why the gate failed; empty when it passed

@@ -298,6 +298,8 @@ CaseRecipe BuildScanRecipe(const ScanChoices& c) {
   TensorRecipe& input = r.tensors[binding.input];
   input = FilledWith(LayoutDesc(c.dtype, c.shape, in_layout, c.broadcast_dim), c.values);
   input.line_length = c.shape[c.Axis()];  // keeps signed random sums in range
+  // The line classes (neg-zero, ...) lay each line along the axis (the shrinker keeps them).
+  for (unsigned d = c.Axis() + 1; d < c.shape.size(); ++d) input.line_inner *= c.shape[d];
   r.tensors[binding.output] =
       FilledWith(LayoutDesc(c.dtype, c.shape, r.in_place ? Layout::kPacked : c.output_layout));
   if (!binding.axis_param.empty()) {

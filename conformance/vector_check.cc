@@ -17,6 +17,37 @@ void ApplyTolerance(const Tolerance& tolerance, ExpectedTensor& expected) {
   }
 }
 
+uint64_t ExpectedBits(DType t, const ExpectedTensor& tensor, const ExpectedElement& e) {
+  switch (e.kind) {
+    case Expect::kAnyOf:
+      return tensor.candidates.at(e.bits).front();
+    case Expect::kNaN:
+      return DoubleToBits(t, NAN);
+    case Expect::kNear:
+      return DoubleToBits(t, static_cast<double>(e.value));
+    case Expect::kBits:
+    case Expect::kAny:
+      break;
+  }
+  return e.bits;
+}
+
+TestVector FindingVector(const Operation& op, const ReferenceResult& expected,
+                         const std::string& name, const std::string& source) {
+  TestVector v;
+  v.name = name;
+  v.source = source;
+  v.op = op;
+  v.expect_reject = expected.invalid.has_value();
+  if (v.expect_reject) return v;
+  for (const ExpectedTensor& e : expected.outputs) {
+    std::vector<uint64_t>& bits = v.expected[e.name];
+    for (const ExpectedElement& element : e.elements)
+      bits.push_back(ExpectedBits(e.desc.dtype, e, element));
+  }
+  return v;
+}
+
 VectorCheck CheckVectorAgainstReference(const TestVector& vector, FloatRules float_rules) {
   const Operation& op = vector.op;
   if (!FindReferenceKernel(op.spec->reference))

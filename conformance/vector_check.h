@@ -25,4 +25,17 @@ VectorCheck CheckVectorAgainstReference(const TestVector& vector,
 // becomes abs + rel * |value|).
 void ApplyTolerance(const Tolerance& tolerance, ExpectedTensor& expected);
 
+// One bit pattern the expectation admits: the exact bits, the first permitted candidate, a quiet
+// NaN, or the expected value rounded to the output type.
+uint64_t ExpectedBits(DType t, const ExpectedTensor& tensor, const ExpectedElement& e);
+
+// A failing case (a fuzz finding, a shrunk case) as a test vector: the operation and its inputs,
+// and as `expected` the reference's answer (never the backend's), so the vector stays a correct
+// test after the bug is fixed and `opcts vectors` accepts it.
+//
+//   TestVector v = FindingVector(op, expected, "fuzz.dml_scatter_nd.1a2b3c4d", "cpu-simd: Fail:
+//   ..."); std::cout << VectorToJson(v).dump(1);
+TestVector FindingVector(const Operation& op, const ReferenceResult& expected,
+                         const std::string& name, const std::string& source);
+
 }  // namespace opcts

@@ -31,6 +31,33 @@ echo "errors: once, on stderr, exit 2"
 grep -q '^backend cpu-reference: Pass' "$dir/out" || fail "repro of a property case did not pass: $(cat "$dir/out")"
 echo "repro: resolves a property test's case id"
 
+# repro of a 13 500-element case with one wrong element ([5,0], the sign flipped): the tensors
+# summarised around it; --shrink finds the 6-element case and writes it as a vector that fails
+# on the backend as the case did, and passes on a correct one.
+long=dml_cumulative_summation.f32.rank2.4500x3.axis0-fwd-excl.packed.random.s1
+"$opcts" repro --shrink --backend "$plugins/opcts-fault-flip-sign-long-axis.so" \
+  --output "$dir/shrunk.json" $long >"$dir/out" 2>&1
+[ $? -eq 1 ] || fail "repro --shrink of a failing case did not exit 1: $(tail -n 5 "$dir/out")"
+grep -q '^    \[4,0\]: \.\.\. .* \*-\?[0-9.e+-]* (0x[0-9a-f]*)\* .* \.\.\.$' "$dir/out" \
+  || fail "repro did not show the elements around the mismatch at [5,0]: $(cat "$dir/out")"
+grep -q '(13500 elements; \*x\*: where the output mismatches)' "$dir/out" \
+  || fail "repro did not summarise the 13 500-element tensors"
+grep -q '^  original: 13500 elements, rank 2 (4500x3)$' "$dir/out" \
+  || fail "repro --shrink did not name the original size: $(cat "$dir/out")"
+grep -q '^  minimal:  6 elements, rank 1 (6)$' "$dir/out" \
+  || fail "repro --shrink did not name the minimal size: $(cat "$dir/out")"
+"$opcts" vectors --backend "$plugins/opcts-fault-flip-sign-long-axis.so" "$dir/shrunk.json" >"$dir/out" 2>&1
+[ $? -eq 1 ] || fail "the shrunk vector did not fail on the faulty backend: $(cat "$dir/out")"
+grep -q 'fault-flip-sign-long-axis: Fail (OutputTensor: 1 of 6 elements wrong; first element \[5\]' \
+  "$dir/out" || fail "the shrunk vector failed otherwise: $(cat "$dir/out")"
+"$opcts" vectors --backend cpu-reference "$dir/shrunk.json" >"$dir/out" 2>&1 \
+  || fail "the shrunk vector did not pass on cpu-reference: $(cat "$dir/out")"
+"$opcts" repro --shrink --backend cpu-reference --output "$dir/passing.json" $long >"$dir/out" 2>&1 \
+  || fail "repro --shrink of a passing case exited $?: $(tail -n 5 "$dir/out")"
+grep -q '^shrink: the case passes; nothing to shrink$' "$dir/out" || fail "repro --shrink of a passing case said: $(tail -n 3 "$dir/out")"
+[ -e "$dir/passing.json" ] && fail "repro --shrink wrote a vector for a passing case"
+echo "repro: large tensors summarised around the mismatches; --shrink writes the minimal case's vector"
+
 # A backend that refuses every vector it may refuse passes each one but proves nothing: exit 1.
 "$opcts" vectors --backend "$plugins/opcts-fault-refuse-all.so" "$(dirname "$0")/../vectors/golden" \
   >"$dir/out" 2>&1

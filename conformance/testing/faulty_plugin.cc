@@ -4,6 +4,9 @@
 //
 // Faults:
 //   flip-bit-f16     the lowest bit of the first output element of every FLOAT16 output flipped
+//   flip-sign-long-axis on a FLOAT32 scan whose axis is a parameter (DirectML) and whose scanned
+//                    dimension is longer than 5: the sign of the output element at position 5 along
+//                    it (the other coordinates 0) flipped
 //   write-past-end   one element written just past the output's TotalTensorSizeInBytes
 //   write-into-input the input's first byte changed (when not in place)
 //   skip-write       returns success without writing the output
@@ -103,6 +106,24 @@ int32_t GetInfo(void* instance, opcts_backend_info* info) {
     info->extra_support = "";
   }
   return status;
+}
+
+// flip-sign-long-axis: the byte holding the sign of the FLOAT32 output element at position 5 of
+// a parameter-axis scan's scanned dimension, the other coordinates 0; -1 when there is none.
+int64_t SignByteAtPosition5(const opcts_op_desc* op) {
+  const opcts::abi::Operator* info = opcts::abi::FindOperator(op->type);
+  const opcts::abi::Field* axis = info ? info->RoleField("axis") : nullptr;
+  const opcts_tensor_desc* out = Output(op);
+  if (axis == nullptr || axis->is_tensor || out == nullptr || out->data_type != OPCTS_DTYPE_FLOAT32)
+    return -1;
+  const uint32_t dim = axis->ReadUInt32(op->desc);
+  if (dim >= out->dimension_count || out->sizes[dim] <= 5) return -1;
+  int64_t stride = 1;  // in elements
+  if (out->strides != nullptr)
+    stride = out->strides[dim];
+  else
+    for (uint32_t d = dim + 1; d < out->dimension_count; ++d) stride *= out->sizes[d];
+  return 5 * stride * 4 + 3;  // little-endian: the sign is the top bit of the last byte
 }
 
 bool AcceptsInvalid() { return FAULT_IS("accept-invalid") || FAULT_IS("accept-invalid-read-oob"); }
@@ -212,6 +233,9 @@ int32_t Execute(void* instance, const opcts_op_desc* op, const opcts_binding* bi
   const opcts_tensor_desc* desc = Output(op);
   if (FAULT_IS("flip-bit-f16") && desc->data_type == OPCTS_DTYPE_FLOAT16)
     static_cast<uint8_t*>(out.data)[0] ^= 1;
+  if (FAULT_IS("flip-sign-long-axis"))
+    if (const int64_t sign = SignByteAtPosition5(op); sign >= 0)
+      static_cast<uint8_t*>(out.data)[sign] ^= 0x80;
   if (FAULT_IS("write-past-end")) static_cast<uint8_t*>(out.data)[out.size_in_bytes] ^= 0xFF;
   if (FAULT_IS("write-far") && desc->data_type == OPCTS_DTYPE_FLOAT32)
     static_cast<volatile uint8_t*>(out.data)[out.size_in_bytes + (1 << 20)] = 1;

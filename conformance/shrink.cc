@@ -13,6 +13,7 @@
 #include "conformance/property_case.h"
 #include "conformance/scatter_form.h"
 #include "conformance/vector_check.h"
+#include "reports/failure_cause.h"
 #include "reports/report_model.h"
 #include "spec/element.h"
 #include "spec/family_hooks.h"
@@ -428,9 +429,9 @@ std::string ShrinkRefusal(const CaseRecipe& recipe, Status status) {
 }
 
 std::string FailureKind(const CaseOutcome& outcome) {
-  const std::string_view message = outcome.message;
-  return std::string(StatusName(outcome.status)) + ": " +
-         CauseOf(message.substr(0, message.find(';')));
+  CaseRecord record;
+  record.message = outcome.message;
+  return std::string(StatusName(outcome.status)) + ": " + NormalizedCause(record);
 }
 
 ShrinkResult Shrink(const Plugin& plugin, const CaseRecipe& failing, const ShrinkOptions& options) {

@@ -77,10 +77,11 @@ struct ShrinkResult {
   bool Searched() const { return Failed() && refused.empty(); }
 };
 
-// How a failure is recognised while shrinking: the status and the message's first clause with
-// its numbers blanked (CauseOf), e.g. "Fail: OutputTensor: # of # elements wrong". The tensor
-// named and the kind of fault (elements wrong, bytes outside the buffer, an input modified, a
-// refusal and its reason) must stay; coordinates, values and counts change as the case shrinks.
+// How a failure is recognised while shrinking: the status and the reports' normalised cause
+// (reports/failure_cause.h), e.g. "Fail: OutputTensor: wrong elements": a smaller case stays in
+// the failure group of the original. The tensor named and the kind of fault (elements wrong,
+// bytes outside the buffer, an input modified, a refusal and its reason) must stay;
+// coordinates, values and counts change as the case shrinks.
 std::string FailureKind(const CaseOutcome& outcome);
 
 // Why a case that ended with `status` is not shrunk, or "": a Crash, Timeout or MemoryLimit (every

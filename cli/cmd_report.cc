@@ -278,6 +278,7 @@ std::string JournalText(const Journal& journal) {
   std::string text = ToJsonLine(journal.header) + "\n";
   for (const auto& record : journal.cases) text += ToJsonLine(record) + "\n";
   for (const auto& record : journal.memory) text += ToJsonLine(record) + "\n";
+  for (const auto& record : journal.shrunk) text += ToJsonLine(record) + "\n";
   return text;
 }
 

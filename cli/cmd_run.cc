@@ -19,7 +19,7 @@ constexpr const char* kUsage =
     "                 [--journal FILE] [--report-dir DIR] [--resume JOURNAL]\n"
     "                 [--allow-unavailable] [--no-isolation] [--timeout-ms N] [--memory-limit "
     "MIB]\n"
-    "                 [--float-rules platform|ieee] [--no-progress]\n"
+    "                 [--float-rules platform|ieee] [--no-progress] [--no-shrink]\n"
     "Repeated filters of one kind are a union; --exclude drops ids; --case-list keeps the ids or\n"
     "globs it lists (one per line, # comments). Without --shard, GTEST_TOTAL_SHARDS/\n"
     "GTEST_SHARD_INDEX or TEST_TOTAL_SHARDS/TEST_SHARD_INDEX select the shard.\n"
@@ -29,6 +29,9 @@ constexpr const char* kUsage =
     "that passes it is MemoryLimit (a gate failure) and the run goes on with a new worker. A\n"
     "worker whose memory grows steadily (64 MiB or more) is reported as leaking (--strict:\n"
     "a gate failure).\n"
+    "With --report-dir (isolated runs), the smallest case of each failure group is shrunk (3 s\n"
+    "each, in a child process) to DIR/shrunk/BACKEND.ID.json, an opcts-vector/1 file the reports\n"
+    "name with its `opcts vectors` repro; --no-shrink skips it.\n"
     "exit status: 0 passed, 1 the gate failed, 2 bad input or usage (a selection matching no\n"
     "case included), 130/143 stopped by SIGINT/SIGTERM (reports written, marked "
     "interrupted).\n" OPCTS_FLOAT_RULES_USAGE;
@@ -99,7 +102,7 @@ Result<FloatRules> ReadFloatRules(const CliArgs& args) {
 
 int RunCommand(const Args& raw) {
   CliArgs args(
-      raw, {"--strict", "--allow-unavailable", "--no-progress", "--no-isolation"},
+      raw, {"--strict", "--allow-unavailable", "--no-progress", "--no-isolation", "--no-shrink"},
       {"--backend", "--backend-options", "--op", "--dtype", "--level", "--id", "--exclude",
        "--case-list", "--seed", "--max-cases", "--shard", "--require-level", "--require",
        "--journal", "--report-dir", "--resume", "--timeout-ms", "--memory-limit", "--float-rules"});
@@ -126,6 +129,7 @@ int RunCommand(const Args& raw) {
   options.journal =
       args.Get("--journal").value_or(report_dir ? *report_dir + "/journal.jsonl" : "");
   if (!options.resume.empty()) options.journal = options.resume;
+  if (report_dir && !args.Has("--no-shrink")) options.shrink_dir = *report_dir + "/shrunk";
   if (report_dir) {
     std::error_code ec;
     std::filesystem::create_directories(*report_dir, ec);

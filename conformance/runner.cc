@@ -12,6 +12,7 @@
 #include <set>
 
 #include "conformance/case_generator.h"
+#include "conformance/group_shrink.h"
 #include "conformance/stop_signal.h"
 #include "conformance/worker.h"
 #include "opcts/version.h"
@@ -223,7 +224,26 @@ class Results {
     return true;
   }
   // Those of the resumed journal: kept for the report, not written again.
-  void Replay(std::vector<MemoryRecord> memory) { memory_ = std::move(memory); }
+  void Replay(std::vector<MemoryRecord> memory, std::vector<ShrunkRecord> shrunk) {
+    memory_ = std::move(memory);
+    shrunk_ = std::move(shrunk);
+  }
+
+  bool Add(const ShrunkRecord& s) {
+    shrunk_.push_back(s);
+    if (!journal_) return true;
+    if (Result<void> appended = journal_->Append(s); !appended) {
+      err_ << "opcts run: " << appended.error().message << "\n";
+      return false;
+    }
+    return true;
+  }
+
+  // The report of the cases so far (failure groups for shrinking).
+  Result<Report> Preview() const {
+    return BuildReport({{"this run", Journal{header_, records_, {}, {}, {}}}}, {},
+                       RunReportOptions(options_, 0));
+  }
 
   RunResult Finish(double seconds, int exit_code, int stop_signal) {
     PrintSummary(counts_, out_);
@@ -236,7 +256,7 @@ class Results {
          << (replayed_ ? " (counting " + std::to_string(replayed_) + " resumed from the journal)"
                        : "")
          << "\n";
-    Journal journal{header_, std::move(records_), std::move(memory_), {}};
+    Journal journal{header_, std::move(records_), std::move(memory_), std::move(shrunk_), {}};
     const Result<Report> report = BuildReport({{"this run", std::move(journal)}}, {},
                                               RunReportOptions(options_, stop_signal));
     RunResult result{0, ran + replayed_, failures_, stop_signal};
@@ -280,6 +300,7 @@ class Results {
   StatusCountsByOperator counts_;
   std::vector<CaseRecord> records_;
   std::vector<MemoryRecord> memory_;
+  std::vector<ShrunkRecord> shrunk_;
   uint64_t failures_ = 0, replayed_ = 0;
 };
 
@@ -402,6 +423,23 @@ Stop RunIsolated(const std::vector<CaseRecipe>& cases, const Backend& b,
   }
   if (worker && !retire()) return Stop::kJournalFailed;
   return Stop::kDone;
+}
+
+// The smallest case of each failure group shrunk (group_shrink.h) and journaled. Forks: only
+// for isolated runs, whose process holds no backend (and so none of its threads).
+Stop ShrinkGroups(const std::vector<CaseRecipe>& cases, const std::vector<Backend>& backends,
+                  const RunOptions& options, Results& results, std::ostream& err) {
+  const Result<Report> report = results.Preview();
+  if (!report || report->failure_groups.empty()) return Stop::kDone;
+  std::map<std::string, std::string> plugin_paths;
+  for (const Backend& b : backends)
+    if (b.start_failure.empty()) plugin_paths[b.info.name] = b.path;
+  GroupShrinkOptions shrink{options.shrink_dir,
+                            options.backend_options,
+                            {.strict = options.strict, .float_rules = options.float_rules}};
+  for (const ShrunkRecord& s : ShrinkFailureGroups(*report, cases, plugin_paths, shrink, err))
+    if (!results.Add(s)) return Stop::kJournalFailed;
+  return StopSignal() ? Stop::kSignalled : Stop::kDone;
 }
 
 // Loads each backend (in a worker, or here); prints its claims. Fills `backends`, `workers`
@@ -592,7 +630,7 @@ RunResult RunConformance(const SpecSet& specs, const RunOptions& options, std::o
   Results results(options, out, err, header);
   if (!results.Open(!options.resume.empty())) return {2};
   for (const CaseRecord& r : replayed.cases) results.Add(r, /*replayed=*/true);
-  results.Replay(std::move(replayed.memory));
+  results.Replay(std::move(replayed.memory), std::move(replayed.shrunk));
   out << "running " << cases.size() << " cases on " << backends.size() << " backend(s)"
       << (options.isolation ? " in worker processes" : " in this process")
       << ", float rules: " << FloatRulesName(options.float_rules) << "\n";
@@ -606,6 +644,8 @@ RunResult RunConformance(const SpecSet& specs, const RunOptions& options, std::o
     stop = RunInProcess(cases, backends, options, done, results);
   }
   workers.clear();  // stops the workers (and their process groups) before the verdict
+  if (stop == Stop::kDone && options.isolation && !options.shrink_dir.empty())
+    stop = ShrinkGroups(cases, backends, options, results, err);
   if (stop == Stop::kSignalled)
     err << "opcts run: " << StopSignalName(StopSignal()) << " received; stopped the workers\n";
   const double seconds =

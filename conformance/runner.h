@@ -37,6 +37,9 @@ struct RunOptions {
   bool isolation = true;          // run cases in worker processes (crash and hang safe)
   uint64_t timeout_ms = 0;        // per-case limit; 0: 5 s + 1 ms per 1 000 elements
   uint64_t memory_limit_mib = 0;  // a worker's resident memory; 0: half the machine's memory
+  // Isolated runs: where the smallest case of each failure group, shrunk, is saved
+  // (group_shrink.h); "": no shrinking.
+  std::string shrink_dir;
   bool progress = true;
 };
 

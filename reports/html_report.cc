@@ -244,6 +244,9 @@ void WriteFailures(const Report& report, std::ostringstream& out) {
         << "</code></summary>\n<p>" << EscapeXml(GroupBreakdown(group)) << "</p>\n"
         << "<p>Smallest failing case (" << ElementCount(smallest) << " elements): <code>"
         << EscapeXml(smallest.repro.empty() ? smallest.id : smallest.repro) << "</code></p>\n";
+    if (group.minimal)
+      out << "<p class=\"minimal\">Shrunk to " << group.minimal->elements << " element(s): <code>"
+          << EscapeXml(group.minimal->repro) << "</code></p>\n";
     WriteCaseTable(report, group.cases, kMaxCasesPerGroup, out);
     out << "</details>\n";
   }

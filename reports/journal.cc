@@ -280,6 +280,20 @@ Result<MemoryRecord> ParseMemory(const json& object) {
   return record;
 }
 
+Result<ShrunkRecord> ParseShrunk(const json& object) {
+  ShrunkRecord record;
+  FieldReader fields(object, "shrunk");
+  fields.String("backend", record.backend, true);
+  fields.String("id", record.id, true);
+  fields.Shape("shape", record.shape);
+  fields.Unsigned("elements", record.elements);
+  fields.Unsigned("original_elements", record.original_elements);
+  fields.String("file", record.file);
+  fields.String("repro", record.repro);
+  OPCTS_TRY(fields.Done());
+  return record;
+}
+
 bool IsBlank(std::string_view line) {
   return line.find_first_not_of(" \t\r") == std::string_view::npos;
 }
@@ -351,6 +365,19 @@ std::string ToJsonLine(const MemoryRecord& record) {
   line["resident_peak"] = record.peak_bytes;
   line["growth_per_case"] = JsonNumber(record.growth_per_case);
   line["leaking"] = record.leaking;
+  return Dump(line);
+}
+
+std::string ToJsonLine(const ShrunkRecord& record) {
+  ordered_json line;
+  line["type"] = "shrunk";
+  line["backend"] = CapPluginString(record.backend);
+  line["id"] = record.id;
+  line["shape"] = record.shape;
+  line["elements"] = record.elements;
+  line["original_elements"] = record.original_elements;
+  line["file"] = record.file;
+  line["repro"] = record.repro;
   return Dump(line);
 }
 
@@ -435,6 +462,10 @@ Result<Journal> ParseJournal(std::string_view text, const std::string& source) {
       Result<CaseRecord> record = ParseCase(object);
       if (!record) return InvalidInput(where + record.error().message);
       journal.cases.push_back(std::move(record).value());
+    } else if (type_name == "shrunk") {
+      Result<ShrunkRecord> record = ParseShrunk(object);
+      if (!record) return InvalidInput(where + record.error().message);
+      journal.shrunk.push_back(std::move(record).value());
     } else if (type_name == "memory") {
       Result<MemoryRecord> record = ParseMemory(object);
       if (!record) return InvalidInput(where + record.error().message);

@@ -79,6 +79,15 @@ struct MemoryRecord {
   bool leaking = false;  // it grew steadily, by at least kLeakBytes
 };
 
+// The smallest case found failing like case `id` (the smallest of its failure group) on
+// `backend`, saved as an opcts-vector/1 file. A shrunk line of the journal.
+struct ShrunkRecord {
+  std::string backend, id;
+  std::vector<uint32_t> shape;  // the minimal case's (first tensor)
+  uint64_t elements = 0, original_elements = 0;
+  std::string file, repro;  // the vector file; `opcts vectors --backend B FILE`
+};
+
 // "resident memory grew steadily from 45 MiB to 2.4 GiB over 231 cases (10.5 MiB per case)".
 std::string DescribeLeak(const MemoryRecord& record);
 
@@ -95,6 +104,7 @@ struct Journal {
   JournalHeader header;
   std::vector<CaseRecord> cases;
   std::vector<MemoryRecord> memory;
+  std::vector<ShrunkRecord> shrunk;
   std::vector<std::string> warnings;  // "file:line: ..." for things skipped, e.g. a torn last line
 };
 
@@ -113,6 +123,7 @@ nlohmann::ordered_json JsonNumber(const std::optional<double>& value);
 std::string ToJsonLine(const JournalHeader& header);
 std::string ToJsonLine(const CaseRecord& record);
 std::string ToJsonLine(const MemoryRecord& record);
+std::string ToJsonLine(const ShrunkRecord& record);
 
 // Parses journal text; `source` names it in errors and warnings ("source:line: ...").
 // A last line without its newline that does not parse (a run killed mid-write) is dropped with a
@@ -139,6 +150,7 @@ class JournalWriter {
   // could not be written.
   Result<void> Append(const CaseRecord& record);
   Result<void> Append(const MemoryRecord& record);
+  Result<void> Append(const ShrunkRecord& record);
 
  private:
   struct FileCloser {

@@ -77,6 +77,8 @@ Result<Journal> MergeShards(const std::vector<SourcedJournal>& shards) {
                            shard->journal.warnings.end());
     merged.memory.insert(merged.memory.end(), shard->journal.memory.begin(),
                          shard->journal.memory.end());
+    merged.shrunk.insert(merged.shrunk.end(), shard->journal.shrunk.begin(),
+                         shard->journal.shrunk.end());
     for (const auto& record : shard->journal.cases) {
       const auto [it, inserted] = seen.emplace(record.backend + '\n' + record.id, &shard->source);
       if (!inserted) {

@@ -73,6 +73,10 @@ Result<void> JournalWriter::Append(const MemoryRecord& record) {
   return WriteLine(ToJsonLine(record), "write a memory record");
 }
 
+Result<void> JournalWriter::Append(const ShrunkRecord& record) {
+  return WriteLine(ToJsonLine(record), "write a shrunk case");
+}
+
 Result<void> JournalWriter::WriteLine(const std::string& line, const char* what) {
   std::string with_newline = line + '\n';
   // One fwrite per line keeps a crash from interleaving half lines; fflush hands it to the OS.

@@ -46,6 +46,17 @@ ordered_json Memory(const BackendSummary& backend) {
           {"leak", leak}};
 }
 
+// What shrinking the group's smallest case found; null when it was not shrunk.
+ordered_json Minimal(const FailureGroup& group) {
+  if (!group.minimal) return nullptr;
+  return {{"id", group.minimal->id},
+          {"shape", group.minimal->shape},
+          {"elements", group.minimal->elements},
+          {"original_elements", group.minimal->original_elements},
+          {"file", group.minimal->file},
+          {"repro", group.minimal->repro}};
+}
+
 }  // namespace
 
 std::string RenderJsonSummary(const Report& report) {
@@ -136,6 +147,7 @@ std::string RenderJsonSummary(const Report& report) {
                                      {"by_level", group.by_level},
                                      {"by_kind", group.by_kind},
                                      {"smallest", CaseSummary(report.cases[group.smallest])},
+                                     {"minimal", Minimal(group)},
                                      {"cases", cases}});
   }
   out["waived"] = ordered_json::array();

@@ -132,6 +132,9 @@ void WriteFailures(const Report& report, std::ostringstream& out) {
         << EscapeMarkdown(GroupBreakdown(group)) << "\n  - smallest (" << ElementCount(smallest)
         << " elements, " << EscapeMarkdown(smallest.backend) << "): `"
         << EscapeMarkdownCode(smallest.repro.empty() ? smallest.id : smallest.repro) << "`\n";
+    if (group.minimal)
+      out << "  - shrunk to " << group.minimal->elements << " element(s): `"
+          << EscapeMarkdownCode(group.minimal->repro) << "`\n";
   }
   out << "\n";
 }

@@ -326,6 +326,16 @@ void CheckEvidence(Report& report) {
   }
 }
 
+// Each group's minimal case: the shrunk record of its smallest case.
+void AddShrunk(const std::vector<SourcedJournal>& journals, Report& report) {
+  for (FailureGroup& group : report.failure_groups) {
+    const CaseRecord& smallest = report.cases[group.smallest].record;
+    for (const auto& journal : journals)
+      for (const ShrunkRecord& s : journal.journal.shrunk)
+        if (s.backend == smallest.backend && s.id == smallest.id) group.minimal = s;
+  }
+}
+
 // The workers' memory records: each backend's peak, and its fastest leak.
 void AddMemory(const std::vector<SourcedJournal>& journals, Report& report) {
   for (const auto& journal : journals) {
@@ -522,6 +532,7 @@ Result<Report> BuildReport(const std::vector<SourcedJournal>& journals,
   }
   Tally(report);
   AddMemory(journals, report);
+  AddShrunk(journals, report);
   AddCoverage(report);
   AddMatrix(report);
   AddWaiverVerdicts(waivers, uses, report);

@@ -103,8 +103,9 @@ struct Coverage {
 struct FailureGroup {
   Status status = Status::kFail;  // a gate failure
   std::string op, dtype_class, cause;
-  std::vector<size_t> cases;  // indices into Report::cases
-  size_t smallest = 0;        // the case with the fewest elements (its first, if several)
+  std::vector<size_t> cases;            // indices into Report::cases
+  size_t smallest = 0;                  // the case with the fewest elements (its first, if several)
+  std::optional<ShrunkRecord> minimal;  // what shrinking `smallest` found (opcts run)
   // Cases by dtype, layout, value class, level and kind of value mismatch (MismatchKindOf; ""
   // for other failures): where and how the bug shows.
   std::map<std::string, uint64_t> by_dtype, by_layout, by_values, by_level, by_kind;
@@ -124,13 +125,13 @@ struct Report {
   std::vector<JournalHeader> headers;  // parallel to sources
   bool strict = false;
   std::string today;
-  std::vector<BackendSummary> backends;                       // in order of first appearance
-  std::vector<ReportCase> cases;                              // journal order
-  StatusCounts by_status;                                     // effective statuses
-  std::vector<MatrixRow> matrix;                              // sorted by op, backend, dtype
+  std::vector<BackendSummary> backends;  // in order of first appearance
+  std::vector<ReportCase> cases;         // journal order
+  StatusCounts by_status;                // effective statuses
+  std::vector<MatrixRow> matrix;         // sorted by op, backend, dtype
   // Per operator of the matrix, the levels its cases have (ascending; maybe none).
   std::map<std::string, std::vector<std::string>> levels_of;
-  std::vector<std::string> rank_classes;                      // those present, in RankClass order
+  std::vector<std::string> rank_classes;     // those present, in RankClass order
   std::vector<FailureGroup> failure_groups;  // every group of gate failures, largest first
   std::vector<std::string> gate_reasons;     // why the gate failed; empty when it passed
   std::vector<std::string> gate_problems;    // the reasons that are no case: interrupted or

@@ -563,6 +563,32 @@ TEST(Report, ALeakIsReportedAndFailsOnlyAStrictGate) {
   EXPECT_TRUE(BuildInline({lines[0], sound}, strict).Passed());
 }
 
+TEST(Report, AGroupCarriesItsShrunkCase) {
+  ShrunkRecord shrunk{"ref",
+                      "c.b",
+                      {2},
+                      2,
+                      40,
+                      "shrunk/ref.c.b.json",
+                      "opcts vectors --backend ref shrunk/ref.c.b.json"};
+  const std::string line = ToJsonLine(shrunk);
+  const auto fail = [](const std::string& id, const std::string& shape) {
+    return CaseLineWith("ref", id, "Fail",
+                        {{"op", "DML_SCATTER_ND"}, {"shape", nlohmann::json::parse(shape)}});
+  };
+  const Report report = BuildInline({fail("c.a", "[8,8]"), fail("c.b", "[5,8]"), line});
+  ASSERT_EQ(report.failure_groups.size(), 1u);
+  ASSERT_TRUE(report.failure_groups[0].minimal);
+  EXPECT_EQ(report.failure_groups[0].minimal->repro, shrunk.repro);
+  EXPECT_EQ(report.failure_groups[0].minimal->shape, (std::vector<uint32_t>{2}));
+  EXPECT_EQ(report.failure_groups[0].minimal->original_elements, 40u);
+  // Only the shrunk record of the group's smallest case counts.
+  shrunk.id = "c.a";
+  EXPECT_FALSE(BuildInline({fail("c.a", "[8,8]"), fail("c.b", "[5,8]"), ToJsonLine(shrunk)})
+                   .failure_groups[0]
+                   .minimal);
+}
+
 TEST(Report, AllPassingJournalPasses) {
   const Report report = Build({"shard0of3.jsonl"});
   EXPECT_TRUE(report.Passed());

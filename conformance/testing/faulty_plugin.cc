@@ -211,7 +211,7 @@ int32_t Execute(void* instance, const opcts_op_desc* op, const opcts_binding* bi
   if (FAULT_IS("throw-bf16") && dtype == OPCTS_DTYPE_BFLOAT16)
     throw std::runtime_error("boom from the plugin");
   if (FAULT_IS("memory-hog") || FAULT_IS("leak-10mib")) {
-    const size_t kHog = size_t{FAULT_IS("memory-hog") ? 64 : 10} << 20;
+    const size_t kHog = (FAULT_IS("memory-hog") ? size_t{64} : size_t{10}) << 20;
     auto* hog = static_cast<volatile char*>(std::malloc(kHog));
     for (size_t i = 0; hog != nullptr && i < kHog; i += 4096) hog[i] = 1;  // resident, page by page
   }

@@ -204,13 +204,13 @@ Judgement JudgeTensor(const ExpectedTensor& expected, const TensorData& actual,
     const uint64_t bits = LoadBits(t, actual.Element(indexer.BufferIndex(i)));
     const ElementResult r = JudgeElement(t, expected, e, bits, rule);
     const bool wrong = !r.pass && !r.warn;
-    if (IsFloat(t) && (e.kind == Expect::kNear || wrong)) {
+    const long double a = IsFloat(t) ? BitsToLongDouble(t, bits) : 0;
+    const bool measurable = e.kind == Expect::kNear && std::isfinite(a);
+    if (IsFloat(t) && (measurable || wrong)) {
       // Every wrong element counts, so no Fail reports an error within its bound: one whose
       // error is no distance (NaN, an infinity, the sign of a zero, a special it may not be)
-      // counts as infinitely far.
-      const long double a = BitsToLongDouble(t, bits);
-      long double error = INFINITY;
-      if (e.kind == Expect::kNear && std::isfinite(a)) error = std::fabs(a - e.value);
+      // counts as infinitely far. A special that was allowed is no error at all.
+      long double error = measurable ? std::fabs(a - e.value) : INFINITY;
       if (wrong && error <= e.pass_bound) error = INFINITY;
       const long double ratio =
           e.pass_bound > 0 ? error / e.pass_bound : (error > 0 ? INFINITY : 0);

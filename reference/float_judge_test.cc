@@ -85,6 +85,28 @@ TEST(FloatJudge, OverflowedInfinityHasAReachableSign) {
   EXPECT_EQ(Judge(kF32, kSum, {INFINITY, -3e38L, -3e38L}, NAN), kPass);
 }
 
+// The judgement's max error: every wrong element counts (one beyond measure is infinitely far),
+// so a Fail's error exceeds its bound; an allowed special is no error.
+TEST(FloatJudge, MaxErrorOfAFailExceedsItsBound) {
+  const Judgement off = JudgeBits(kF32, kSum, {1.0L, 2.0L}, DoubleToBits(kF32, 4.0));
+  EXPECT_EQ(off.verdict, kFail);
+  ASSERT_TRUE(off.max_error && off.bound);
+  EXPECT_EQ(*off.max_error, 1.0);
+  EXPECT_GT(*off.max_error, *off.bound);
+  const Judgement nan = JudgeBits(kF32, kSum, {1.0L, 2.0L}, DoubleToBits(kF32, NAN));
+  EXPECT_EQ(nan.verdict, kFail);
+  ASSERT_TRUE(nan.max_error);
+  EXPECT_TRUE(std::isinf(*nan.max_error));
+  const Judgement zero_sign = JudgeBits(kF32, kSum, {0.0L, 0.0L}, DoubleToBits(kF32, -0.0));
+  EXPECT_EQ(zero_sign.verdict, kFail);
+  ASSERT_TRUE(zero_sign.max_error);
+  EXPECT_TRUE(std::isinf(*zero_sign.max_error)) << "a wrong zero sign is no distance";
+  const Judgement overflow = JudgeBits(kF32, kSum, {3e38L, 3e38L}, DoubleToBits(kF32, INFINITY));
+  EXPECT_EQ(overflow.verdict, kPass);
+  EXPECT_FALSE(overflow.max_error && std::isinf(*overflow.max_error))
+      << "a reachable infinity is no error";
+}
+
 TEST(FloatJudge, ProductsWithAZeroAreZeroOrNaN) {
   // [1e38, 1e38, 0]: 0 (1e38 * 0 first) or NaN ((1e38 * 1e38) * 0 = inf * 0); nothing else.
   EXPECT_EQ(Judge(kF32, kProduct, {1e38L, 1e38L, 0.0L}, 0.0), kPass);

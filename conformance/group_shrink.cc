@@ -17,7 +17,7 @@ namespace opcts {
 namespace {
 
 // In the child: shrink, write the vector file, and report the minimal shape on `fd` as
-// "<original elements> <elements> <size>..." ; exits 0 when it wrote one.
+// "<original elements> <elements> <size>..."; exits 0 when it wrote both, non-zero otherwise.
 [[noreturn]] void ShrinkInChild(const std::string& plugin_path, const CaseRecipe& recipe,
                                 const GroupShrinkOptions& options, const std::string& file,
                                 int fd) {
@@ -27,7 +27,8 @@ namespace {
   const ShrinkResult r =
       Shrink(**load, recipe, {.seconds = options.seconds_per_group, .run = options.run});
   if (!r.Searched()) _exit(4);
-  std::ofstream(file) << VectorToJson(r.vector).dump(1) << "\n";
+  std::ofstream out(file);
+  if (!(out << VectorToJson(r.vector).dump(1) << "\n").flush()) _exit(6);
   std::ostringstream line;
   line << r.original_size.Elements() << " " << r.minimal_size.Elements();
   for (uint32_t size : r.minimal_size.shape) line << " " << size;
@@ -75,7 +76,7 @@ std::vector<ShrunkRecord> ShrinkFailureGroups(
           << (pid > 0 && WIFSIGNALED(status)
                   ? "the search died by signal " + std::to_string(WTERMSIG(status)) +
                         (WTERMSIG(status) == SIGALRM ? " (its time limit)" : "")
-                  : "the case did not fail again in the search")
+                  : "the case did not fail again, or its vector file could not be written")
           << "\n";
       continue;
     }

@@ -234,6 +234,7 @@ Judgement JudgeTensor(const ExpectedTensor& expected, const TensorData& actual,
   }
   if (j.mismatches > 0) {
     j.verdict = Verdict::kFail;
+    // reports/failure_cause.cc groups failures by this shape: keep the two in step.
     j.message = expected.name + ": " + std::to_string(j.mismatches) + " of " +
                 std::to_string(expected.elements.size()) + " elements wrong; first " + j.message;
   } else if (any_warning) {

@@ -167,12 +167,6 @@ void WriteCell(const MatrixCell* cell, const char* axis, const std::map<size_t, 
   out << "</td>";
 }
 
-const MatrixCell* FindColumn(const std::vector<MatrixCell>& cells, const std::string& column) {
-  for (const MatrixCell& cell : cells)
-    if (cell.column == column) return &cell;
-  return nullptr;
-}
-
 // One table per operator: a row per backend and dtype; columns by feature level, by rank class,
 // then the highest level fully passing and the pass rate.
 void WriteMatrix(const Report& report, std::ostringstream& out) {

@@ -85,11 +85,10 @@ void WriteBackendTable(const Report& report, std::ostringstream& out) {
 
 // "12/12" for a cell of the row, "✗ 3/12" when some case fails the gate there, "-" for none.
 std::string CellText(const std::vector<MatrixCell>& cells, const std::string& column) {
-  for (const MatrixCell& cell : cells)
-    if (cell.column == column)
-      return (cell.first_failure != SIZE_MAX ? "✗ " : "") + std::to_string(cell.passing) + "/" +
-             std::to_string(cell.cases);
-  return "-";
+  const MatrixCell* cell = FindColumn(cells, column);
+  if (cell == nullptr) return "-";
+  return (cell->first_failure != SIZE_MAX ? "✗ " : "") + std::to_string(cell->passing) + "/" +
+         std::to_string(cell->cases);
 }
 
 // Per operator: a row per backend and dtype, columns by level and rank class (passing / cases).

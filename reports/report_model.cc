@@ -87,6 +87,12 @@ uint64_t ElementCount(const CaseRecord& record) {
   return elements;
 }
 
+const MatrixCell* FindColumn(const std::vector<MatrixCell>& cells, const std::string& column) {
+  for (const MatrixCell& cell : cells)
+    if (cell.column == column) return &cell;
+  return nullptr;
+}
+
 std::string TopCounts(const std::map<std::string, uint64_t>& counts, size_t shown) {
   std::vector<std::pair<std::string, uint64_t>> sorted(counts.begin(), counts.end());
   std::stable_sort(sorted.begin(), sorted.end(),

@@ -111,6 +111,9 @@ struct FailureGroup {
   std::map<std::string, uint64_t> by_dtype, by_layout, by_values, by_level, by_kind;
 };
 
+// The cell of `column` (a level or a rank class) among a row's `cells`, or nullptr.
+const MatrixCell* FindColumn(const std::vector<MatrixCell>& cells, const std::string& column);
+
 // The elements of a case's shape (1 for a scalar).
 uint64_t ElementCount(const CaseRecord& record);
 // "packed 30, strided 20, broadcast 12 (+2 more)": the largest `shown` counts first; "" (for an

@@ -79,10 +79,7 @@ const MatrixRow* FindRow(const Report& report, const std::string& backend, const
 const MatrixCell* FindCell(const Report& report, const std::string& backend, const std::string& op,
                            const std::string& dtype, const std::string& rank_class) {
   const MatrixRow* row = FindRow(report, backend, op, dtype);
-  if (row == nullptr) return nullptr;
-  for (const auto& cell : row->rank_classes)
-    if (cell.column == rank_class) return &cell;
-  return nullptr;
+  return row == nullptr ? nullptr : FindColumn(row->rank_classes, rank_class);
 }
 
 TEST(RankClass, BucketsRanks) {

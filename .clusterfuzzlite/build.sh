@@ -6,6 +6,9 @@
 # files go to $WORK. fuzz/oss_fuzz_build_test.sh runs it the same way without Docker.
 src=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=$WORK/opcts-build
+# The backend under test and how to build it: the file a vendor edits.
+# shellcheck source=backend.sh
+source "${OPCTS_CFLITE_BACKEND:-$src/.clusterfuzzlite/backend.sh}"
 
 # yaml-cpp and Highway come from the distribution, built against libstdc++: so is opcts.
 CXXFLAGS=${CXXFLAGS//-stdlib=libc++/}
@@ -16,11 +19,13 @@ cmake -S "$src" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE= \
   -DCMAKE_C_COMPILER="$CC" -DCMAKE_CXX_COMPILER="$CXX" \
   -DCMAKE_C_FLAGS="$CFLAGS" -DCMAKE_CXX_FLAGS="$CXXFLAGS" \
   -DOPCTS_FUZZ=ON -DOPCTS_LIB_FUZZING_ENGINE="$LIB_FUZZING_ENGINE" -DOPCTS_VULKAN=OFF \
+  -DOPCTS_FUZZ_DEFAULT_BACKEND="$OPCTS_FUZZ_BACKEND" \
   -DCMAKE_BUILD_RPATH='$ORIGIN/lib;$ORIGIN/../lib'
 cmake --build "$build" --target opcts_fuzz_targets -j"$(nproc)"
 
 mkdir -p "$OUT/plugins" "$OUT/lib"
 cp "$build"/plugins/opcts-*.so "$OUT/plugins/"
+build_backend
 while read -r target; do
   cp "$build/$target" "$OUT/"
   cp "$build/fuzz-seeds/$target.dict" "$OUT/"

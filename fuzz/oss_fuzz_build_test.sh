@@ -34,5 +34,9 @@ for binary in "$OUT"/*; do
   (cd "$work" && "$binary" -runs=100 -dict="$OUT/$target.dict" "$work/corpora/$target" 2>&1 | tail -3)
   targets=$((targets + 1))
 done
-echo "$targets fuzz targets built and run from $OUT"
+# The services pass no flags: the backend .clusterfuzzlite/backend.sh names is compiled in.
+backend=$(source "$src/.clusterfuzzlite/backend.sh" && echo "$OPCTS_FUZZ_BACKEND")
+(cd "$work" && "$OUT/opcts_fuzz_dml_scatter_nd" -runs=0 2>&1) | grep -q "opcts fuzz: backend $backend " ||
+  { echo "the targets do not default to backend.sh's $backend"; exit 1; }
+echo "$targets fuzz targets built and run from $OUT, testing backend $backend"
 [ "$targets" -ge 8 ]

@@ -128,4 +128,9 @@ std::string MismatchKindOf(const CaseRecord& record) {
   return m ? MismatchKind(m->expected, m->got, DtypeClass(record.dtype) == "float") : "";
 }
 
+std::string FailureSignature(const CaseRecord& record) {
+  return std::string(StatusName(record.status)) + " " + record.op + " (" +
+         DtypeClass(record.dtype) + "): " + NormalizedCause(record);
+}
+
 }  // namespace opcts

@@ -33,4 +33,9 @@ std::string NormalizedCause(const CaseRecord& record);
 // values, beyond the accuracy bound (floats), a wrong value (integers); "" for other messages.
 std::string MismatchKindOf(const CaseRecord& record);
 
+// The whole group key as one line, "Fail DML_SCATTER_ND (float): OutputTensor: wrong elements"
+// (status, operator, DtypeClass, NormalizedCause): how a fuzzing campaign tells its findings
+// apart, as the reports group a run's failures.
+std::string FailureSignature(const CaseRecord& record);
+
 }  // namespace opcts

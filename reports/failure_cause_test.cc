@@ -80,6 +80,22 @@ TEST(NormalizedCause, OtherMessagesAreBlankedAndHaveNoKind) {
             "signal # (Segmentation fault)");
 }
 
+TEST(FailureSignature, IsTheReportsGroupKeyOnOneLine) {
+  CaseRecord a = Failing("FLOAT16", Judged("[3]", "-0.25 ± 0.001", "-7 (0xc700)"));
+  a.status = Status::kFail;
+  a.op = "DML_SCATTER_ND";
+  CaseRecord b = Failing("FLOAT32", Judged("[0,1]", "2 ± 0.1", "3 (0x40400000)"));
+  b.status = Status::kFail;
+  b.op = "DML_SCATTER_ND";
+  EXPECT_EQ(FailureSignature(a), "Fail DML_SCATTER_ND (float): OutputTensor: wrong elements");
+  EXPECT_EQ(FailureSignature(a), FailureSignature(b));
+  b.dtype = "INT32";
+  EXPECT_NE(FailureSignature(a), FailureSignature(b));
+  b = a;
+  b.status = Status::kQualityWarning;
+  EXPECT_NE(FailureSignature(a), FailureSignature(b));
+}
+
 TEST(DtypeClass, FloatsIntegersAndTheRest) {
   EXPECT_EQ(DtypeClass("FLOAT16"), "float");
   EXPECT_EQ(DtypeClass("BFLOAT16"), "float");

@@ -266,14 +266,17 @@ void WriteWaivedAndWarnings(const Report& report, std::ostringstream& out) {
 
 std::string StatusClass(Status status) { return "s-" + std::string(StatusName(status)); }
 
+std::string HtmlHead(const std::string& title) {
+  return "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
+         "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+         "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
+         "style-src 'unsafe-inline'\">\n<title>" +
+         EscapeXml(title) + "</title>\n<style>" + kStyle + "</style></head>\n<body>\n";
+}
+
 std::string RenderHtml(const Report& report) {
   std::ostringstream out;
-  out << "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
-      << "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-      << "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
-         "style-src 'unsafe-inline'\">\n"
-      << "<title>" << kHtmlTitle << "</title>\n<style>" << kStyle << "</style></head>\n<body>\n"
-      << "<h1>" << kHtmlTitle << "</h1>\n";
+  out << HtmlHead(kHtmlTitle) << "<h1>" << kHtmlTitle << "</h1>\n";
   WriteVerdict(report, out);
   WriteCoverage(report, out);
   WriteSources(report, out);

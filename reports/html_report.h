@@ -20,4 +20,8 @@ std::string RenderHtml(const Report& report);
 // defines one per status).
 std::string StatusClass(Status status);
 
+// The page's head up to <body>: the Content-Security-Policy, `title` and the style sheet every
+// opcts page shares (the fuzz campaign report's too).
+std::string HtmlHead(const std::string& title);
+
 }  // namespace opcts

@@ -10,7 +10,7 @@ namespace {
 std::string& BackendChoice() {
   static std::string choice = [] {
     const char* env = std::getenv("OPCTS_FUZZ_BACKEND");
-    return std::string(env != nullptr && *env != '\0' ? env : kDefaultFuzzBackend);
+    return std::string(env != nullptr && *env != '\0' ? env : OPCTS_FUZZ_DEFAULT_BACKEND);
   }();
   return choice;
 }

@@ -1,0 +1,45 @@
+// What a campaign reads from one libFuzzer process's output, line by line: executions and
+// coverage as they grow, the file a finding was written to, and what the finding was (a
+// differential target's signature line, else the sanitizer's or libFuzzer's summary).
+//
+//   ProcessLog log;
+//   for (line : output) log.Read(seconds, line);
+//   if (!log.artifact.empty()) ... log.Signature(target) ...
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "reports/campaign_report.h"
+
+namespace opcts {
+
+// "#4096\tpulse  cov: 812 ft: 2301 corp: 101/3270b lim: 43 exec/s: 2048 rss: 61Mb" (and the
+// INITED, NEW, REDUCE, DONE lines); nullopt for any other line.
+std::optional<CoveragePoint> ParseStatusLine(std::string_view line);
+
+class ProcessLog {
+ public:
+  void Read(double seconds, std::string_view line);
+
+  uint64_t executions = 0;
+  std::vector<CoveragePoint> coverage;  // one point per status line that changed something
+  std::string artifact;                 // "Test unit written to PATH"
+  std::string signature;                // "==opcts-fuzz== signature: ..."
+  std::string summary;                  // what went wrong, in one line
+  double found_at = -1;                 // when the finding's first line came
+
+  // The finding's signature: the differential target's, else the kind of the artifact
+  // (crash-, leak-, timeout-, oom-) as a status and the summary with its numbers blanked:
+  // "Crash opcts_fuzz_spec_yaml: AddressSanitizer: SEGV on unknown address # ...".
+  std::string Signature(const std::string& target) const;
+
+ private:
+  bool final_executions_ = false;
+  int summary_rank_ = 0;
+};
+
+}  // namespace opcts

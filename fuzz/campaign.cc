@@ -41,6 +41,8 @@ constexpr uint64_t kMaxRestarts = 100;
 // Shares of the triage time: minimizing ends at 60 %, merging corpora at 90 %.
 constexpr double kMinimizeShare = 0.6, kMergeShare = 0.9;
 constexpr double kMaxMinimizeSeconds = 10;
+// libFuzzer's exit status after SIGINT (-interrupted_exitcode): our deadline, not a failure.
+constexpr int kInterruptedExit = 72;
 
 std::string ReadBytes(const fs::path& path) {
   std::ifstream in(path, std::ios::binary);
@@ -204,10 +206,7 @@ void CampaignRun::Fuzz() {
         target.executions += w.log.executions;
         target.seconds += t - w.started;
         ++target.processes;
-        for (CoveragePoint p : w.log.coverage) {
-          if (!target.coverage.empty()) p.cov = std::max(p.cov, target.coverage.back().cov);
-          target.coverage.push_back(p);
-        }
+        target.coverage.insert(target.coverage.end(), w.log.coverage.begin(), w.log.coverage.end());
         const std::string name = fs::path(w.log.artifact).filename().string();
         const bool finding = std::any_of(std::begin(kFindingPrefixes), std::end(kFindingPrefixes),
                                          [&](const char* p) { return name.rfind(p, 0) == 0; });
@@ -224,7 +223,7 @@ void CampaignRun::Fuzz() {
             again = false;
           representative_.emplace(raw.signature, raw);
           raw_.push_back(raw);
-        } else if (code != 0 && w.log.executions == 0) {
+        } else if (code != 0 && code != kInterruptedExit && target.executions == 0) {
           target.error = "exit " + std::to_string(code) + " before fuzzing; see " +
                          (o_.work / "logs" / (o_.targets[w.target] + ".log")).string();
         }
@@ -233,6 +232,15 @@ void CampaignRun::Fuzz() {
         return FuzzCommand(job);
       });
   c_.fuzz_seconds = pool.Now();
+  // The best coverage so far over time: windows of one target side by side interleave, and a
+  // restart starts again from what its corpus covers.
+  for (TargetCampaign& t : c_.targets) {
+    std::stable_sort(
+        t.coverage.begin(), t.coverage.end(),
+        [](const CoveragePoint& a, const CoveragePoint& b) { return a.seconds < b.seconds; });
+    for (size_t i = 1; i < t.coverage.size(); ++i)
+      t.coverage[i].cov = std::max(t.coverage[i].cov, t.coverage[i - 1].cov);
+  }
 }
 
 // Known findings, and the later inputs of new ones, as the processes counted them.

@@ -15,7 +15,6 @@
 
 #include "conformance/case_generator.h"
 #include "conformance/case_run.h"
-#include "conformance/vector_check.h"
 #include "fuzz/embedded_specs.h"
 #include "fuzz/finding_vector.h"
 #include "fuzz/fuzz_case.h"
@@ -41,19 +40,11 @@ constexpr uint64_t kMaxRestarts = 100;
 // Shares of the triage time: minimizing ends at 60 %, merging corpora at 90 %.
 constexpr double kMinimizeShare = 0.6, kMergeShare = 0.9;
 constexpr double kMaxMinimizeSeconds = 10;
-// libFuzzer's exit status after SIGINT (-interrupted_exitcode): our deadline, not a failure.
-constexpr int kInterruptedExit = 72;
 
 std::string ReadBytes(const fs::path& path) {
   std::ifstream in(path, std::ios::binary);
   std::stringstream s;
   s << in.rdbuf();
-  return s.str();
-}
-
-std::string Hash8(const std::string& bytes) {
-  std::ostringstream s;
-  s << std::hex << std::setw(8) << std::setfill('0') << (StableHash(bytes) & 0xFFFFFFFFull);
   return s.str();
 }
 
@@ -72,20 +63,15 @@ const OperatorSpec* DifferentialSpec(const std::string& target) {
   return nullptr;
 }
 
-// A differential finding as a vector (expected: the reference's answer, or a must-reject
-// vector); nullopt when the bytes make no case (kept raw).
+// A differential finding as a vector (FuzzFinding); nullopt when the bytes make no case (kept
+// raw).
 std::optional<TestVector> AsVector(const OperatorSpec& spec, const std::string& bytes,
                                    const std::string& source) {
   FuzzedDataProvider fdp(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size());
   std::optional<Operation> op = DecodeOperation(spec, fdp);
   if (!op) return std::nullopt;
-  PreparedCase prepared(*op);
-  ReferenceResult expected;
-  if (const std::optional<std::string>& invalid = prepared.invalid_reason())
-    expected.invalid = invalid;
-  else
-    expected = prepared.expected();
-  return FindingVector(*op, expected, FindingName(spec, bytes), source);
+  PreparedCase prepared(std::move(*op));
+  return FuzzFinding(prepared, bytes, source);
 }
 
 // A finding as its process reported it.
@@ -182,6 +168,7 @@ void CampaignRun::Fuzz() {
             << " s on " << o_.jobs << " process(es); then triage, at most " << std::setprecision(0)
             << o_.triage_seconds << " s" << std::endl;
   std::vector<bool> announced(o_.targets.size());
+  std::vector<int> last_exit(o_.targets.size());
   pool.Run(
       [&](Command& c, double t) {
         Window& w = windows_[c.job];
@@ -223,15 +210,18 @@ void CampaignRun::Fuzz() {
             again = false;
           representative_.emplace(raw.signature, raw);
           raw_.push_back(raw);
-        } else if (code != 0 && code != kInterruptedExit && target.executions == 0) {
-          target.error = "exit " + std::to_string(code) + " before fuzzing; see " +
-                         (o_.work / "logs" / (o_.targets[w.target] + ".log")).string();
         }
+        last_exit[w.target] = code;
         if (!again || t + kMinWindowSeconds > w.end || ++w.restarts > kMaxRestarts)
           return std::nullopt;
         return FuzzCommand(job);
       });
   c_.fuzz_seconds = pool.Now();
+  // A target that executed no input proved nothing: the campaign must not pass on it.
+  for (size_t i = 0; i < c_.targets.size(); ++i)
+    if (c_.targets[i].executions == 0)
+      c_.targets[i].error = "executed no input (last exit " + std::to_string(last_exit[i]) +
+                            "); see " + (o_.work / "logs" / (o_.targets[i] + ".log")).string();
   // The best coverage so far over time: windows of one target side by side interleave, and a
   // restart starts again from what its corpus covers.
   for (TargetCampaign& t : c_.targets) {
@@ -412,7 +402,7 @@ void CampaignRun::Keep(CampaignFinding& f, const RawFinding& raw) {
   const std::string name = fs::path(raw.input).filename().string();
   const fs::path dir = o_.regressions / target;
   fs::create_directories(dir);
-  const fs::path kept = dir / (name.substr(0, name.find('-') + 1) + Hash8(bytes));
+  const fs::path kept = dir / (name.substr(0, name.find('-') + 1) + InputHash(bytes));
   std::ofstream(kept, std::ios::binary) << bytes;
   f.input = kept.string();
   if (!o_.report_dir.empty()) {

@@ -6,7 +6,8 @@
 #      30 s triage; the report's three files are written; the corpus is kept and merged;
 #   2. with that finding in the regression corpus, the same campaign reports it known; exit 0;
 #   3. so does a waiver that covers it;
-#   4. a sound backend: no finding, executions counted; exit 0.
+#   4. a sound backend: no finding, executions counted; exit 0;
+#   5. a backend that cannot load: the target executes nothing, which proves nothing: exit 2.
 #   fuzz/campaign_test.sh FUZZ_BUILD_DIR FAULTY_PLUGIN
 set -uo pipefail
 build=$1 faulty=$2
@@ -70,6 +71,10 @@ campaign sound --backend cpu-simd --regressions "$work/empty"
 check "a sound backend: exit 0" [ "$rc" = 0 ]
 check "no finding" [ "$(json "$work/sound/campaign.json" 'len(d["findings"])')" = 0 ]
 check "executions counted" [ "$(json "$work/sound/campaign.json" 'd["targets"][0]["executions"] > 1000')" = True ]
+
+campaign unloadable --backend "$work/no-such-plugin.so" --regressions "$work/empty"
+check "a target that executed nothing fails the campaign: exit 2" [ "$rc" = 2 ]
+check "and says why" grep -q "executed no input" "$work/unloadable/campaign.json"
 
 echo "campaign_test.sh: $failures failure(s)"
 [ "$failures" = 0 ]

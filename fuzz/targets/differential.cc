@@ -40,14 +40,14 @@ const opcts::OperatorSpec& TargetSpec() {
   return *spec;
 }
 
-[[noreturn]] void ReportMismatch(const opcts::Operation& op, const opcts::ReferenceResult& expected,
-                                 const opcts::CaseOutcome& outcome, const std::string& input) {
+[[noreturn]] void ReportMismatch(opcts::PreparedCase& prepared, const opcts::CaseOutcome& outcome,
+                                 const std::string& input) {
+  const opcts::Operation& op = prepared.op();
   const opcts::Plugin& backend = opcts::FuzzBackend();
   const std::string source = std::string(backend.info().name) + ": " +
                              std::string(opcts::StatusName(outcome.status)) + ": " +
                              outcome.message;
-  const opcts::TestVector v =
-      opcts::FindingVector(op, expected, opcts::FindingName(*op.spec, input), source);
+  const opcts::TestVector v = opcts::FuzzFinding(prepared, input, source);
   std::fprintf(stderr,
                "\n==opcts-fuzz== %s on %s: %s\n==opcts-fuzz== signature: %s\n"
                "==opcts-fuzz== the case (expected: the reference):\n%s\n",
@@ -90,12 +90,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (!verdict.acceptable) {
     const std::string input(reinterpret_cast<const char*>(data), size);
     if (opcts::FindingFilter::Get().Tolerates(*op, verdict.outcome, input)) return 0;
-    opcts::ReferenceResult expected;
-    if (invalid)
-      expected.invalid = invalid;
-    else
-      expected = prepared.expected();
-    ReportMismatch(*op, expected, verdict.outcome, input);
+    ReportMismatch(prepared, verdict.outcome, input);
   }
   return long_case && !invalid ? -1 : 0;
 }

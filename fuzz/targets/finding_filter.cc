@@ -4,11 +4,11 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <iostream>
 
 #include "conformance/case_generator.h"
 #include "conformance/vector_file.h"
 #include "fuzz/embedded_specs.h"
+#include "fuzz/finding_vector.h"
 #include "fuzz/targets/target_support.h"
 #include "reports/failure_cause.h"
 
@@ -22,19 +22,13 @@ std::string Env(const char* name) {
   return value != nullptr ? value : "";
 }
 
-DType MainDType(const Operation& op) {
+// The case's first output: its dtype and rank are what the case is about (a scan's data, a
+// scatter's data, not its indices).
+const TensorDesc& MainOutput(const Operation& op) {
   for (const TensorSpec& t : op.spec->tensors)
     if (t.role == TensorRole::kOutput)
-      if (const TensorData* data = op.Tensor(t.name)) return data->desc.dtype;
-  return op.tensors.empty() ? DType::kFloat32 : op.tensors.begin()->second.desc.dtype;
-}
-
-uint32_t MainRank(const Operation& op) {
-  for (const TensorSpec& t : op.spec->tensors)
-    if (t.role == TensorRole::kOutput)
-      if (const TensorData* data = op.Tensor(t.name))
-        return static_cast<uint32_t>(data->desc.sizes.size());
-  return 0;
+      if (const TensorData* data = op.Tensor(t.name)) return data->desc;
+  return op.tensors.begin()->second.desc;  // every decoded case has its outputs
 }
 
 }  // namespace
@@ -42,18 +36,16 @@ uint32_t MainRank(const Operation& op) {
 std::string FuzzSignature(const Operation& op, const CaseOutcome& outcome) {
   CaseRecord record;
   record.op = op.spec->name;
-  record.dtype = std::string(DTypeName(MainDType(op)));
+  record.dtype = std::string(DTypeName(MainOutput(op).dtype));
   record.status = outcome.status;
   record.message = outcome.message;
   return FailureSignature(record);
 }
 
 std::string FuzzCaseId(const Operation& op, const std::string& input) {
-  char hash[9];
-  std::snprintf(hash, sizeof hash, "%08llx",
-                static_cast<unsigned long long>(StableHash(input) & 0xFFFFFFFFull));
-  return OperatorKey(*op.spec) + "." + std::string(DTypeShortName(MainDType(op))) + ".rank" +
-         std::to_string(MainRank(op)) + ".fuzz." + hash;
+  const TensorDesc& main = MainOutput(op);
+  return OperatorKey(*op.spec) + "." + std::string(DTypeShortName(main.dtype)) + ".rank" +
+         std::to_string(main.sizes.size()) + ".fuzz." + InputHash(input);
 }
 
 FindingFilter& FindingFilter::Get() {

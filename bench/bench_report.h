@@ -1,6 +1,8 @@
 // Reads Google Benchmark JSON written by opcts_bench and renders it: a Markdown table of ratios
-// to memcpy per operator x dtype x layout and backend, and an SVG plot (throughput against size,
-// one panel per operator, a line per backend and the memcpy line) that the HTML report can embed.
+// to the copy limit (the faster of one-thread and all-thread memcpy of the same bytes, timed in the
+// same iterations) per operator x dtype x layout and backend, and an SVG plot (throughput against
+// size, one panel per operator, a line per backend and both memcpy lines) that the HTML report
+// can embed.
 // Reads only the results files, never the backends.
 //
 //   Result<BenchResults> r = LoadBenchJson("bench.json");
@@ -21,15 +23,20 @@ struct BenchResult {
   std::string op, backend, dtype, layout, size;  // from "op/backend/dtype/layout/size"
   double bytes = 0;
   double bytes_per_second = 0;
-  double memcpy_bytes_per_second = 0;
-  double ratio_to_memcpy = 0;
+  double one_thread_memcpy_bytes_per_second = 0;
+  double all_thread_memcpy_bytes_per_second = 0;
+  int memcpy_threads = 0;
+  double ratio_to_copy_limit = 0;         // the faster memcpy's time / the operator's
+  double ratio_to_one_thread_memcpy = 0;  // one thread's memcpy time / the operator's
   int repetitions = 1;
 };
 
-// memcpy/<bytes> on its own.
+// memcpy/<bytes> on its own: one thread, and split over `threads` (every core).
 struct MemcpyResult {
   double bytes = 0;
-  double bytes_per_second = 0;
+  double one_thread_bytes_per_second = 0;
+  double all_thread_bytes_per_second = 0;
+  int threads = 0;
 };
 
 struct Skip {
@@ -54,9 +61,10 @@ Result<BenchResults> LoadBenchJson(const std::string& path);
 // The target ratio the benchmark issue sets for cpu-simd on this case at the DRAM size, or 0.
 double TargetRatio(const BenchResult& r);
 
-// Markdown: per size class (DRAM first), a table op | dtype | layout | one ratio column per
-// backend (x memcpy, with GB/s), the median memcpy GB/s, and the cpu-simd target when one is
-// set; then the skipped benchmarks with their reasons.
+// Markdown: a header stating the copy limit (per size class, the baselines' GB/s); per size class
+// (DRAM first), a table op | dtype | layout | per backend the ratio to the copy limit, the ratio
+// to one-thread memcpy and GB/s (a missed target marked) | the target when one is set; then the
+// skipped benchmarks with their reasons.
 std::string RenderMarkdown(const BenchResults& results);
 
 // A self-contained SVG document.

@@ -22,22 +22,26 @@ const char* kJson = R"json({
   "context": {"date": "2026-01-01T00:00:00", "load_avg": [0.5, 0.25, 0.125],
               "backend cpu-simd": "AMD EPYC (AVX3)"},
   "benchmarks": [
-    {"name": "memcpy/67108864", "run_name": "memcpy/67108864", "run_type": "iteration",
-     "bytes": 67108864, "bytes_per_second": 20e9},
+    {"name": "memcpy/67108864/manual_time", "run_name": "memcpy/67108864/manual_time",
+     "run_type": "iteration", "bytes": 67108864, "one_thread_memcpy_bytes_per_second": 10e9,
+     "all_thread_memcpy_bytes_per_second": 20e9, "memcpy_threads": 2},
     {"name": "dml_cumulative_summation/cpu-simd/f32/1d/DRAM/manual_time_mean",
      "run_name": "dml_cumulative_summation/cpu-simd/f32/1d/DRAM/manual_time",
      "run_type": "aggregate", "aggregate_name": "mean", "repetitions": 2,
-     "bytes": 67108864, "bytes_per_second": 1e9, "memcpy_bytes_per_second": 1e9,
-     "ratio_to_memcpy": 0.5},
+     "bytes": 67108864, "bytes_per_second": 1e9, "one_thread_memcpy_bytes_per_second": 1e9,
+     "all_thread_memcpy_bytes_per_second": 1e9, "memcpy_threads": 2,
+     "ratio_to_copy_limit": 0.5, "ratio_to_one_thread_memcpy": 0.5},
     {"name": "dml_cumulative_summation/cpu-simd/f32/1d/DRAM/manual_time_median",
      "run_name": "dml_cumulative_summation/cpu-simd/f32/1d/DRAM/manual_time",
      "run_type": "aggregate", "aggregate_name": "median", "repetitions": 2,
-     "bytes": 67108864, "bytes_per_second": 19e9, "memcpy_bytes_per_second": 20e9,
-     "ratio_to_memcpy": 0.95},
+     "bytes": 67108864, "bytes_per_second": 19e9, "one_thread_memcpy_bytes_per_second": 10e9,
+     "all_thread_memcpy_bytes_per_second": 20e9, "memcpy_threads": 2,
+     "ratio_to_copy_limit": 0.95, "ratio_to_one_thread_memcpy": 1.9},
     {"name": "dml_cumulative_summation/cpu-simd/f16/1d/DRAM/manual_time",
      "run_name": "dml_cumulative_summation/cpu-simd/f16/1d/DRAM/manual_time",
      "run_type": "iteration", "bytes": 67108864, "bytes_per_second": 10e9,
-     "memcpy_bytes_per_second": 20e9, "ratio_to_memcpy": 0.5},
+     "one_thread_memcpy_bytes_per_second": 12e9, "all_thread_memcpy_bytes_per_second": 9e9,
+     "memcpy_threads": 2, "ratio_to_copy_limit": 0.5, "ratio_to_one_thread_memcpy": 0.5},
     {"name": "dml_scatter_nd/vulkan/u8/slice1KiB-all/DRAM/manual_time",
      "run_name": "dml_scatter_nd/vulkan/u8/slice1KiB-all/DRAM/manual_time",
      "run_type": "iteration", "error_occurred": true,
@@ -57,11 +61,15 @@ TEST(BenchReport, TakesMediansAndSkips) {
   const BenchResults& r = *loaded;
   ASSERT_EQ(r.results.size(), 2u);
   EXPECT_EQ(r.results[0].dtype, "f32");
-  EXPECT_DOUBLE_EQ(r.results[0].ratio_to_memcpy, 0.95);  // the median, not the mean
+  EXPECT_DOUBLE_EQ(r.results[0].ratio_to_copy_limit, 0.95);  // the median, not the mean
+  EXPECT_DOUBLE_EQ(r.results[0].ratio_to_one_thread_memcpy, 1.9);
+  EXPECT_DOUBLE_EQ(r.results[0].all_thread_memcpy_bytes_per_second, 20e9);
   EXPECT_EQ(r.results[0].repetitions, 2);
   EXPECT_EQ(r.results[1].dtype, "f16");
   ASSERT_EQ(r.memcpy.size(), 1u);
-  EXPECT_DOUBLE_EQ(r.memcpy[0].bytes_per_second, 20e9);
+  EXPECT_DOUBLE_EQ(r.memcpy[0].one_thread_bytes_per_second, 10e9);
+  EXPECT_DOUBLE_EQ(r.memcpy[0].all_thread_bytes_per_second, 20e9);
+  EXPECT_EQ(r.memcpy[0].threads, 2);
   ASSERT_EQ(r.skipped.size(), 1u);
   EXPECT_NE(r.skipped[0].reason.find("no 8-bit storage"), std::string::npos);
   EXPECT_NE(r.context.find("load average 0.50 0.25 0.12"), std::string::npos) << r.context;
@@ -98,18 +106,24 @@ TEST(BenchReport, RendersTheRatioTableAndThePlot) {
   ASSERT_TRUE(loaded) << loaded.error().message;
   const BenchResults& r = *loaded;
   const std::string md = RenderMarkdown(r);
-  EXPECT_NE(md.find("| dml_cumulative_summation | f32 | 1d | 0.95× (19.00 / 20.00) | ≥ 0.9 met |"),
+  EXPECT_NE(md.find("| dml_cumulative_summation | f32 | 1d | 0.95× · 1.90× · 19.00 | ≥ 0.9 |"),
             std::string::npos)
       << md;
   EXPECT_NE(
-      md.find("| dml_cumulative_summation | f16 | 1d | 0.50× (10.00 / 20.00) | ≥ 0.8 **missed** |"),
+      md.find("| dml_cumulative_summation | f16 | 1d | **0.50×** ✗ · 0.50× · 10.00 | ≥ 0.8 |"),
       std::string::npos)
+      << md;
+  // The limit is stated: the baselines' range in the class, and which copy was the faster.
+  EXPECT_NE(md.find("Copy limit here: one-thread memcpy 10.00–12.00 GB/s, 2-thread memcpy "
+                    "9.00–20.00 GB/s; the 2-thread copy was the faster in 1 of 2 cases."),
+            std::string::npos)
       << md;
   EXPECT_NE(md.find("`dml_scatter_nd/vulkan/u8/slice1KiB-all/DRAM`: vulkan refuses"),
             std::string::npos);
   const std::string svg = RenderSvg(r);
   EXPECT_EQ(svg.rfind("<svg", 0), 0u);
-  EXPECT_NE(svg.find("stroke-dasharray=\"4 2\"/>"), std::string::npos);  // the memcpy line
+  EXPECT_NE(svg.find("stroke-dasharray=\"4 2\"/>"), std::string::npos);  // one-thread memcpy
+  EXPECT_NE(svg.find("stroke-dasharray=\"1 2\"/>"), std::string::npos);  // every core
   EXPECT_NE(svg.find(">cpu-simd</text>"), std::string::npos);            // the legend
   EXPECT_NE(svg.find("</svg>"), std::string::npos);
 }
@@ -126,6 +140,11 @@ TEST(BenchReport, RejectsWhatIsNotBenchmarkOutput) {
   error = LoadError(
       WriteTemp("name.json", R"({"benchmarks": [{"name": "x/y", "bytes_per_second": 1}]})"));
   EXPECT_NE(error.find("\"x/y\" is not op/backend/dtype/layout/size"), std::string::npos) << error;
+  // A file from before the copy limit: no silent zero ratios.
+  error = LoadError(WriteTemp("old.json", R"({"benchmarks": [{"name": "a/b/f32/1d/DRAM",
+      "bytes": 64, "bytes_per_second": 1, "memcpy_bytes_per_second": 1, "ratio_to_memcpy": 1}]})"));
+  EXPECT_NE(error.find("lacks bytes, bytes_per_second, ratio_to_copy_limit"), std::string::npos)
+      << error;
 }
 
 }  // namespace

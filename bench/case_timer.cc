@@ -7,8 +7,10 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <thread>
 #include <vector>
 
+#include "bench/parallel_copy.h"
 #include "conformance/abi_operation.h"
 #include "conformance/case_executor.h"
 #include "conformance/case_run.h"
@@ -53,10 +55,11 @@ const Operation& Materialized(const BenchCase& c) {
 }
 
 // Why `plugin` may not be timed on the case: a wrong answer (the conformance pipeline's verdict,
-// taken once per backend and case) is no speed. "" when it conforms.
+// taken once per backend instance and case: cpu-simd and cpu-simd@target=AVX2 are one file) is no
+// speed. "" when it conforms.
 const std::string& Unacceptable(const Plugin& plugin, const BenchCase& c) {
-  static std::map<std::pair<std::string, std::string>, std::string> verdicts;
-  const auto [it, first] = verdicts.try_emplace({plugin.path(), c.recipe.id});
+  static std::map<std::pair<const Plugin*, std::string>, std::string> verdicts;
+  const auto [it, first] = verdicts.try_emplace({&plugin, c.recipe.id});
   if (first) {
     PreparedCase prepared(Materialized(c));
     const CaseVerdict v = RunCase(plugin, prepared, GroupFor(c.recipe, ClaimsOf(plugin)));
@@ -87,6 +90,29 @@ uint64_t OutputBytes(const Operation& op) {
 }
 
 double Seconds(Clock::duration d) { return std::chrono::duration<double>(d).count(); }
+
+// The all-thread half of the copy limit: one thread per core, started once.
+ParallelCopy& AllThreadCopy() {
+  static ParallelCopy copy(std::max(1u, std::thread::hardware_concurrency()));
+  return copy;
+}
+
+// Both baselines' totals over a benchmark's iterations, and the counters they give.
+struct CopyTimes {
+  double one_thread_seconds = 0, all_thread_seconds = 0;
+
+  void Count(benchmark::State& state, uint64_t bytes, double execute_seconds) const {
+    const double moved = static_cast<double>(state.iterations()) * static_cast<double>(bytes);
+    const double limit_seconds = std::min(one_thread_seconds, all_thread_seconds);
+    state.counters["one_thread_memcpy_bytes_per_second"] = moved / one_thread_seconds;
+    state.counters["all_thread_memcpy_bytes_per_second"] = moved / all_thread_seconds;
+    state.counters["copy_limit_bytes_per_second"] = moved / limit_seconds;
+    state.counters["memcpy_threads"] = AllThreadCopy().threads();
+    if (execute_seconds <= 0) return;
+    state.counters["ratio_to_copy_limit"] = limit_seconds / execute_seconds;
+    state.counters["ratio_to_one_thread_memcpy"] = one_thread_seconds / execute_seconds;
+  }
+};
 
 // The case's buffers bound in ABI order; the in-place output shares its input's buffer.
 struct Bound {
@@ -159,8 +185,10 @@ void TimeCase(benchmark::State& state, const Plugin& plugin, const BenchCase& c)
   // The baseline copies the case's bytes. Where the operator writes a larger tensor than that
   // (ScatterND in place: only the updated slices move), successive copies walk buffers that
   // large, so the copied bytes are no more cached than the operator's.
+  // The two baselines copy between buffers of their own, so neither reads what the other cached.
   const uint64_t slots = std::max<uint64_t>(1, OutputBytes(op) / c.bytes);
   const Buffer copy_from(slots * c.bytes), copy_to(slots * c.bytes);
+  const Buffer all_from(slots * c.bytes), all_to(slots * c.bytes);
   uint64_t slot = 0;
 
   auto fail = [&](int32_t status) {
@@ -175,7 +203,8 @@ void TimeCase(benchmark::State& state, const Plugin& plugin, const BenchCase& c)
     if (const int32_t status = execute(); status != OPCTS_STATUS_OK) return fail(status);
   }
   int32_t status = OPCTS_STATUS_OK;
-  double execute_seconds = 0, memcpy_seconds = 0;
+  double execute_seconds = 0;
+  CopyTimes copies;
   for (auto _ : state) {
     restore();
     const Clock::time_point t0 = Clock::now();
@@ -185,28 +214,38 @@ void TimeCase(benchmark::State& state, const Plugin& plugin, const BenchCase& c)
     std::memcpy(copy_to.data() + at, copy_from.data() + at, c.bytes);
     benchmark::ClobberMemory();
     const Clock::time_point t2 = Clock::now();
+    AllThreadCopy().Copy(all_to.data() + at, all_from.data() + at, c.bytes);
+    benchmark::ClobberMemory();
+    const Clock::time_point t3 = Clock::now();
     if (status != OPCTS_STATUS_OK) break;
     state.SetIterationTime(Seconds(t1 - t0));
     execute_seconds += Seconds(t1 - t0);
-    memcpy_seconds += Seconds(t2 - t1);
+    copies.one_thread_seconds += Seconds(t2 - t1);
+    copies.all_thread_seconds += Seconds(t3 - t2);
   }
   if (status != OPCTS_STATUS_OK) return fail(status);
-  const auto iterations = static_cast<double>(state.iterations());
   state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * c.bytes));
-  state.counters["memcpy_bytes_per_second"] =
-      iterations * static_cast<double>(c.bytes) / memcpy_seconds;
-  state.counters["ratio_to_memcpy"] = memcpy_seconds / execute_seconds;
+  copies.Count(state, c.bytes, execute_seconds);
   state.counters["elements"] = static_cast<double>(c.elements);
   state.counters["bytes"] = static_cast<double>(c.bytes);
 }
 
 void TimeMemcpy(benchmark::State& state, uint64_t bytes) {
-  const Buffer from(bytes), to(bytes);
+  const Buffer from(bytes), to(bytes), all_from(bytes), all_to(bytes);
+  CopyTimes copies;
   for (auto _ : state) {
+    const Clock::time_point t0 = Clock::now();
     std::memcpy(to.data(), from.data(), bytes);
     benchmark::ClobberMemory();
+    const Clock::time_point t1 = Clock::now();
+    AllThreadCopy().Copy(all_to.data(), all_from.data(), bytes);
+    benchmark::ClobberMemory();
+    const Clock::time_point t2 = Clock::now();
+    state.SetIterationTime(Seconds(t2 - t0));
+    copies.one_thread_seconds += Seconds(t1 - t0);
+    copies.all_thread_seconds += Seconds(t2 - t1);
   }
-  state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * bytes));
+  copies.Count(state, bytes, 0);
   state.counters["bytes"] = static_cast<double>(bytes);
 }
 

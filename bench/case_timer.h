@@ -1,13 +1,16 @@
 // Times one benchmark case on one backend under Google Benchmark, through the C ABI exactly as
-// the conformance runner calls it. Every iteration also times a memcpy of the case's bytes
-// between two other buffers, so the ratio to memcpy is taken under the same load.
+// the conformance runner calls it. Every iteration also copies the case's bytes between other
+// buffers, once with one thread's memcpy and once split over every core (ParallelCopy): the
+// faster of the two is the machine's copy limit, taken under the same load as the operator.
 //
 //   benchmark::RegisterBenchmark(c.Name("cpu-simd").c_str(), [&](benchmark::State& s) {
 //     TimeCase(s, *plugin, c);
 //   })->UseManualTime();
 //
-// Counters: bytes_per_second (the case's bytes over the execute time), memcpy_bytes_per_second,
-// ratio_to_memcpy (memcpy time / execute time), elements, bytes. Before it is timed, the case
+// Counters: bytes_per_second (the case's bytes over the execute time),
+// one_thread_memcpy_bytes_per_second, all_thread_memcpy_bytes_per_second (and memcpy_threads),
+// copy_limit_bytes_per_second (the faster), ratio_to_copy_limit (the faster copy's time / execute
+// time), ratio_to_one_thread_memcpy, elements, bytes. Before it is timed, the case
 // goes once through the conformance pipeline (conformance/case_run.h): a backend that gets it
 // wrong is not timed. A wrong answer, a query refusal or an execute failure ends the benchmark
 // with SkipWithError naming the backend, the status and its message.
@@ -25,7 +28,8 @@ namespace opcts::bench {
 // `state` must use manual time (the in-place restore between executions is not timed).
 void TimeCase(benchmark::State& state, const Plugin& plugin, const BenchCase& c);
 
-// The baseline on its own: memcpy of `bytes` between two buffers.
+// The baselines on their own: memcpy of `bytes` on one thread and over every core, each between
+// buffers of its own (the same counters, without the ratios). `state` must use manual time.
 void TimeMemcpy(benchmark::State& state, uint64_t bytes);
 
 }  // namespace opcts::bench

@@ -112,7 +112,8 @@ int Main(int argc, char** argv) {
   for (const BenchCase& c : cases) copy_sizes.insert(c.bytes);
   for (uint64_t bytes : copy_sizes)
     benchmark::RegisterBenchmark(("memcpy/" + std::to_string(bytes)).c_str(),
-                                 [bytes](benchmark::State& s) { TimeMemcpy(s, bytes); });
+                                 [bytes](benchmark::State& s) { TimeMemcpy(s, bytes); })
+        ->UseManualTime();
   for (const BenchCase& c : cases)
     for (const Backend& b : backends) {
       const Plugin* plugin = b.plugin.get();

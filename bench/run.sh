@@ -1,28 +1,34 @@
 #!/usr/bin/env bash
 # Runs the benchmarks and renders them: Google Benchmark JSON, an SVG plot and a Markdown table
-# of ratios to memcpy. See bench/README.md.
+# of ratios to the copy limit (the faster of one-thread and all-thread memcpy). See bench/README.md.
 #
-#   bench/run.sh [--quick] [--build DIR] [--out DIR] [-- opcts_bench arguments...]
+#   bench/run.sh [--quick | --targets] [--build DIR] [--out DIR] [-- opcts_bench arguments...]
 #
 # Full (the default, ~55 min on 2 cores): every case on every built-in backend, 3 repetitions
 # (medians reported), except cpu-reference (100-1000x slower) and vulkan (host buffers: its
 # figures include transfers; on lavapipe informational), which run one iteration per case in a
 # second run. Writes OUT/bench.json, OUT/bench-once.json, OUT/bench.svg, OUT/bench.md
 # --quick (seconds, the CI smoke test): one small case and its memcpy; OUT/bench.json, .svg, .md.
+# --targets (~20 min): the cases the targets are set for (DRAM size), cpu-simd on its best target
+# and, on an AVX-512 CPU, again restricted to AVX2 (cpu-simd@target=AVX2), 3 repetitions; then
+# numpy's cumsum on the same scans (bench/peers/numpy_cumsum.py). Writes OUT/targets.json,
+# OUT/targets.md, OUT/targets.svg, OUT/peers.md.
 # DIR defaults to build/release, OUT to DIR/bench.
 set -euo pipefail
 
 quick=0
+targets=0
 build=build/release
 out=
 extra=()
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --quick) quick=1 ;;
+    --targets) targets=1 ;;
     --build) build="$2"; shift ;;
     --out) out="$2"; shift ;;
     --) shift; extra=("$@"); break ;;
-    -h|--help) sed -n '2,13p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,17p' "$0"; exit 0 ;;
     *) echo "run.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
   shift
@@ -40,11 +46,26 @@ mkdir -p "$out"
 echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 
 if [[ $quick == 1 ]]; then
-  "$bench" --benchmark_filter='^memcpy/131072$|^dml_cumulative_summation/[^/]+/f32/1d/L2/' \
+  "$bench" --benchmark_filter='^memcpy/131072/|^dml_cumulative_summation/[^/]+/f32/1d/L2/' \
     --benchmark_min_time=0.01 --benchmark_out="$out/bench.json" --benchmark_out_format=json \
     "${extra[@]}"
   "$report" "$out/bench.json" --svg "$out/bench.svg" --markdown "$out/bench.md"
   echo "wrote $out/bench.json $out/bench.svg $out/bench.md"
+  exit 0
+fi
+
+if [[ $targets == 1 ]]; then
+  simd=(--backend cpu-simd)
+  # Highway's AVX3 needs AVX-512 F, VL, DQ and BW; on such a CPU the AVX2 column comes from the
+  # same run. On an AVX2 CPU the best target is AVX2 itself.
+  if grep -qw avx512bw /proc/cpuinfo; then simd+=(--backend cpu-simd@target=AVX2); fi
+  "$bench" "${simd[@]}" --benchmark_filter='^[a-z_0-9]+/cpu-simd[^/]*/.*/DRAM|^memcpy/[0-9]{8,}/' \
+    --benchmark_repetitions=3 --benchmark_report_aggregates_only=true --benchmark_min_time=0.2 \
+    --benchmark_out="$out/targets.json" --benchmark_out_format=json "${extra[@]}"
+  "$report" "$out/targets.json" --svg "$out/targets.svg" --markdown "$out/targets.md"
+  "$(dirname "$0")/peers/numpy_cumsum.py" "$out/targets.json" --markdown "$out/peers.md"
+  echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
+  echo "wrote $out/targets.json $out/targets.svg $out/targets.md $out/peers.md"
   exit 0
 fi
 

@@ -10,6 +10,7 @@ packages=(
   libvulkan-dev glslc mesa-vulkan-drivers vulkan-validationlayers
   chromium zip unzip libxml2-utils
   dpkg-dev file
+  python3-numpy
 )
 
 missing=()

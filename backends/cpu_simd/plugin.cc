@@ -24,6 +24,7 @@ constexpr unsigned kMaxThreads = 256;
 
 struct Instance {
   unsigned threads = kDefaultThreads;
+  SimdTarget target = BestTarget();
   std::unique_ptr<WorkPool> pool;  // threads - 1 workers, started by create()
   std::string device, details;
   opcts_backend_info info{};
@@ -39,8 +40,8 @@ std::string CpuModel() {
   return "CPU";
 }
 
-// "key=value;key=value". Keys: threads=N (worker threads, default 2), target=NAME (pin Highway's
-// dispatch to one compiled target, process-wide: for testing each target).
+// "key=value;key=value". Keys: threads=N (worker threads, default 2), target=NAME (this instance's
+// kernels run the named compiled target instead of the best one: to test and time each target).
 Result<void> ParseOptions(const std::string& options, Instance* instance) {
   size_t begin = 0;
   while (begin < options.size()) {
@@ -59,7 +60,8 @@ Result<void> ParseOptions(const std::string& options, Instance* instance) {
         return InvalidInput("option threads=" + value + " is not a number in [1, 256]");
       instance->threads = static_cast<unsigned>(n);
     } else if (key == "target") {
-      if (!PinTarget(value))
+      instance->target = value.empty() ? BestTarget() : FindTarget(value);
+      if (instance->target == 0)
         return NotSupported("option target=" + value + " is not one of the targets compiled (" +
                             CompiledTargetNames() + ") that this CPU supports");
     } else {
@@ -83,7 +85,7 @@ int32_t Create(const char* options, void** instance, char* message, size_t capac
     auto created = std::make_unique<Instance>();
     OPCTS_TRY(ParseOptions(options ? options : "", created.get()));
     created->pool = std::make_unique<WorkPool>(created->threads - 1);
-    const char* target = DispatchedTargetName();
+    const char* target = DispatchedTargetName(created->target);
     created->device = CpuModel() + " (" + target + ")";
     created->details = "Highway " + HighwayVersion() + "; dispatched target " + target +
                        "; compiled targets " + CompiledTargetNames() + "; threads " +
@@ -137,7 +139,7 @@ void Scan(const Instance& self, const opcts_tensor_desc& in_desc, const opcts_bi
   const plugin::TensorLayout in_layout = plugin::MakeLayout(in_desc);
   const plugin::TensorLayout out_layout = plugin::MakeLayout(out_desc);
   RunScan({&in_layout, &out_layout, in.data, out.data, axis, reverse,
-           ScanType{KindOf(in_desc.data_type), op, exclusive}, self.pool.get()});
+           ScanType{KindOf(in_desc.data_type), op, exclusive}, self.target, self.pool.get()});
 }
 
 int32_t Execute(void* instance, const opcts_op_desc* op, const opcts_binding* bindings,
@@ -150,7 +152,7 @@ int32_t Execute(void* instance, const opcts_op_desc* op, const opcts_binding* bi
     OPCTS_TRY(plugin::CheckBindings(*op, bindings, binding_count));
     const abi::Operator& info = *abi::FindOperator(op->type);
     if (std::string_view(info.family) == "scatter_nd") {
-      RunScatterND(plugin::ReadScatter(info, op->desc), bindings, *self.pool);
+      RunScatterND(plugin::ReadScatter(info, op->desc), bindings, *self.pool, self.target);
       return {};
     }
     // CheckDescriptor refuses the families plugin_support does not know: this is a scan.

@@ -119,7 +119,7 @@ void RunRows(const ScanArgs& a, const Plan& p, const Buffers& b, bool parallel) 
       job.width = std::min(chunk_width, p.width - column);
       job.scratch = scratch[slot].data();
       job.stream = b.stream;
-      ScanRows(a.type, job);
+      ScanRows(a.target, a.type, job);
     }
   });
 }
@@ -149,12 +149,12 @@ void ScanSplitLine(const ScanArgs& a, const unsigned char* in, unsigned char* ou
     const unsigned char* src = in + begin * es;
     unsigned char* dst = out + begin * es;
     Carry total = IdentityCarry(a.type);
-    ReduceLine(a.type, src, length, &total);
+    ReduceLine(a.target, a.type, src, length, &total);
     for (uint32_t seen; (seen = known.load(std::memory_order_acquire)) <= k;)
       known.wait(seen, std::memory_order_acquire);
     Carry carry = carries[k];
     publish(k + 1, Combine(a.type, carry, total));
-    ScanLine(a.type, a.reverse, src, dst, length, &carry, /*head=*/k == 0, stream);
+    ScanLine(a.target, a.type, a.reverse, src, dst, length, &carry, /*head=*/k == 0, stream);
   });
 }
 
@@ -175,7 +175,8 @@ void RunLines(const ScanArgs& a, const Plan& p, const Buffers& b, bool parallel)
     OffsetWalker walker = LineWalker(p, begin);
     for (uint64_t line = begin; line < end; ++line, walker.Next()) {
       Carry carry = IdentityCarry(a.type);
-      ScanLine(a.type, a.reverse, b.in + walker.a() * es, b.out + walker.b() * es, n, &carry,
+      ScanLine(a.target, a.type, a.reverse, b.in + walker.a() * es, b.out + walker.b() * es, n,
+               &carry,
                /*head=*/true, b.stream);
     }
   });

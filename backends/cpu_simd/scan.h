@@ -19,6 +19,7 @@ struct ScanArgs {
   uint32_t axis;
   bool reverse;
   ScanType type;
+  SimdTarget target;
   WorkPool* pool;
 };
 

@@ -1,6 +1,6 @@
 // The scans' Highway-dispatched translation unit: foreach_target.h compiles scan_kernels-inl.h once
-// per target in HWY_TARGETS (narrowed by CMakeLists.txt), HWY_EXPORT builds the tables and
-// HWY_DYNAMIC_DISPATCH picks the best target the CPU supports on first call.
+// per target in HWY_TARGETS (narrowed by CMakeLists.txt), HWY_EXPORT builds the tables, and each
+// call runs the row of its instance's target (DispatchIndex).
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "cpu_simd/scan_kernels-inl.h"
 #include <hwy/foreach_target.h>  // must come before highway.h
@@ -9,6 +9,8 @@
 #include "cpu_simd/scan_kernels-inl.h"
 
 #if HWY_ONCE
+#include "cpu_simd/dispatch_index.h"
+
 namespace opcts::cpu_simd {
 
 HWY_EXPORT(ScanRowsTarget);
@@ -16,17 +18,18 @@ HWY_EXPORT(ScanLineTarget);
 HWY_EXPORT(ReduceLineTarget);
 HWY_EXPORT(TargetBit);
 
-void ScanRows(const ScanType& t, const RowsJob& job) {
-  HWY_DYNAMIC_DISPATCH(ScanRowsTarget)(t, job);
+void ScanRows(SimdTarget target, const ScanType& t, const RowsJob& job) {
+  HWY_DISPATCH_TABLE(ScanRowsTarget)[DispatchIndex(target)](t, job);
 }
 
-void ScanLine(const ScanType& t, bool reverse, const void* in, void* out, size_t n, Carry* carry,
-              bool head, bool stream) {
-  HWY_DYNAMIC_DISPATCH(ScanLineTarget)(t, reverse, in, out, n, carry, head, stream);
+void ScanLine(SimdTarget target, const ScanType& t, bool reverse, const void* in, void* out,
+              size_t n, Carry* carry, bool head, bool stream) {
+  HWY_DISPATCH_TABLE(ScanLineTarget)
+  [DispatchIndex(target)](t, reverse, in, out, n, carry, head, stream);
 }
 
-void ReduceLine(const ScanType& t, const void* in, size_t n, Carry* total) {
-  HWY_DYNAMIC_DISPATCH(ReduceLineTarget)(t, in, n, total);
+void ReduceLine(SimdTarget target, const ScanType& t, const void* in, size_t n, Carry* total) {
+  HWY_DISPATCH_TABLE(ReduceLineTarget)[DispatchIndex(target)](t, in, n, total);
 }
 
 std::string HighwayVersion() {
@@ -34,8 +37,9 @@ std::string HighwayVersion() {
          std::to_string(HWY_PATCH);
 }
 
-// Highway 1.0.3 has no DispatchedTarget(): ask the dispatched function which target it is.
-const char* DispatchedTargetName() { return hwy::TargetName(HWY_DYNAMIC_DISPATCH(TargetBit)()); }
+const char* DispatchedTargetName(SimdTarget target) {
+  return hwy::TargetName(HWY_DISPATCH_TABLE(TargetBit)[DispatchIndex(target)]());
+}
 
 std::string CompiledTargetNames() {
   std::string names;
@@ -47,18 +51,18 @@ std::string CompiledTargetNames() {
   return names;
 }
 
-bool PinTarget(const std::string& name) {
-  hwy::SetSupportedTargetsForTest(0);  // back to what the CPU supports
-  if (name.empty()) return true;
+SimdTarget BestTarget() {
+  const int64_t usable = HWY_TARGETS & hwy::SupportedTargets();
+  return usable & -usable;  // SCALAR is always among them
+}
+
+SimdTarget FindTarget(const std::string& name) {
   for (int64_t targets = HWY_TARGETS & hwy::SupportedTargets(); targets != 0;
        targets &= targets - 1) {
     const int64_t target = targets & -targets;
-    if (name == hwy::TargetName(target)) {
-      hwy::SetSupportedTargetsForTest(target);
-      return true;
-    }
+    if (name == hwy::TargetName(target)) return target;
   }
-  return false;
+  return 0;
 }
 
 }  // namespace opcts::cpu_simd

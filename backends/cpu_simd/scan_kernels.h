@@ -4,7 +4,8 @@
 //
 //   ScanType t{ElemKind::kF32, ScanOp::kSum, /*exclusive=*/false};
 //   Carry carry = IdentityCarry(t);
-//   ScanLine(t, /*reverse=*/false, in, out, n, &carry, /*head=*/true, /*stream=*/false);
+//   ScanLine(BestTarget(), t, /*reverse=*/false, in, out, n, &carry, /*head=*/true,
+//            /*stream=*/false);
 //   // carry: the line's total
 #pragma once
 
@@ -12,6 +13,8 @@
 #include <cstdint>
 #include <string>
 #include <type_traits>
+
+#include "cpu_simd/simd_target.h"
 
 namespace opcts::cpu_simd {
 
@@ -179,27 +182,29 @@ struct RowsJob {
   void* scratch;  // width compute-type elements (at most 8 bytes each), owned by the caller
   bool stream;    // output stores bypass the caches (an output larger than the caches)
 };
-void ScanRows(const ScanType& t, const RowsJob& job);
+void ScanRows(SimdTarget target, const ScanType& t, const RowsJob& job);
 
 // One contiguous line of n elements, scanned in registers; *carry comes in as the running value
 // before the line and goes out as the value after it. `reverse` walks from the end. `head`: the
 // n elements start the line (in scan order), *carry is the identity and an exclusive float sum
 // writes +0.0 first; false for the later pieces of a line split across threads. `stream`: output
 // stores bypass the caches.
-void ScanLine(const ScanType& t, bool reverse, const void* in, void* out, size_t n, Carry* carry,
-              bool head, bool stream);
+void ScanLine(SimdTarget target, const ScanType& t, bool reverse, const void* in, void* out,
+              size_t n, Carry* carry, bool head, bool stream);
 
 // *total = *total op (combination of the n contiguous elements at `in`).
-void ReduceLine(const ScanType& t, const void* in, size_t n, Carry* total);
+void ReduceLine(SimdTarget target, const ScanType& t, const void* in, size_t n, Carry* total);
 
 // "1.0.3": the Highway the plugin was compiled against.
 std::string HighwayVersion();
-// Highway's name for the target the dispatcher picked on this CPU ("AVX3", "AVX2", ...).
-const char* DispatchedTargetName();
+// The best compiled target this CPU supports: what an instance runs unless `target=` says.
+SimdTarget BestTarget();
+// The compiled target called `name` ("AVX2"), or 0 when it is not compiled in or this CPU lacks it.
+SimdTarget FindTarget(const std::string& name);
+// Highway's name of the target the kernels' dispatch table gives for `target` (asked of the
+// dispatched code itself, so it names what really runs).
+const char* DispatchedTargetName(SimdTarget target);
 // The targets compiled into the plugin, best first, space-separated.
 std::string CompiledTargetNames();
-// Restricts dispatch, process-wide, to the named compiled target; "" restores the best one.
-// False when that target is not compiled in or this CPU lacks it. For tests and diagnosis.
-bool PinTarget(const std::string& name);
 
 }  // namespace opcts::cpu_simd

@@ -69,10 +69,6 @@ void CopyTensor(const plugin::TensorLayout& from_layout, const unsigned char* fr
     std::memcpy(to + walker.b() * es, from + walker.a() * es, es);
 }
 
-void CopyBytes(unsigned char* dst, const unsigned char* src, size_t bytes) {
-  std::memcpy(dst, src, bytes);
-}
-
 // Everything RunScatterND derives from the descriptors: where each tuple's indices and update
 // slice live, and how a slice is laid out in updates and output.
 struct ScatterPlan {
@@ -87,14 +83,16 @@ struct ScatterPlan {
   uint64_t slice_elements = 1;
   bool slice_contiguous = false;  // packed updates and output: a slice is one run of bytes
   uint32_t index_stride = 0;
+  SimdTarget target;  // of StreamCopy
 
-  explicit ScatterPlan(const plugin::ScatterView& view)
+  ScatterPlan(const plugin::ScatterView& view, SimdTarget simd_target)
       : in(plugin::MakeLayout(*view.input.desc)),
         idx(plugin::MakeLayout(*view.indices.desc)),
         upd(plugin::MakeLayout(*view.updates.desc)),
         out(plugin::MakeLayout(*view.output.desc)),
         es(plugin::DTypeSize(in.data_type)),
-        is(plugin::DTypeSize(idx.data_type)) {
+        is(plugin::DTypeSize(idx.data_type)),
+        target(simd_target) {
     // DirectML's tensors share one rank; ONNX's differ. Either way a tuple addresses the input
     // dims from `first_indexed`, and updates end with the slice dims, after the tuple dims.
     const size_t in_rank = in.sizes.size(), idx_rank = idx.sizes.size(),
@@ -139,12 +137,19 @@ struct ScatterPlan {
   }
 
   // `stream`: around the caches (see StreamCopy).
+  void CopyBytes(unsigned char* dst, const unsigned char* src, size_t bytes, bool stream) const {
+    if (stream)
+      StreamCopy(target, dst, src, bytes);
+    else
+      std::memcpy(dst, src, bytes);
+  }
+
   void CopySlice(const unsigned char* upd_data, uint64_t upd_offset, unsigned char* out_data,
                  uint64_t out_offset, bool stream) const {
     const unsigned char* src = upd_data + upd_offset * es;
     unsigned char* dst = out_data + out_offset * es;
     if (slice_contiguous) {
-      (stream ? StreamCopy : CopyBytes)(dst, src, slice_elements * es);
+      CopyBytes(dst, src, slice_elements * es, stream);
       return;
     }
     OffsetWalker slice(slice_sizes, slice_upd_strides, slice_out_strides);
@@ -324,8 +329,7 @@ void ScatterBlocked(const ScatterPlan& p, const unsigned char* in_data,
       return;
     }
     const bool untouched = starts[b] == starts[b + 1];
-    (stream && untouched ? StreamCopy : CopyBytes)(out_data + lo * p.es, in_data + lo * p.es,
-                                                   (hi - lo) * p.es);
+    p.CopyBytes(out_data + lo * p.es, in_data + lo * p.es, (hi - lo) * p.es, stream && untouched);
     for (uint64_t i = starts[b]; i < starts[b + 1]; ++i)
       p.CopySlice(upd_data, upd_offsets[order[i]], out_data, out_offsets[order[i]], false);
     if (stream) hwy::FlushStream();
@@ -352,8 +356,9 @@ bool IsSupportedIndexType(uint32_t data_type) {
          data_type == OPCTS_DTYPE_UINT32 || data_type == OPCTS_DTYPE_UINT64;
 }
 
-void RunScatterND(const plugin::ScatterView& view, const opcts_binding* bindings, WorkPool& pool) {
-  const ScatterPlan p(view);
+void RunScatterND(const plugin::ScatterView& view, const opcts_binding* bindings, WorkPool& pool,
+                  SimdTarget target) {
+  const ScatterPlan p(view, target);
   const auto* in_data = static_cast<const unsigned char*>(bindings[view.input.binding].data);
   const auto* idx_data = static_cast<const unsigned char*>(bindings[view.indices.binding].data);
   const auto* upd_data = static_cast<const unsigned char*>(bindings[view.updates.binding].data);

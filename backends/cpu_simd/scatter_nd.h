@@ -7,6 +7,7 @@
 
 #include "common/family_views.h"
 #include "cpu_simd/parallel.h"
+#include "cpu_simd/simd_target.h"
 #include "opcts/backend.h"
 
 namespace opcts::cpu_simd {
@@ -17,6 +18,7 @@ bool IsSupportedIndexType(uint32_t data_type);
 // The descriptor passed plugin::CheckDescriptor and `bindings` plugin::CheckBindings. Large
 // packed outputs are shared out over the pool's threads (without a reduction). Throws
 // std::bad_alloc when memory runs out.
-void RunScatterND(const plugin::ScatterView& view, const opcts_binding* bindings, WorkPool& pool);
+void RunScatterND(const plugin::ScatterView& view, const opcts_binding* bindings, WorkPool& pool,
+                  SimdTarget target);
 
 }  // namespace opcts::cpu_simd

@@ -33,12 +33,14 @@ void StreamCopyTarget(unsigned char* dst, const unsigned char* src, size_t bytes
 HWY_AFTER_NAMESPACE();
 
 #if HWY_ONCE
+#include "cpu_simd/dispatch_index.h"
+
 namespace opcts::cpu_simd {
 
 HWY_EXPORT(StreamCopyTarget);
 
-void StreamCopy(unsigned char* dst, const unsigned char* src, size_t bytes) {
-  HWY_DYNAMIC_DISPATCH(StreamCopyTarget)(dst, src, bytes);
+void StreamCopy(SimdTarget target, unsigned char* dst, const unsigned char* src, size_t bytes) {
+  HWY_DISPATCH_TABLE(StreamCopyTarget)[DispatchIndex(target)](dst, src, bytes);
 }
 
 }  // namespace opcts::cpu_simd

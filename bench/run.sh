@@ -9,7 +9,7 @@
 # figures include transfers; on lavapipe informational), which run one iteration per case in a
 # second run. Writes OUT/bench.json, OUT/bench-once.json, OUT/bench.svg, OUT/bench.md
 # --quick (seconds, the CI smoke test): one small case and its memcpy; OUT/bench.json, .svg, .md.
-# --targets (~20 min): the cases the targets are set for (DRAM size), cpu-simd on its best target
+# --targets (~40 min): the cases the targets are set for (DRAM size), cpu-simd on its best target
 # and, on an AVX-512 CPU, again restricted to AVX2 (cpu-simd@target=AVX2), 3 repetitions; then
 # numpy's cumsum on the same scans (bench/peers/numpy_cumsum.py). Writes OUT/targets.json,
 # OUT/targets.md, OUT/targets.svg, OUT/peers.md.
@@ -59,7 +59,11 @@ if [[ $targets == 1 ]]; then
   # Highway's AVX3 needs AVX-512 F, VL, DQ and BW; on such a CPU the AVX2 column comes from the
   # same run. On an AVX2 CPU the best target is AVX2 itself.
   if grep -qw avx512bw /proc/cpuinfo; then simd+=(--backend cpu-simd@target=AVX2); fi
-  "$bench" "${simd[@]}" --benchmark_filter='^[a-z_0-9]+/cpu-simd[^/]*/.*/DRAM|^memcpy/[0-9]{8,}/' \
+  # The cases the targets name: DirectML's scans and ScatterND with 1 KiB and 16 KiB slices, and
+  # float64 scans (OpenVINO's: DirectML's scans have none).
+  dram='/DRAM|^memcpy/[0-9]{8,}/'
+  "$bench" "${simd[@]}" \
+    --benchmark_filter="^dml_cumulative_[a-z]+/cpu-simd[^/]*/.*$dram|^dml_scatter_nd/cpu-simd[^/]*/[^/]+/slice(1|16)KiB-.*$dram|^openvino_cumsum_3/cpu-simd[^/]*/f64/.*$dram" \
     --benchmark_repetitions=3 --benchmark_report_aggregates_only=true --benchmark_min_time=0.2 \
     --benchmark_out="$out/targets.json" --benchmark_out_format=json "${extra[@]}"
   "$report" "$out/targets.json" --svg "$out/targets.svg" --markdown "$out/targets.md"

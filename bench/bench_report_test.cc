@@ -80,6 +80,8 @@ TEST(BenchReport, TargetsFollowTheIssue) {
   EXPECT_EQ(TargetRatio(r), 0.9);
   r.dtype = "f16";
   EXPECT_EQ(TargetRatio(r), 0.8);
+  r.layout = "strided";  // every layout, the padded view too
+  EXPECT_EQ(TargetRatio(r), 0.8);
   r.dtype = "u8";
   EXPECT_EQ(TargetRatio(r), 0);
   r = {"dml_scatter_nd", "cpu-simd", "u8", "slice1KiB-sparse-in-place", "DRAM"};

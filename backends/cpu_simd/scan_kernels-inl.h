@@ -418,6 +418,21 @@ HWY_INLINE ComputeT<K> ScanOne(const StorageT<K>* in, StorageT<K>* out, size_t i
       LineStep<K, kOp, kExclusive, kReverse>(d1, in + i, out + i, hn::Set(d1, c), head, false));
 }
 
+// How far ahead, in scan order, the line scan and the reduction prefetch their input. With the
+// hardware prefetchers alone, float16 lines scanned from memory ran at 0.3x of the copy limit
+// and float32 ones at 0.8-0.9x; with this, 0.7-1.15x and 1.1-2.1x (same-run A/B, Sapphire
+// Rapids, bench/README.md). 4 KiB and 8 KiB measured alike.
+constexpr ptrdiff_t kPrefetchBytes = 8192;
+
+// Prefetches the line `bytes` from p. Past either end of the input it prefetches memory that
+// may not be mapped, which a prefetch ignores; the address is formed as an integer, never as an
+// out-of-bounds pointer.
+template <class S>
+HWY_INLINE void PrefetchAhead(const S* p, ptrdiff_t bytes) {
+  hwy::Prefetch(reinterpret_cast<const unsigned char*>(reinterpret_cast<uintptr_t>(p) +
+                                                       static_cast<uintptr_t>(bytes)));
+}
+
 // `head`: the line starts here (element 0, or n - 1 in reverse); false for a later piece of a
 // line split across threads.
 template <ElemKind K, ScanOp kOp, bool kExclusive, bool kReverse>
@@ -435,9 +450,11 @@ void ScanLineT(const StorageT<K>* in, StorageT<K>* out, size_t n, ComputeT<K>* c
     for (; i < aligned; ++i)
       c = ScanOne<K, kOp, kExclusive, kReverse>(in, out, i, c, head && i == 0);
     auto carry = hn::Set(d, c);
-    for (; i + lanes <= n; i += lanes)
+    for (; i + lanes <= n; i += lanes) {
+      PrefetchAhead(in + i, kPrefetchBytes);
       carry =
           LineStep<K, kOp, kExclusive, kReverse>(d, in + i, out + i, carry, head && i == 0, stream);
+    }
     c = hn::GetLane(carry);
     for (; i < n; ++i) c = ScanOne<K, kOp, kExclusive, kReverse>(in, out, i, c, head && i == 0);
   } else {
@@ -454,6 +471,7 @@ void ScanLineT(const StorageT<K>* in, StorageT<K>* out, size_t n, ComputeT<K>* c
     auto carry = hn::Set(d, c);
     for (; i >= lanes;) {
       i -= lanes;
+      PrefetchAhead(in + i, -kPrefetchBytes);
       carry = LineStep<K, kOp, kExclusive, kReverse>(d, in + i, out + i, carry,
                                                      head && i + lanes == n, stream);
     }
@@ -479,6 +497,7 @@ void ReduceLineT(const StorageT<K>* in, size_t n, ComputeT<K>* total) {
   auto acc1 = acc0;  // two chains hide the add/multiply latency
   size_t i = 0;
   for (; i + 2 * lanes <= n; i += 2 * lanes) {
+    PrefetchAhead(in + i, kPrefetchBytes);
     acc0 = Apply<kOp>(acc0, LoadElems<K>(d, in + i));
     acc1 = Apply<kOp>(acc1, LoadElems<K>(d, in + i + lanes));
   }

@@ -9,7 +9,7 @@
 # figures include transfers; on lavapipe informational), which run one iteration per case in a
 # second run. Writes OUT/bench.json, OUT/bench-once.json, OUT/bench.svg, OUT/bench.md
 # --quick (seconds, the CI smoke test): one small case and its memcpy; OUT/bench.json, .svg, .md.
-# --targets (~40 min): the cases the targets are set for (DRAM size), cpu-simd on its best target
+# --targets (~50 min): the cases the targets are set for (DRAM size), cpu-simd on its best target
 # and, on an AVX-512 CPU, again restricted to AVX2 (cpu-simd@target=AVX2), 3 repetitions; then
 # numpy's cumsum on the same scans (bench/peers/numpy_cumsum.py). Writes OUT/targets.json,
 # OUT/targets.md, OUT/targets.svg, OUT/peers.md.

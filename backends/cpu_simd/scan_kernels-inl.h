@@ -421,10 +421,10 @@ HWY_INLINE ComputeT<K> ScanOne(const StorageT<K>* in, StorageT<K>* out, size_t i
 // How far ahead, in scan order, the line scan and the reduction prefetch their input. With the
 // hardware prefetchers alone, float16 lines scanned from memory ran at 0.3x of the copy limit
 // and float32 ones at 0.8-0.9x; with this, 0.7-1.15x and 1.1-2.1x (same-run A/B, Sapphire
-// Rapids, bench/README.md). 4 KiB and 8 KiB measured alike.
+// Rapids, bench/results/prefetch-ab.md). 4 KiB and 8 KiB measured alike.
 constexpr ptrdiff_t kPrefetchBytes = 8192;
 
-// Prefetches the line `bytes` from p. Past either end of the input it prefetches memory that
+// Prefetches the cache line `bytes` from p. Past either end of the input it prefetches memory that
 // may not be mapped, which a prefetch ignores; the address is formed as an integer, never as an
 // out-of-bounds pointer.
 template <class S>

@@ -424,13 +424,11 @@ HWY_INLINE ComputeT<K> ScanOne(const StorageT<K>* in, StorageT<K>* out, size_t i
 // Rapids, bench/results/prefetch-ab.md). 4 KiB and 8 KiB measured alike.
 constexpr ptrdiff_t kPrefetchBytes = 8192;
 
-// Prefetches the cache line `bytes` from p. Past either end of the input it prefetches memory that
-// may not be mapped, which a prefetch ignores; the address is formed as an integer, never as an
-// out-of-bounds pointer.
+// Prefetches the cache line `bytes` from p. Past either end of the input that is memory the
+// scan never reads, and a prefetch never faults.
 template <class S>
 HWY_INLINE void PrefetchAhead(const S* p, ptrdiff_t bytes) {
-  hwy::Prefetch(reinterpret_cast<const unsigned char*>(reinterpret_cast<uintptr_t>(p) +
-                                                       static_cast<uintptr_t>(bytes)));
+  hwy::Prefetch(reinterpret_cast<const unsigned char*>(p) + bytes);
 }
 
 // `head`: the line starts here (element 0, or n - 1 in reverse); false for a later piece of a

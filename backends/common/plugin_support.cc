@@ -3,6 +3,7 @@
 #include <bit>
 #include <cstdlib>
 #include <cstring>
+#include <iterator>
 #include <map>
 #include <sstream>
 
@@ -255,6 +256,14 @@ size_t DTypeSize(uint32_t data_type) {
     default:
       return 0;
   }
+}
+
+std::string DTypeName(uint32_t data_type) {
+  static constexpr const char* kNames[] = {"",       "FLOAT32", "FLOAT16", "UINT32", "UINT16",
+                                           "UINT8",  "INT32",   "INT16",   "INT8",   "FLOAT64",
+                                           "UINT64", "INT64",   "BFLOAT16"};
+  return data_type != 0 && data_type < std::size(kNames) ? kNames[data_type]
+                                                         : std::to_string(data_type);
 }
 
 Result<void> CheckDescriptor(const opcts_op_desc& op) {

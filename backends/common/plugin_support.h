@@ -53,6 +53,10 @@ int32_t GuardedCall(const char* backend, char* message, size_t capacity, Body&& 
 // Size in bytes of an OPCTS_DTYPE_* value; 0 for an unknown value.
 size_t DTypeSize(uint32_t data_type);
 
+// "FLOAT16": the ABI's name of an OPCTS_DTYPE_* value, for messages (the number for an unknown
+// value). Plugins do not link the spec library; its test checks this against spec/dtype.h.
+std::string DTypeName(uint32_t data_type);
+
 // The operator's documented rules, checked from the descriptor alone (no tensor data), for any
 // operator of the operator table (common/operator_table.h):
 //  - every tensor: well-formed (non-null unless optional, sizes non-null and non-zero, strides

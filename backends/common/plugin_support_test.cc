@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include "common/family_views.h"
+#include "spec/dtype.h"
 
 namespace opcts::plugin {
 namespace {
@@ -575,6 +576,13 @@ TEST(DTypeSize, CoversEveryDType) {
   EXPECT_EQ(DTypeSize(OPCTS_DTYPE_INT8), 1u);
   EXPECT_EQ(DTypeSize(0), 0u);
   EXPECT_EQ(DTypeSize(13), 0u);
+}
+
+TEST(DTypeName, AgreesWithTheSpecForEveryDType) {
+  for (const DType t : kAllDTypes)
+    EXPECT_EQ(DTypeName(static_cast<uint32_t>(t)), opcts::DTypeName(t));
+  EXPECT_EQ(DTypeName(0), "0");
+  EXPECT_EQ(DTypeName(13), "13");
 }
 
 TEST(MakeLayout, FillsStridesAndDetectsPacking) {

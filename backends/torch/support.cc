@@ -109,7 +109,7 @@ Result<void> TorchSupport::CheckRecipe(uint32_t data_type, Recipe recipe) const 
   const auto refusal = refusals_.find(recipe);
   if (refusal == refusals_.end()) return {};
   return NotSupported(TorchVersion() + " (CPU) refuses " + KernelName(recipe) + " on " +
-                      DTypeName(data_type) + " tensors: " + refusal->second);
+                      plugin::DTypeName(data_type) + " tensors: " + refusal->second);
 }
 
 Result<void> TorchSupport::Check(const opcts_op_desc& op) const {

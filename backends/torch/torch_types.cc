@@ -2,6 +2,8 @@
 
 #include <torch/version.h>
 
+#include "common/plugin_support.h"
+
 namespace opcts::torch_cpu {
 
 std::string TorchVersion() { return std::string("torch ") + TORCH_VERSION; }
@@ -29,17 +31,10 @@ Result<c10::ScalarType> TorchType(uint32_t data_type) {
     case OPCTS_DTYPE_UINT16:
     case OPCTS_DTYPE_UINT32:
     case OPCTS_DTYPE_UINT64:
-      return NotSupported(TorchVersion() + " has no " + DTypeName(data_type) +
+      return NotSupported(TorchVersion() + " has no " + plugin::DTypeName(data_type) +
                           " tensors (torch.uint8 is its one unsigned integer dtype)");
   }
   return InvalidInput("DataType " + std::to_string(data_type) + " is no OPCTS_DTYPE_* value");
-}
-
-std::string DTypeName(uint32_t data_type) {
-  static constexpr const char* kNames[] = {"",       "FLOAT32", "FLOAT16", "UINT32", "UINT16",
-                                           "UINT8",  "INT32",   "INT16",   "INT8",   "FLOAT64",
-                                           "UINT64", "INT64",   "BFLOAT16"};
-  return data_type < std::size(kNames) ? kNames[data_type] : std::to_string(data_type);
 }
 
 }  // namespace opcts::torch_cpu

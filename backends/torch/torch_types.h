@@ -18,7 +18,4 @@ std::string TorchVersion();
 // 64-bit types, which torch 1.13 does not have (uint8 is its one unsigned integer type).
 Result<c10::ScalarType> TorchType(uint32_t data_type);
 
-// "FLOAT16": the ABI's name of an OPCTS_DTYPE_* value, for messages.
-std::string DTypeName(uint32_t data_type);
-
 }  // namespace opcts::torch_cpu

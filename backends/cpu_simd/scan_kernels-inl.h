@@ -173,9 +173,8 @@ HWY_INLINE hn::Vec<D> IdentityVec(D d) {
   return hn::Set(d, Identity<kOp, hn::TFromD<D>>());
 }
 
-// Lanes per 128-bit block: Highway's lane shifts and broadcasts act within blocks. The line scan
-// uses vectors of one or two blocks (256 bits: on Zen 4 a 512-bit shuffle costs two 256-bit
-// ones, and the in-register scan is shuffle-bound).
+// Lanes per 128-bit block: Highway's lane shifts and broadcasts act within blocks. Outside
+// AVX-512 the line scan uses vectors of one or two blocks.
 template <class D>
 constexpr size_t BlockLanes() {
   return HWY_MIN(hn::MaxLanes(D()), 16 / sizeof(hn::TFromD<D>));
@@ -184,6 +183,48 @@ template <class D>
 constexpr bool TwoBlocks() {
   return hn::MaxLanes(D()) > BlockLanes<D>();
 }
+
+// On AVX-512 the line scan of 32- and 64-bit lanes uses whole 512-bit vectors, shifted across
+// the whole vector (valignd / valignq, the identity shifted in): one shuffle per step and no
+// block carries. The in-register scan is shuffle-bound: on Zen 4, float16 lines from memory ran
+// 1.3-1.4x faster than with two-block vectors, cache-resident float32 ones 1.25-1.35x (same-run
+// A/B, bench/results/whole-vector-ab.md).
+#undef OPCTS_CPU_SIMD_WHOLE_VECTOR_SCAN
+#if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX3
+#define OPCTS_CPU_SIMD_WHOLE_VECTOR_SCAN 1
+#else
+#define OPCTS_CPU_SIMD_WHOLE_VECTOR_SCAN 0
+#endif
+template <class C>
+constexpr bool kWholeVectorScan = OPCTS_CPU_SIMD_WHOLE_VECTOR_SCAN && sizeof(C) >= 4;
+
+// The line scan's vectors: whole 512-bit ones (above), else one or two blocks.
+template <class C>
+using LineTag =
+    std::conditional_t<kWholeVectorScan<C>, hn::ScalableTag<C>, hn::CappedTag<C, 32 / sizeof(C)>>;
+template <class D>
+constexpr bool IsWholeVector() {
+  return kWholeVectorScan<hn::TFromD<D>> && hn::MaxLanes(D()) * sizeof(hn::TFromD<D>) == 64;
+}
+
+#if OPCTS_CPU_SIMD_WHOLE_VECTOR_SCAN
+// v moved kLanes lanes along the scan direction across the whole vector, `fill` entering.
+// alignr(hi, lo, k) is lanes k.. of the concatenation hi:lo.
+template <size_t kLanes, bool kReverse, class D>
+HWY_INLINE hn::Vec<D> SlideIn(D d, hn::Vec<D> v, hn::Vec<D> fill) {
+  const hn::RebindToUnsigned<D> du;
+  using TU = hn::TFromD<decltype(du)>;
+  const auto a = hn::BitCast(du, v).raw, f = hn::BitCast(du, fill).raw;
+  constexpr int kN = static_cast<int>(hn::MaxLanes(D()));
+  constexpr int kShift = kReverse ? static_cast<int>(kLanes) : kN - static_cast<int>(kLanes);
+  __m512i moved;
+  if constexpr (sizeof(TU) == 4)
+    moved = kReverse ? _mm512_alignr_epi32(f, a, kShift) : _mm512_alignr_epi32(a, f, kShift);
+  else
+    moved = kReverse ? _mm512_alignr_epi64(f, a, kShift) : _mm512_alignr_epi64(a, f, kShift);
+  return hn::BitCast(d, hn::Vec512<TU>{moved});
+}
+#endif
 
 // The lanes of each block that a shift by kLanes along the scan direction vacates.
 template <size_t kLanes, bool kReverse, class D>
@@ -225,12 +266,28 @@ HWY_INLINE hn::Vec<D> ShiftInIdentity(D d, hn::Vec<D> v) {
 #endif
 }
 
-// In-register inclusive scan of one vector: Hillis-Steele shift-and-combine within blocks, then
-// (two blocks) the first block's total, in scan order, carried into the second. *total gets the
-// vector's total in every lane, taken from the block totals rather than by broadcasting the
-// last lane across blocks: one cross-block shuffle fewer, and the scan is shuffle-bound.
+// In-register inclusive scan of one vector, Hillis-Steele shift-and-combine; *total gets the
+// vector's total in every lane. A whole 512-bit vector shifts across the vector. Otherwise within
+// blocks, then (two blocks) the first block's total, in scan order, is carried into the second,
+// and the total comes from the block totals rather than by broadcasting the last lane across
+// blocks: one cross-block shuffle fewer.
 template <bool kReverse, ScanOp kOp, class D>
 HWY_INLINE hn::Vec<D> InclusivePrefix(D d, hn::Vec<D> v, hn::Vec<D>* total) {
+#if OPCTS_CPU_SIMD_WHOLE_VECTOR_SCAN
+  if constexpr (IsWholeVector<D>()) {
+    constexpr size_t kN = hn::MaxLanes(D());
+    const auto identity = IdentityVec<kOp>(d);
+    v = Apply<kOp>(v, SlideIn<1, kReverse>(d, v, identity));
+    v = Apply<kOp>(v, SlideIn<2, kReverse>(d, v, identity));
+    v = Apply<kOp>(v, SlideIn<4, kReverse>(d, v, identity));
+    if constexpr (kN == 16) v = Apply<kOp>(v, SlideIn<8, kReverse>(d, v, identity));
+    const hn::RebindToSigned<D> di;
+    using TI = hn::TFromD<decltype(di)>;
+    const auto last = hn::Set(di, static_cast<TI>(kReverse ? 0 : kN - 1));
+    *total = hn::TableLookupLanes(v, hn::IndicesFromVec(d, last));
+    return v;
+  }
+#endif
   constexpr size_t kBlock = BlockLanes<D>();
   if constexpr (kBlock >= 2) v = Apply<kOp>(v, ShiftInIdentity<1, kReverse, kOp>(d, v));
   if constexpr (kBlock >= 4) v = Apply<kOp>(v, ShiftInIdentity<2, kReverse, kOp>(d, v));
@@ -255,6 +312,9 @@ HWY_INLINE hn::Vec<D> InclusivePrefix(D d, hn::Vec<D> v, hn::Vec<D>* total) {
 // identity entering: the exclusive prefix.
 template <bool kReverse, ScanOp kOp, class D>
 HWY_INLINE hn::Vec<D> ExclusiveFromInclusive(D d, hn::Vec<D> prefix) {
+#if OPCTS_CPU_SIMD_WHOLE_VECTOR_SCAN
+  if constexpr (IsWholeVector<D>()) return SlideIn<1, kReverse>(d, prefix, IdentityVec<kOp>(d));
+#endif
 #if HWY_TARGET != HWY_SCALAR
   if constexpr (TwoBlocks<D>()) {
     constexpr size_t kBlock = BlockLanes<D>();
@@ -431,29 +491,50 @@ HWY_INLINE void PrefetchAhead(const S* p, ptrdiff_t bytes) {
   hwy::Prefetch(reinterpret_cast<const unsigned char*>(p) + bytes);
 }
 
+// Whole vectors of tag d from element *i on, forward up to n or in reverse down to 0, after the
+// running value c; returns the value after them and leaves *i past them.
+template <ElemKind K, ScanOp kOp, bool kExclusive, bool kReverse, class D>
+HWY_INLINE ComputeT<K> ScanVectors(D d, const StorageT<K>* in, StorageT<K>* out, size_t n,
+                                   size_t* i, ComputeT<K> c, bool head, bool stream) {
+  const size_t lanes = hn::Lanes(d);
+  auto carry = hn::Set(d, c);
+  if constexpr (!kReverse) {
+    for (; *i + lanes <= n; *i += lanes) {
+      PrefetchAhead(in + *i, kPrefetchBytes);
+      carry = LineStep<K, kOp, kExclusive, kReverse>(d, in + *i, out + *i, carry, head && *i == 0,
+                                                     stream);
+    }
+  } else {
+    while (*i >= lanes) {
+      *i -= lanes;
+      PrefetchAhead(in + *i, -kPrefetchBytes);
+      carry = LineStep<K, kOp, kExclusive, kReverse>(d, in + *i, out + *i, carry,
+                                                     head && *i + lanes == n, stream);
+    }
+  }
+  return hn::GetLane(carry);
+}
+
 // `head`: the line starts here (element 0, or n - 1 in reverse); false for a later piece of a
 // line split across threads.
 template <ElemKind K, ScanOp kOp, bool kExclusive, bool kReverse>
 void ScanLineT(const StorageT<K>* in, StorageT<K>* out, size_t n, ComputeT<K>* carry_io, bool head,
                bool stream) {
   using C = ComputeT<K>;
-  const hn::CappedTag<C, 32 / sizeof(C)> d;  // one or two blocks
-  const size_t lanes = hn::Lanes(d);
+  const LineTag<C> d;
+  // What is left after whole 512-bit vectors: at most one vector of two blocks.
+  using RestTag = hn::CappedTag<C, 32 / sizeof(C)>;
   // Streaming stores need aligned vectors: single elements up to the first aligned one.
-  const size_t vector_bytes = lanes * sizeof(StorageT<K>);
+  const size_t vector_bytes = hn::Lanes(d) * sizeof(StorageT<K>);
   C c = *carry_io;
   if constexpr (!kReverse) {
     const size_t aligned = stream ? std::min(n, ElementsToAlignment(out, vector_bytes)) : 0;
     size_t i = 0;
     for (; i < aligned; ++i)
       c = ScanOne<K, kOp, kExclusive, kReverse>(in, out, i, c, head && i == 0);
-    auto carry = hn::Set(d, c);
-    for (; i + lanes <= n; i += lanes) {
-      PrefetchAhead(in + i, kPrefetchBytes);
-      carry =
-          LineStep<K, kOp, kExclusive, kReverse>(d, in + i, out + i, carry, head && i == 0, stream);
-    }
-    c = hn::GetLane(carry);
+    c = ScanVectors<K, kOp, kExclusive, kReverse>(d, in, out, n, &i, c, head, stream);
+    if constexpr (kWholeVectorScan<C>)
+      c = ScanVectors<K, kOp, kExclusive, kReverse>(RestTag(), in, out, n, &i, c, head, stream);
     for (; i < n; ++i) c = ScanOne<K, kOp, kExclusive, kReverse>(in, out, i, c, head && i == 0);
   } else {
     // From the end: single elements down to an aligned end, whole vectors, single elements.
@@ -466,14 +547,9 @@ void ScanLineT(const StorageT<K>* in, StorageT<K>* out, size_t n, ComputeT<K>* c
       --i;
       c = ScanOne<K, kOp, kExclusive, kReverse>(in, out, i, c, head && i == n - 1);
     }
-    auto carry = hn::Set(d, c);
-    for (; i >= lanes;) {
-      i -= lanes;
-      PrefetchAhead(in + i, -kPrefetchBytes);
-      carry = LineStep<K, kOp, kExclusive, kReverse>(d, in + i, out + i, carry,
-                                                     head && i + lanes == n, stream);
-    }
-    c = hn::GetLane(carry);
+    c = ScanVectors<K, kOp, kExclusive, kReverse>(d, in, out, n, &i, c, head, stream);
+    if constexpr (kWholeVectorScan<C>)
+      c = ScanVectors<K, kOp, kExclusive, kReverse>(RestTag(), in, out, n, &i, c, head, stream);
     while (i > 0) {
       --i;
       c = ScanOne<K, kOp, kExclusive, kReverse>(in, out, i, c, head && i == n - 1);

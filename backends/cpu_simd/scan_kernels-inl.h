@@ -345,7 +345,7 @@ HWY_INLINE void EmptySumRowStep(D d, bool stream, const StorageT<K>* in, Storage
   hn::StoreU(Apply<ScanOp::kSum>(hn::LoadU(d, running), v), d, running);
 }
 
-// How far ahead, in scan order, the line scan and the reduction prefetch their input. With the
+// How far ahead, in scan order, the scans prefetch their input. For the line scan, with the
 // hardware prefetchers alone, float16 lines scanned from memory ran at 0.3x of the copy limit
 // and float32 ones at 0.8-0.9x; with this, 0.7-1.15x and 1.1-2.1x (same-run A/B, Sapphire
 // Rapids, bench/results/prefetch-ab.md). 4 KiB and 8 KiB measured alike.

@@ -17,6 +17,7 @@
 #include <gtest/gtest.h>
 
 #include "common/claims_testing.h"
+#include "common/plugin_support.h"
 #include "vulkan_test_util.h"
 
 namespace opcts::vulkan_test {
@@ -146,7 +147,7 @@ struct ScanCase {
     s << (op == ScanOp::kDmlSum       ? "cumsum"
           : op == ScanOp::kDmlProduct ? "cumprod"
                                       : "openvino")
-      << "." << DTypeName(data_type) << ".sizes{";
+      << "." << plugin::DTypeName(data_type) << ".sizes{";
     for (size_t d = 0; d < sizes.size(); ++d) s << (d ? "," : "") << sizes[d];
     s << "}.axis" << axis << (reverse ? ".reverse" : "") << (exclusive ? ".exclusive" : "") << ".in"
       << static_cast<int>(input_layout) << ".out" << static_cast<int>(output_layout)
@@ -603,7 +604,8 @@ struct ScatterCase {
 
   std::string Name() const {
     std::ostringstream s;
-    s << "scatter." << DTypeName(data_type) << ".idx" << DTypeName(index_type) << ".sizes{";
+    s << "scatter." << plugin::DTypeName(data_type) << ".idx" << plugin::DTypeName(index_type)
+      << ".sizes{";
     for (size_t d = 0; d < input_sizes.size(); ++d) s << (d ? "," : "") << input_sizes[d];
     s << "}.q" << tuple << ".n" << tuples << (in_place ? ".inplace" : "");
     return s.str();

@@ -177,36 +177,6 @@ bool IsSigned(uint32_t t) {
          t == OPCTS_DTYPE_INT8;
 }
 
-const char* DTypeName(uint32_t t) {
-  switch (t) {
-    case OPCTS_DTYPE_FLOAT32:
-      return "FLOAT32";
-    case OPCTS_DTYPE_FLOAT16:
-      return "FLOAT16";
-    case OPCTS_DTYPE_UINT32:
-      return "UINT32";
-    case OPCTS_DTYPE_UINT16:
-      return "UINT16";
-    case OPCTS_DTYPE_UINT8:
-      return "UINT8";
-    case OPCTS_DTYPE_INT32:
-      return "INT32";
-    case OPCTS_DTYPE_INT16:
-      return "INT16";
-    case OPCTS_DTYPE_INT8:
-      return "INT8";
-    case OPCTS_DTYPE_FLOAT64:
-      return "FLOAT64";
-    case OPCTS_DTYPE_UINT64:
-      return "UINT64";
-    case OPCTS_DTYPE_INT64:
-      return "INT64";
-    case OPCTS_DTYPE_BFLOAT16:
-      return "BFLOAT16";
-  }
-  return "?";
-}
-
 double DecodeFloat(uint32_t data_type, uint64_t bits) {
   switch (data_type) {
     case OPCTS_DTYPE_FLOAT64: {

@@ -81,7 +81,6 @@ class HostTensor {
 uint32_t ElementBytes(uint32_t data_type);
 bool IsFloat(uint32_t t);
 bool IsSigned(uint32_t t);
-const char* DTypeName(uint32_t t);
 // Float element bits <-> double (float16/bfloat16 through spec/half.h, exact).
 double DecodeFloat(uint32_t data_type, uint64_t bits);
 uint64_t EncodeFloat(uint32_t data_type, double value);

@@ -216,8 +216,8 @@ void ForEachTuple(const ScatterPlan& p, uint64_t count, WorkPool& pool, bool par
 
 // How many tuples ahead ScatterInPlace prefetches the first line of the slice it will write
 // (non-temporal hint). 1 KiB slices, 1 in 16, two threads: 0.74-0.86x of memcpy without,
-// 0.82-0.97x with, in the same runs (64 B and 16 KiB slices: no change). Why is not established:
-// one thread alone gains nothing (bench/README.md).
+// 0.82-0.97x with, in the same runs (64 B and 16 KiB slices: no change), measured while a fence
+// per slice still held this path back (dispatch_index.h); not re-measured since.
 constexpr uint64_t kPrefetchTuples = 16;
 
 // In place, only the updated slices move. When no slice is written twice, the threads claim

@@ -345,12 +345,6 @@ HWY_INLINE void EmptySumRowStep(D d, bool stream, const StorageT<K>* in, Storage
   hn::StoreU(Apply<ScanOp::kSum>(hn::LoadU(d, running), v), d, running);
 }
 
-// How far ahead, in scan order, the scans prefetch their input. For the line scan, with the
-// hardware prefetchers alone, float16 lines scanned from memory ran at 0.3x of the copy limit
-// and float32 ones at 0.8-0.9x; with this, 0.7-1.15x and 1.1-2.1x (same-run A/B, Sapphire
-// Rapids, bench/results/prefetch-ab.md). 4 KiB and 8 KiB measured alike.
-constexpr ptrdiff_t kPrefetchBytes = 8192;
-
 // Prefetches the cache line `bytes` from p. Past either end of the input that is memory the
 // scan never reads, and a prefetch never faults.
 template <class S>
@@ -502,19 +496,20 @@ HWY_INLINE ComputeT<K> ScanOne(const StorageT<K>* in, StorageT<K>* out, size_t i
 // running value c; returns the value after them and leaves *i past them.
 template <ElemKind K, ScanOp kOp, bool kExclusive, bool kReverse, class D>
 HWY_INLINE ComputeT<K> ScanVectors(D d, const StorageT<K>* in, StorageT<K>* out, size_t n,
-                                   size_t* i, ComputeT<K> c, bool head, bool stream) {
+                                   size_t* i, ComputeT<K> c, bool head, bool stream,
+                                   ptrdiff_t prefetch) {
   const size_t lanes = hn::Lanes(d);
   auto carry = hn::Set(d, c);
   if constexpr (!kReverse) {
     for (; *i + lanes <= n; *i += lanes) {
-      PrefetchAhead(in + *i, kPrefetchBytes);
+      PrefetchAhead(in + *i, prefetch);
       carry = LineStep<K, kOp, kExclusive, kReverse>(d, in + *i, out + *i, carry, head && *i == 0,
                                                      stream);
     }
   } else {
     while (*i >= lanes) {
       *i -= lanes;
-      PrefetchAhead(in + *i, -kPrefetchBytes);
+      PrefetchAhead(in + *i, -prefetch);
       carry = LineStep<K, kOp, kExclusive, kReverse>(d, in + *i, out + *i, carry,
                                                      head && *i + lanes == n, stream);
     }
@@ -526,7 +521,7 @@ HWY_INLINE ComputeT<K> ScanVectors(D d, const StorageT<K>* in, StorageT<K>* out,
 // line split across threads.
 template <ElemKind K, ScanOp kOp, bool kExclusive, bool kReverse>
 void ScanLineT(const StorageT<K>* in, StorageT<K>* out, size_t n, ComputeT<K>* carry_io, bool head,
-               bool stream) {
+               bool stream, ptrdiff_t prefetch) {
   using C = ComputeT<K>;
   const LineTag<C> d;
   // What is left after whole 512-bit vectors: at most one vector of two blocks.
@@ -539,9 +534,10 @@ void ScanLineT(const StorageT<K>* in, StorageT<K>* out, size_t n, ComputeT<K>* c
     size_t i = 0;
     for (; i < aligned; ++i)
       c = ScanOne<K, kOp, kExclusive, kReverse>(in, out, i, c, head && i == 0);
-    c = ScanVectors<K, kOp, kExclusive, kReverse>(d, in, out, n, &i, c, head, stream);
+    c = ScanVectors<K, kOp, kExclusive, kReverse>(d, in, out, n, &i, c, head, stream, prefetch);
     if constexpr (kWholeVectorScan<C>)
-      c = ScanVectors<K, kOp, kExclusive, kReverse>(RestTag(), in, out, n, &i, c, head, stream);
+      c = ScanVectors<K, kOp, kExclusive, kReverse>(RestTag(), in, out, n, &i, c, head, stream,
+                                                    prefetch);
     for (; i < n; ++i) c = ScanOne<K, kOp, kExclusive, kReverse>(in, out, i, c, head && i == 0);
   } else {
     // From the end: single elements down to an aligned end, whole vectors, single elements.
@@ -554,9 +550,10 @@ void ScanLineT(const StorageT<K>* in, StorageT<K>* out, size_t n, ComputeT<K>* c
       --i;
       c = ScanOne<K, kOp, kExclusive, kReverse>(in, out, i, c, head && i == n - 1);
     }
-    c = ScanVectors<K, kOp, kExclusive, kReverse>(d, in, out, n, &i, c, head, stream);
+    c = ScanVectors<K, kOp, kExclusive, kReverse>(d, in, out, n, &i, c, head, stream, prefetch);
     if constexpr (kWholeVectorScan<C>)
-      c = ScanVectors<K, kOp, kExclusive, kReverse>(RestTag(), in, out, n, &i, c, head, stream);
+      c = ScanVectors<K, kOp, kExclusive, kReverse>(RestTag(), in, out, n, &i, c, head, stream,
+                                                    prefetch);
     while (i > 0) {
       --i;
       c = ScanOne<K, kOp, kExclusive, kReverse>(in, out, i, c, head && i == n - 1);
@@ -598,21 +595,21 @@ void ScanRowsTarget(const ScanType& t, const RowsJob& job) {
 }
 
 void ScanLineTarget(const ScanType& t, bool reverse, const void* in, void* out, size_t n,
-                    Carry* carry, bool head, bool stream) {
+                    Carry* carry, bool head, bool stream, ptrdiff_t prefetch) {
   VisitKindOp(t.kind, t.op, [&]<ElemKind K, ScanOp kOp>() {
     const auto* src = static_cast<const StorageT<K>*>(in);
     auto* dst = static_cast<StorageT<K>*>(out);
     ComputeT<K>* c = &CarryAs<ComputeT<K>>(*carry);
     if (t.exclusive) {
       if (reverse)
-        ScanLineT<K, kOp, true, true>(src, dst, n, c, head, stream);
+        ScanLineT<K, kOp, true, true>(src, dst, n, c, head, stream, prefetch);
       else
-        ScanLineT<K, kOp, true, false>(src, dst, n, c, head, stream);
+        ScanLineT<K, kOp, true, false>(src, dst, n, c, head, stream, prefetch);
     } else {
       if (reverse)
-        ScanLineT<K, kOp, false, true>(src, dst, n, c, head, stream);
+        ScanLineT<K, kOp, false, true>(src, dst, n, c, head, stream, prefetch);
       else
-        ScanLineT<K, kOp, false, false>(src, dst, n, c, head, stream);
+        ScanLineT<K, kOp, false, false>(src, dst, n, c, head, stream, prefetch);
     }
   });
 }

@@ -185,10 +185,10 @@ constexpr bool TwoBlocks() {
 }
 
 // On AVX-512 the line scan of 32- and 64-bit lanes uses whole 512-bit vectors, shifted across
-// the whole vector (valignd / valignq, the identity shifted in): one shuffle per step and no
-// block carries. The in-register scan is shuffle-bound: on Zen 4, float16 lines from memory ran
-// 1.3-1.4x faster than with two-block vectors, cache-resident float32 ones 1.25-1.35x (same-run
-// A/B, bench/results/whole-vector-ab.md).
+// the whole vector (valignd / valignq): one shuffle per step and no block carries. The
+// in-register scan is shuffle-bound: on Zen 4, float16 lines from memory ran 1.3-1.4x faster than
+// with two-block vectors, cache-resident float32 ones 1.25-1.35x (same-run A/B,
+// bench/results/whole-vector-ab.md).
 #undef OPCTS_CPU_SIMD_WHOLE_VECTOR_SCAN
 #if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX3
 #define OPCTS_CPU_SIMD_WHOLE_VECTOR_SCAN 1
@@ -208,7 +208,8 @@ constexpr bool IsWholeVector() {
 }
 
 #if OPCTS_CPU_SIMD_WHOLE_VECTOR_SCAN
-// v moved kLanes lanes along the scan direction across the whole vector, `fill` entering.
+// v moved kLanes lanes along the scan direction across the whole vector, the last kLanes lanes
+// of `fill` in scan order entering (fill: the vector before v in scan order, or a constant).
 // alignr(hi, lo, k) is lanes k.. of the concatenation hi:lo.
 template <size_t kLanes, bool kReverse, class D>
 HWY_INLINE hn::Vec<D> SlideIn(D d, hn::Vec<D> v, hn::Vec<D> fill) {
@@ -266,28 +267,12 @@ HWY_INLINE hn::Vec<D> ShiftInIdentity(D d, hn::Vec<D> v) {
 #endif
 }
 
-// In-register inclusive scan of one vector, Hillis-Steele shift-and-combine; *total gets the
-// vector's total in every lane. A whole 512-bit vector shifts across the vector. Otherwise within
-// blocks, then (two blocks) the first block's total, in scan order, is carried into the second,
-// and the total comes from the block totals rather than by broadcasting the last lane across
-// blocks: one cross-block shuffle fewer.
+// In-register inclusive scan of one vector of one or two blocks, Hillis-Steele shift-and-combine
+// within blocks; *total gets the vector's total in every lane. With two blocks the first block's
+// total, in scan order, is carried into the second, and the total comes from the block totals
+// rather than by broadcasting the last lane across blocks: one cross-block shuffle fewer.
 template <bool kReverse, ScanOp kOp, class D>
 HWY_INLINE hn::Vec<D> InclusivePrefix(D d, hn::Vec<D> v, hn::Vec<D>* total) {
-#if OPCTS_CPU_SIMD_WHOLE_VECTOR_SCAN
-  if constexpr (IsWholeVector<D>()) {
-    constexpr size_t kN = hn::MaxLanes(D());
-    const auto identity = IdentityVec<kOp>(d);
-    v = Apply<kOp>(v, SlideIn<1, kReverse>(d, v, identity));
-    v = Apply<kOp>(v, SlideIn<2, kReverse>(d, v, identity));
-    v = Apply<kOp>(v, SlideIn<4, kReverse>(d, v, identity));
-    if constexpr (kN == 16) v = Apply<kOp>(v, SlideIn<8, kReverse>(d, v, identity));
-    const hn::RebindToSigned<D> di;
-    using TI = hn::TFromD<decltype(di)>;
-    const auto last = hn::Set(di, static_cast<TI>(kReverse ? 0 : kN - 1));
-    *total = hn::TableLookupLanes(v, hn::IndicesFromVec(d, last));
-    return v;
-  }
-#endif
   constexpr size_t kBlock = BlockLanes<D>();
   if constexpr (kBlock >= 2) v = Apply<kOp>(v, ShiftInIdentity<1, kReverse, kOp>(d, v));
   if constexpr (kBlock >= 4) v = Apply<kOp>(v, ShiftInIdentity<2, kReverse, kOp>(d, v));
@@ -308,13 +293,10 @@ HWY_INLINE hn::Vec<D> InclusivePrefix(D d, hn::Vec<D> v, hn::Vec<D>* total) {
   return v;
 }
 
-// The inclusive prefix moved one lane along the scan direction across the whole vector, the
-// identity entering: the exclusive prefix.
+// The inclusive prefix moved one lane along the scan direction across the vector, the identity
+// entering: the exclusive prefix.
 template <bool kReverse, ScanOp kOp, class D>
 HWY_INLINE hn::Vec<D> ExclusiveFromInclusive(D d, hn::Vec<D> prefix) {
-#if OPCTS_CPU_SIMD_WHOLE_VECTOR_SCAN
-  if constexpr (IsWholeVector<D>()) return SlideIn<1, kReverse>(d, prefix, IdentityVec<kOp>(d));
-#endif
 #if HWY_TARGET != HWY_SCALAR
   if constexpr (TwoBlocks<D>()) {
     constexpr size_t kBlock = BlockLanes<D>();
@@ -492,28 +474,84 @@ HWY_INLINE ComputeT<K> ScanOne(const StorageT<K>* in, StorageT<K>* out, size_t i
       LineStep<K, kOp, kExclusive, kReverse>(d1, in + i, out + i, hn::Set(d1, c), head, false));
 }
 
+// Calls step(at, at_head) for the whole vectors of tag d from element *i on, forward up to n or
+// in reverse down to 0, prefetching `prefetch` bytes ahead in scan order; leaves *i past them.
+// at_head: the vector holds the line's head.
+template <bool kReverse, class D, class S, class Step>
+HWY_INLINE void ForEachVector(D d, const S* in, size_t n, size_t* i, bool head, ptrdiff_t prefetch,
+                              const Step& step) {
+  const size_t lanes = hn::Lanes(d);
+  if constexpr (!kReverse) {
+    for (; *i + lanes <= n; *i += lanes) {
+      PrefetchAhead(in + *i, prefetch);
+      step(*i, head && *i == 0);
+    }
+  } else {
+    while (*i >= lanes) {
+      *i -= lanes;
+      PrefetchAhead(in + *i, -prefetch);
+      step(*i, head && *i + lanes == n);
+    }
+  }
+}
+
+#if OPCTS_CPU_SIMD_WHOLE_VECTOR_SCAN
+// Whole 512-bit vectors by the window recurrence: the prefix at element i is the prefix N lanes
+// earlier combined with the window of the N elements ending at i, so every lane carries its own
+// running value from vector to vector and nothing is broadcast. The windows take log2(N) shifts
+// across the vector, each bringing in the previous vector's stage (the identity before the
+// first: windows cut off there are the vector's own prefixes, and each lane's running value
+// starts as c). One shuffle per vector fewer than LineStep's prefix and broadcast total, and
+// the carry chain is one combine. Any grouping of a sum or product is valid (reference/README).
+template <ElemKind K, ScanOp kOp, bool kExclusive, bool kReverse, class D>
+HWY_INLINE ComputeT<K> WindowVectors(D d, const StorageT<K>* in, StorageT<K>* out, size_t n,
+                                     size_t* i, ComputeT<K> c, bool head, bool stream,
+                                     ptrdiff_t prefetch) {
+  constexpr size_t kN = hn::MaxLanes(D());
+  const auto identity = IdentityVec<kOp>(d);
+  auto x_before = identity, pairs_before = identity, quads_before = identity,
+       octets_before = identity;
+  auto running = hn::Set(d, c);
+  ForEachVector<kReverse>(d, in, n, i, head, prefetch, [&](size_t at, bool at_head) {
+    const auto x = LoadElems<K>(d, in + at);
+    const auto pairs = Apply<kOp>(x, SlideIn<1, kReverse>(d, x, x_before));
+    const auto quads = Apply<kOp>(pairs, SlideIn<2, kReverse>(d, pairs, pairs_before));
+    auto window = Apply<kOp>(quads, SlideIn<4, kReverse>(d, quads, quads_before));
+    x_before = x;
+    pairs_before = pairs;
+    quads_before = quads;
+    if constexpr (kN == 16) {
+      const auto octets = window;
+      window = Apply<kOp>(octets, SlideIn<8, kReverse>(d, octets, octets_before));
+      octets_before = octets;
+    }
+    const auto after = Apply<kOp>(running, window);
+    // Exclusive: each element gets the prefix before it, the first the running value's last lane.
+    auto result = kExclusive ? SlideIn<1, kReverse>(d, after, running) : after;
+    if constexpr (kExclusive && kHasEmptySumHead<K, kOp>) {
+      if (at_head) result = hn::IfThenZeroElse(HeadLane<kReverse>(d), result);
+    }
+    StoreElems<K>(d, result, out + at, stream);
+    running = after;
+  });
+  return hn::ExtractLane(running, kReverse ? 0 : kN - 1);
+}
+#endif
+
 // Whole vectors of tag d from element *i on, forward up to n or in reverse down to 0, after the
 // running value c; returns the value after them and leaves *i past them.
 template <ElemKind K, ScanOp kOp, bool kExclusive, bool kReverse, class D>
 HWY_INLINE ComputeT<K> ScanVectors(D d, const StorageT<K>* in, StorageT<K>* out, size_t n,
                                    size_t* i, ComputeT<K> c, bool head, bool stream,
                                    ptrdiff_t prefetch) {
-  const size_t lanes = hn::Lanes(d);
+#if OPCTS_CPU_SIMD_WHOLE_VECTOR_SCAN
+  if constexpr (IsWholeVector<D>())
+    return WindowVectors<K, kOp, kExclusive, kReverse>(d, in, out, n, i, c, head, stream, prefetch);
+#endif
   auto carry = hn::Set(d, c);
-  if constexpr (!kReverse) {
-    for (; *i + lanes <= n; *i += lanes) {
-      PrefetchAhead(in + *i, prefetch);
-      carry = LineStep<K, kOp, kExclusive, kReverse>(d, in + *i, out + *i, carry, head && *i == 0,
-                                                     stream);
-    }
-  } else {
-    while (*i >= lanes) {
-      *i -= lanes;
-      PrefetchAhead(in + *i, -prefetch);
-      carry = LineStep<K, kOp, kExclusive, kReverse>(d, in + *i, out + *i, carry,
-                                                     head && *i + lanes == n, stream);
-    }
-  }
+  ForEachVector<kReverse>(d, in, n, i, head, prefetch, [&](size_t at, bool at_head) {
+    carry = LineStep<K, kOp, kExclusive, kReverse>(d, in + at, out + at, carry, at_head, stream);
+  });
   return hn::GetLane(carry);
 }
 

@@ -19,6 +19,11 @@ namespace {
 
 class ContainmentTest : public ::testing::Test {
  protected:
+  // Time limits far above what a start or a small case takes under the sanitizers on a loaded
+  // two-core machine, and checks on the total far below what one limit per case would cost.
+  static constexpr uint64_t kLimitMs = 1000;
+  static constexpr uint64_t kForkChildLimitMs = 30000;
+
   static void SetUpTestSuite() { specs_ = new SpecSet(LoadSpecSet(DefaultSpecDir())); }
   static void TearDownTestSuite() { delete specs_; }
 
@@ -82,18 +87,19 @@ TEST_F(ContainmentTest, ACrashWhileLoadingIsARecordedGateFailure) {
 }
 
 TEST_F(ContainmentTest, AHangWhileCreatingCostsOneTimeLimit) {
-  const auto records = Run("opcts-bad-hang-on-create.so", Filter("dml_scatter_nd", "*", 50), 300);
+  const auto records =
+      Run("opcts-bad-hang-on-create.so", Filter("dml_scatter_nd", "*", 50), kLimitMs);
   EXPECT_EQ(result_.exit_code, 1) << log_.str();
   ASSERT_EQ(records.size(), 50u);
   for (const CaseRecord& r : records)
-    EXPECT_NE(r.message.find("did not finish loading within 300 ms"), std::string::npos)
+    EXPECT_NE(r.message.find("did not finish loading within 1000 ms"), std::string::npos)
         << r.message;
-  EXPECT_LT(seconds_, 5.0) << "one limit for the backend, not one per case";
+  EXPECT_LT(seconds_, 10.0) << "one limit for the backend, not one per case (50 s)";
 }
 
 TEST_F(ContainmentTest, ABackendThatFailsToRestartTwiceIsMarkedFailedOnce) {
   const auto records =
-      Run("opcts-fault-restart-hangs.so", Filter("dml_cumulative_product", "f16", 0), 300);
+      Run("opcts-fault-restart-hangs.so", Filter("dml_cumulative_product", "f16", 0), kLimitMs);
   std::remove(("/tmp/opcts-restart-hangs-" + std::to_string(getpid())).c_str());
   EXPECT_EQ(result_.exit_code, 1) << log_.str();
   ASSERT_GT(records.size(), 20u);
@@ -101,14 +107,14 @@ TEST_F(ContainmentTest, ABackendThatFailsToRestartTwiceIsMarkedFailedOnce) {
   for (const CaseRecord& r : records) {
     crashed += r.message.find("signal 11") != std::string::npos;
     restarts +=
-        r.message.find("could not restart the worker: did not finish loading within 300 ms") !=
+        r.message.find("could not restart the worker: did not finish loading within 1000 ms") !=
         std::string::npos;
     given_up += r.message.find("the backend failed to restart twice") != std::string::npos;
   }
   EXPECT_EQ(crashed, 1u);
   EXPECT_EQ(restarts, 2u);
   EXPECT_GT(given_up, 10u);
-  EXPECT_LT(seconds_, 5.0) << "two start limits, not one per remaining case";
+  EXPECT_LT(seconds_, 8.0) << "two start limits, not one per remaining case";
 }
 
 TEST_F(ContainmentTest, WritesIntoConstDescriptorsOrBindingsAreCaughtAndNamed) {
@@ -220,7 +226,7 @@ TEST_F(ContainmentTest, AForkedChildCannotDelayResultsOrOutliveTheRun) {
   CaseFilter filter = Filter("dml_cumulative_product", "f32", 0);
   filter.dtypes.push_back("f16");
   filter.ids = {"*.rank1.*"};
-  const auto records = Run("opcts-fault-fork-child.so", filter);
+  const auto records = Run("opcts-fault-fork-child.so", filter, kForkChildLimitMs);
   EXPECT_EQ(result_.exit_code, 1) << log_.str();
   size_t crashes = 0;
   for (const CaseRecord& r : records) {
@@ -230,7 +236,8 @@ TEST_F(ContainmentTest, AForkedChildCannotDelayResultsOrOutliveTheRun) {
     crashes += r.message.find("signal 11") != std::string::npos;
   }
   EXPECT_GT(crashes, 3u);
-  EXPECT_LT(seconds_, 4.0) << "each crash noticed at once, not after a 5 s time limit";
+  EXPECT_LT(seconds_, kForkChildLimitMs / 2000.0)
+      << "each crash noticed at once, not after the time limit";
   std::ifstream in(note);
   int child = 0;
   ASSERT_TRUE(in >> child) << "the plugin did not fork";

@@ -336,12 +336,12 @@ HWY_INLINE void PrefetchAhead(const S* p, ptrdiff_t bytes) {
 
 // ---- row recurrence (scan along a non-innermost axis) ----------------------------------------
 
-// Wide rows are combined kRowGroup at a time, so the running row is loaded and stored once per
-// group rather than once per row. Narrower running rows stay in L1, and there one row after
-// another (one sequential stream) is up to 2.5x faster than four interleaved rows: measured on
-// Zen 4, grouping wins from 16 KiB.
+// Rows are combined kRowGroup at a time, so the running row is loaded and stored once per group
+// rather than once per row. Each row of a group prefetches the row at least kPrefetchBytes (and
+// a group) ahead at its column: along axis 0 a thread's share of a row can be under a page, so
+// every row starts a new page, where the hardware prefetchers start over. On Zen 5 this beat one
+// row at a time (with the same prefetch) at every width: bench/results/row-group-ab.md.
 constexpr size_t kRowGroup = 4;
-constexpr size_t kRowGroupMinBytes = size_t{16} << 10;
 
 // One row: `r` (the running value) combined with `v` and stored, before (exclusive) or after.
 template <ElemKind K, ScanOp kOp, class D>
@@ -406,26 +406,22 @@ void ScanRowsT(bool exclusive, const RowsJob& job) {
       r = 1;
     }
   }
-  const size_t group_rows = job.width * sizeof(C) >= kRowGroupMinBytes ? job.rows : 0;
-  for (; r + kRowGroup <= group_rows; r += kRowGroup) {
+  const size_t rows_ahead = std::max(kRowGroup, kPrefetchBytes / (job.width * sizeof(S)) + 1);
+  const ptrdiff_t ahead = static_cast<ptrdiff_t>(rows_ahead) * job.in_row_step;
+  for (; r + kRowGroup <= job.rows; r += kRowGroup) {
     const S* in[kRowGroup] = {in_row(r), in_row(r + 1), in_row(r + 2), in_row(r + 3)};
     S* out[kRowGroup] = {out_row(r), out_row(r + 1), out_row(r + 2), out_row(r + 3)};
     size_t x = 0;
-    for (; x + n <= job.width; x += n)
+    for (; x + n <= job.width; x += n) {
+      for (const S* row : in) PrefetchAhead(row + x, ahead);
       RowGroupStep<K, kOp>(d, exclusive, job.stream, in, out, x, running + x);
+    }
     for (; x < job.width; ++x) RowGroupStep<K, kOp>(d1, exclusive, false, in, out, x, running + x);
   }
-  // Single rows prefetch the rows kPrefetchBytes ahead: a chunk of columns narrower than a page
-  // starts a new page every row, where the hardware prefetchers start over. Along axis 0 from
-  // memory, float16 1.8x and float32 1.4x faster on Zen 4 (bench/results/row-prefetch-ab.md).
-  const ptrdiff_t ahead =
-      static_cast<ptrdiff_t>(kPrefetchBytes / (job.width * sizeof(S)) + 1) * job.in_row_step;
-  for (; r < job.rows; ++r) {
+  for (; r < job.rows; ++r) {  // the last rows, fewer than a group
     size_t x = 0;
-    for (; x + n <= job.width; x += n) {
-      PrefetchAhead(in_row(r) + x, ahead);
+    for (; x + n <= job.width; x += n)
       SingleRowStep<K, kOp>(d, exclusive, job.stream, in_row(r), out_row(r), x, running + x);
-    }
     for (; x < job.width; ++x)
       SingleRowStep<K, kOp>(d1, exclusive, false, in_row(r), out_row(r), x, running + x);
   }

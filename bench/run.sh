@@ -9,9 +9,10 @@
 # figures include transfers; on lavapipe informational), which run one iteration per case in a
 # second run. Writes OUT/bench.json, OUT/bench-once.json, OUT/bench.svg, OUT/bench.md
 # --quick (seconds, the CI smoke test): one small case and its memcpy; OUT/bench.json, .svg, .md.
-# --targets (~50 min): the cases the targets are set for (DRAM size), cpu-simd on its best target
-# and, on an AVX-512 CPU, again restricted to AVX2 (cpu-simd@target=AVX2), 3 repetitions; then
-# numpy's cumsum on the same scans (bench/peers/numpy_cumsum.py). Writes OUT/targets.json,
+# --targets (50-95 min): the cases the targets are set for (DRAM size), cpu-simd on its best target
+# and, on an AVX-512 CPU, again restricted to AVX2 (cpu-simd@target=AVX2), 3 repetitions; the
+# line scans' compute ceiling (one thread, L2 size); then numpy's cumsum on the same scans
+# (bench/peers/numpy_cumsum.py). Writes OUT/targets.json, OUT/targets-compute.json,
 # OUT/targets.md, OUT/targets.svg, OUT/peers.md.
 # DIR defaults to build/release, OUT to DIR/bench.
 set -euo pipefail
@@ -56,9 +57,13 @@ fi
 
 if [[ $targets == 1 ]]; then
   simd=(--backend cpu-simd)
+  one=(--backend cpu-simd@threads=1)
   # Highway's AVX3 needs AVX-512 F, VL, DQ and BW; on such a CPU the AVX2 column comes from the
   # same run. On an AVX2 CPU the best target is AVX2 itself.
-  if grep -qw avx512bw /proc/cpuinfo; then simd+=(--backend cpu-simd@target=AVX2); fi
+  if grep -qw avx512bw /proc/cpuinfo; then
+    simd+=(--backend cpu-simd@target=AVX2)
+    one+=(--backend 'cpu-simd@target=AVX2;threads=1')
+  fi
   # The cases the targets name: DirectML's scans and ScatterND with 1 KiB and 16 KiB slices, and
   # float64 scans (OpenVINO's: DirectML's scans have none).
   dram='/DRAM|^memcpy/[0-9]{8,}/'
@@ -66,10 +71,17 @@ if [[ $targets == 1 ]]; then
     --benchmark_filter="^dml_cumulative_[a-z]+/cpu-simd[^/]*/.*$dram|^dml_scatter_nd/cpu-simd[^/]*/[^/]+/slice(1|16)KiB-.*$dram|^openvino_cumsum_3/cpu-simd[^/]*/f64/.*$dram" \
     --benchmark_repetitions=3 --benchmark_report_aggregates_only=true --benchmark_min_time=0.2 \
     --benchmark_out="$out/targets.json" --benchmark_out_format=json "${extra[@]}"
-  "$report" "$out/targets.json" --svg "$out/targets.svg" --markdown "$out/targets.md"
+  # The compute ceiling of the line scans: one thread on cache-resident lines (L2 size), same
+  # targets. Times the threads, it bounds the DRAM cases whatever the memory does (a roofline).
+  "$bench" "${one[@]}" \
+    --benchmark_filter="^dml_cumulative_[a-z]+/cpu-simd[^/]*/[^/]+/(1d|inner)/L2/|^openvino_cumsum_3/cpu-simd[^/]*/f64/(1d|inner)/L2/" \
+    --benchmark_repetitions=3 --benchmark_report_aggregates_only=true --benchmark_min_time=0.2 \
+    --benchmark_out="$out/targets-compute.json" --benchmark_out_format=json "${extra[@]}"
+  "$report" "$out/targets.json" "$out/targets-compute.json" --svg "$out/targets.svg" \
+    --markdown "$out/targets.md"
   "$(dirname "$0")/peers/numpy_cumsum.py" "$out/targets.json" --markdown "$out/peers.md"
   echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
-  echo "wrote $out/targets.json $out/targets.svg $out/targets.md $out/peers.md"
+  echo "wrote $out/targets.json $out/targets-compute.json $out/targets.svg $out/targets.md $out/peers.md"
   exit 0
 fi
 

@@ -1027,23 +1027,28 @@ std::vector<uint32_t> ShuffledRows(uint32_t rows, uint32_t count, std::mt19937_6
 
 // A 26 MB output of 6400 rows of 4 KiB, in blocks of 64 rows: blocks whose every row is updated
 // (no copy of the input, updates streamed), blocks missing one row, blocks with a repeated row
-// instead of a missing one, and blocks nothing updates (streamed copy).
+// instead of a missing one, and blocks nothing updates (streamed copy); then the same with
+// blocks whose every row is updated and one twice (the fully updated blocks are then written
+// split by output rows, not by tuples).
 TEST(CpuSimdScatterND, SkipsCopiesOfFullyUpdatedBlocksAndStreamsLargeOutputs) {
   const Backend backend;
   constexpr uint32_t kRows = 6400, kSlice = 1024, kBlockRows = 64;
-  std::vector<uint32_t> rows;  // the row each tuple writes
-  for (uint32_t b = 0; b < kRows / kBlockRows; ++b)
-    for (uint32_t r = b * kBlockRows; r < (b + 1) * kBlockRows; ++r) {
-      const uint32_t kind = b % 4;  // 0 all rows, 1 one missing, 2 one repeated, 3 untouched
-      if (kind == 3 || (kind != 0 && r == b * kBlockRows)) continue;
-      rows.push_back(r);
-      if (kind == 2 && r == b * kBlockRows + 1) rows.push_back(r);
+  for (const uint32_t kinds : {4u, 5u}) {
+    std::vector<uint32_t> rows;  // the row each tuple writes
+    for (uint32_t b = 0; b < kRows / kBlockRows; ++b)
+      for (uint32_t r = b * kBlockRows; r < (b + 1) * kBlockRows; ++r) {
+        // 0 all rows, 1 one missing, 2 one repeated, 3 untouched, 4 all rows and one repeated
+        const uint32_t kind = b % kinds;
+        if (kind == 3 || ((kind == 1 || kind == 2) && r == b * kBlockRows)) continue;
+        rows.push_back(r);
+        if ((kind == 2 || kind == 4) && r == b * kBlockRows + 1) rows.push_back(r);
+      }
+    std::mt19937_64 rng(8000 + kinds);
+    std::shuffle(rows.begin(), rows.end(), rng);
+    for (const bool in_place : {false, true}) {
+      SCOPED_TRACE(std::to_string(kinds) + (in_place ? " kinds, in place" : " kinds"));
+      ExpectSequentialScatter(backend, kRows, kSlice, rows, OPCTS_DTYPE_INT64, in_place, rng);
     }
-  std::mt19937_64 rng(8000);
-  std::shuffle(rows.begin(), rows.end(), rng);
-  for (const bool in_place : {false, true}) {
-    SCOPED_TRACE(in_place ? "in place" : "separate output");
-    ExpectSequentialScatter(backend, kRows, kSlice, rows, OPCTS_DTYPE_INT64, in_place, rng);
   }
 }
 

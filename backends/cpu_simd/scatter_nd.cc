@@ -334,15 +334,28 @@ void ScatterBlocked(const ScatterPlan& p, const unsigned char* in_data,
       p.CopySlice(upd_data, upd_offsets[order[i]], out_data, out_offsets[order[i]], false);
     if (stream) hwy::FlushStream();
   });
-  // Second pass, in tuple order (updates read as they lie), each thread writing the deferred
-  // blocks of its own contiguous range; nothing reads these slices soon, so large outputs are
-  // written around the caches.
-  const unsigned ranges = pool.threads();
-  pool.Run(ranges, true, [&](uint64_t range, unsigned) {
-    const uint64_t first = blocks * range / ranges, last = blocks * (range + 1) / ranges;
-    for (uint64_t k = 0; k < count; ++k) {
+  // Second pass: the deferred blocks; nothing reads these slices soon, so large outputs are
+  // written around the caches. When none of them takes a slice twice, the threads claim short
+  // runs of consecutive tuples (as ScatterInPlace does), so each reads its updates as they lie;
+  // otherwise each thread walks every tuple in order and writes the deferred blocks of its own
+  // contiguous range, keeping the sequential outcome, and reads every other stretch of updates.
+  bool repeats = false;
+  for (uint64_t b = 0; b < blocks && !repeats; ++b) {
+    const uint64_t slices =
+        (std::min(total, (b + 1) * block_elements) - b * block_elements) / p.slice_elements;
+    repeats = deferred[b] && starts[b + 1] - starts[b] > slices;
+  }
+  const uint64_t shares =
+      repeats ? pool.threads() : std::min<uint64_t>(count, 16 * uint64_t{pool.threads()});
+  pool.Run(shares, true, [&](uint64_t share, unsigned) {
+    // By tuples: run [first, last), wherever it goes. By output: every tuple, blocks [lo, hi).
+    const uint64_t first = repeats ? 0 : count * share / shares;
+    const uint64_t last = repeats ? count : count * (share + 1) / shares;
+    const uint64_t lo = repeats ? blocks * share / shares : 0;
+    const uint64_t hi = repeats ? blocks * (share + 1) / shares : blocks;
+    for (uint64_t k = first; k < last; ++k) {
       const uint64_t b = block_of[k];
-      if (b != kSkip && b >= first && b < last && deferred[b])
+      if (b != kSkip && b >= lo && b < hi && deferred[b])
         p.CopySlice(upd_data, upd_offsets[k], out_data, out_offsets[k], stream);
     }
     if (stream) hwy::FlushStream();

@@ -114,7 +114,7 @@ TEST_F(ContainmentTest, ABackendThatFailsToRestartTwiceIsMarkedFailedOnce) {
   EXPECT_EQ(crashed, 1u);
   EXPECT_EQ(restarts, 2u);
   EXPECT_GT(given_up, 10u);
-  EXPECT_LT(seconds_, 8.0) << "two start limits, not one per remaining case";
+  EXPECT_LT(seconds_, 10.0) << "two start limits, not one per remaining case (over 10 s)";
 }
 
 TEST_F(ContainmentTest, WritesIntoConstDescriptorsOrBindingsAreCaughtAndNamed) {
@@ -225,7 +225,7 @@ TEST_F(ContainmentTest, AForkedChildCannotDelayResultsOrOutliveTheRun) {
   std::remove(note.c_str());
   CaseFilter filter = Filter("dml_cumulative_product", "f32", 0);
   filter.dtypes.push_back("f16");
-  filter.ids = {"*.rank1.*"};
+  filter.ids = {"*.rank1.*fwd-incl*"};  // 9 crashes, each a restart
   const auto records = Run("opcts-fault-fork-child.so", filter, kForkChildLimitMs);
   EXPECT_EQ(result_.exit_code, 1) << log_.str();
   size_t crashes = 0;
@@ -236,8 +236,8 @@ TEST_F(ContainmentTest, AForkedChildCannotDelayResultsOrOutliveTheRun) {
     crashes += r.message.find("signal 11") != std::string::npos;
   }
   EXPECT_GT(crashes, 3u);
-  EXPECT_LT(seconds_, kForkChildLimitMs / 2000.0)
-      << "each crash noticed at once, not after the time limit";
+  EXPECT_LT(seconds_, kForkChildLimitMs / 1000.0)
+      << "each crash noticed at once: one missed costs the whole time limit";
   std::ifstream in(note);
   int child = 0;
   ASSERT_TRUE(in >> child) << "the plugin did not fork";

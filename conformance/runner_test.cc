@@ -72,9 +72,9 @@ const FaultCase kFaults[] = {
      [](const CaseRecord& r) {
        return std::string(Executed(r) && r.dtype == "UINT16" ? "Timeout" : "");
      },
-     // A limit far above a small case's time under the sanitizers on a loaded machine; five
-     // cases hang, five limits.
-     "*rank4.*axis0-*.packed.random*", "no result within 1000 ms; the worker was killed", 1000},
+     // A limit far above a small case's time under the sanitizers on a loaded machine (a case
+     // right after a restart took over 1 s there); three cases hang, three limits.
+     "*rank4.*axis0-fwd-*.packed.random*", "no result within 3000 ms; the worker was killed", 3000},
     {"abort-i8", "dml_scatter_nd", "*",
      [](const CaseRecord& r) {
        return std::string(Executed(r) && r.dtype == "INT8" ? "Crash" : "");

@@ -220,14 +220,35 @@ void ForEachTuple(const ScatterPlan& p, uint64_t count, WorkPool& pool, bool par
 // per slice still held this path back (dispatch_index.h); not re-measured since.
 constexpr uint64_t kPrefetchTuples = 16;
 
-// In place, only the updated slices move. When no slice is written twice, the threads claim
-// runs of consecutive tuples, so update slices are read in contiguous runs (split by output
-// address instead, the threads' reads interleave and the prefetchers fetch each other's slices:
-// 0.1x of memcpy slower, measured). The runs are short (16 per thread) so that the caller
-// works on while the worker is still waking (tens of microseconds here; with one run per thread
-// the caller waited for it: 0.02-0.13x of memcpy slower, measured). Repeated slices keep their
-// sequential outcome: each thread then walks every tuple in order and writes those in its own
-// share of the output.
+// How the threads share the slice writes of a pass. By tuples, when no slice is written twice:
+// runs of consecutive tuples, each slice written wherever it goes, so each thread reads its
+// updates as they lie (split by output address instead, the threads' reads interleave and the
+// prefetchers fetch each other's slices: in place 0.1x of memcpy slower; ScatterBlocked's
+// second pass, 1 KiB slices, 1.27-2.03x the time, bench/results/scatter-by-run-ab.md). The runs
+// are short (16 per thread) so that the caller works on while a worker is still waking (tens of
+// microseconds here; with one run per thread the caller waited for it: 0.02-0.13x of memcpy
+// slower, measured). By output, keeping the sequential outcome of a repeated slice: each thread
+// walks every tuple in order and writes those in its own share of the output's `units` (slices
+// or blocks).
+struct WriteShares {
+  struct Share {
+    uint64_t first, last;  // tuples [first, last)
+    uint64_t lo, hi;       // output units [lo, hi)
+  };
+  WriteShares(bool split_by_output, uint64_t tuple_count, uint64_t unit_count, unsigned threads)
+      : by_output(split_by_output),
+        tuples(tuple_count),
+        units(unit_count),
+        count(by_output ? threads : std::min<uint64_t>(tuples, 16 * uint64_t{threads})) {}
+  Share operator[](uint64_t i) const {
+    if (by_output) return {0, tuples, units * i / count, units * (i + 1) / count};
+    return {tuples * i / count, tuples * (i + 1) / count, 0, units};
+  }
+  const bool by_output;
+  const uint64_t tuples, units, count;
+};
+
+// In place, only the updated slices move.
 void ScatterInPlace(const ScatterPlan& p, const unsigned char* idx_data,
                     const unsigned char* upd_data, unsigned char* out_data, WorkPool& pool) {
   const uint64_t slices = p.out.element_count / p.slice_elements;
@@ -252,19 +273,14 @@ void ScatterInPlace(const ScatterPlan& p, const unsigned char* idx_data,
     seen[slice_of[k] / 64] |= bit;
   }
 
-  const uint64_t shares =
-      by_output ? pool.threads() : std::min<uint64_t>(count, 16 * uint64_t{pool.threads()});
-  pool.Run(shares, true, [&](uint64_t share, unsigned) {
-    // By tuples: run [first, last), wherever it goes. By output: every tuple, slices [lo, hi).
-    const uint64_t first = by_output ? 0 : count * share / shares;
-    const uint64_t last = by_output ? count : count * (share + 1) / shares;
-    const uint64_t lo = by_output ? slices * share / shares : 0;
-    const uint64_t hi = by_output ? slices * (share + 1) / shares : slices;
-    auto mine = [&](uint64_t slice) { return slice >= lo && slice < hi; };  // false for kSkip
-    OffsetWalker walker = p.Tuples(first);
-    for (uint64_t k = first; k < last; ++k, walker.Next()) {
+  const WriteShares shares(by_output, count, slices, pool.threads());
+  pool.Run(shares.count, true, [&](uint64_t i, unsigned) {
+    const WriteShares::Share s = shares[i];
+    auto mine = [&](uint64_t slice) { return slice >= s.lo && slice < s.hi; };  // false for kSkip
+    OffsetWalker walker = p.Tuples(s.first);
+    for (uint64_t k = s.first; k < s.last; ++k, walker.Next()) {
       const uint64_t ahead = k + kPrefetchTuples;
-      if (ahead < last && mine(slice_of[ahead]))
+      if (ahead < s.last && mine(slice_of[ahead]))
         __builtin_prefetch(out_data + slice_of[ahead] * p.slice_elements * p.es, /*rw=*/0,
                            /*locality=*/0);  // prefetchnta: Highway's Prefetch has only T0
       if (mine(slice_of[k]))
@@ -320,10 +336,13 @@ void ScatterBlocked(const ScatterPlan& p, const unsigned char* in_data,
     }
     return distinct == slices;
   };
+  auto slices_in = [&](uint64_t b) {
+    return (std::min(total, (b + 1) * block_elements) - b * block_elements) / p.slice_elements;
+  };
   std::vector<uint8_t> deferred(blocks, 0);
   pool.Run(blocks, true, [&](uint64_t b, unsigned slot) {
     const uint64_t lo = b * block_elements, hi = std::min(total, lo + block_elements);
-    const uint64_t slices = (hi - lo) / p.slice_elements;
+    const uint64_t slices = slices_in(b);
     if (starts[b + 1] - starts[b] >= slices && covers(b, lo, slices, covered[slot])) {
       deferred[b] = 1;
       return;
@@ -334,28 +353,18 @@ void ScatterBlocked(const ScatterPlan& p, const unsigned char* in_data,
       p.CopySlice(upd_data, upd_offsets[order[i]], out_data, out_offsets[order[i]], false);
     if (stream) hwy::FlushStream();
   });
-  // Second pass: the deferred blocks; nothing reads these slices soon, so large outputs are
-  // written around the caches. When none of them takes a slice twice, the threads claim short
-  // runs of consecutive tuples (as ScatterInPlace does), so each reads its updates as they lie;
-  // otherwise each thread walks every tuple in order and writes the deferred blocks of its own
-  // contiguous range, keeping the sequential outcome, and reads every other stretch of updates.
+  // Second pass: the deferred blocks, split by output only if one of them takes a slice twice
+  // (more tuples than slices: every slice is covered); nothing reads these slices soon, so large
+  // outputs are written around the caches.
   bool repeats = false;
-  for (uint64_t b = 0; b < blocks && !repeats; ++b) {
-    const uint64_t slices =
-        (std::min(total, (b + 1) * block_elements) - b * block_elements) / p.slice_elements;
-    repeats = deferred[b] && starts[b + 1] - starts[b] > slices;
-  }
-  const uint64_t shares =
-      repeats ? pool.threads() : std::min<uint64_t>(count, 16 * uint64_t{pool.threads()});
-  pool.Run(shares, true, [&](uint64_t share, unsigned) {
-    // By tuples: run [first, last), wherever it goes. By output: every tuple, blocks [lo, hi).
-    const uint64_t first = repeats ? 0 : count * share / shares;
-    const uint64_t last = repeats ? count : count * (share + 1) / shares;
-    const uint64_t lo = repeats ? blocks * share / shares : 0;
-    const uint64_t hi = repeats ? blocks * (share + 1) / shares : blocks;
-    for (uint64_t k = first; k < last; ++k) {
+  for (uint64_t b = 0; b < blocks && !repeats; ++b)
+    repeats = deferred[b] && starts[b + 1] - starts[b] > slices_in(b);
+  const WriteShares shares(repeats, count, blocks, pool.threads());
+  pool.Run(shares.count, true, [&](uint64_t i, unsigned) {
+    const WriteShares::Share s = shares[i];
+    for (uint64_t k = s.first; k < s.last; ++k) {
       const uint64_t b = block_of[k];
-      if (b != kSkip && b >= lo && b < hi && deferred[b])
+      if (b != kSkip && b >= s.lo && b < s.hi && deferred[b])
         p.CopySlice(upd_data, upd_offsets[k], out_data, out_offsets[k], stream);
     }
     if (stream) hwy::FlushStream();

@@ -227,21 +227,10 @@ HWY_INLINE hn::Vec<D> SlideIn(D d, hn::Vec<D> v, hn::Vec<D> fill) {
 }
 #endif
 
-// The lanes of each block that a shift by kLanes along the scan direction vacates.
-template <size_t kLanes, bool kReverse, class D>
-HWY_INLINE hn::Mask<D> VacatedLanes(D d) {
-  constexpr size_t kBlock = BlockLanes<D>();
-  const hn::RebindToSigned<D> di;
-  using TI = hn::TFromD<decltype(di)>;
-  const auto lane = hn::And(hn::Iota(di, 0), hn::Set(di, static_cast<TI>(kBlock - 1)));
-  if constexpr (kReverse)
-    return hn::RebindMask(d, lane > hn::Set(di, static_cast<TI>(kBlock - 1 - kLanes)));
-  else
-    return hn::RebindMask(d, lane < hn::Set(di, static_cast<TI>(kLanes)));
-}
-
 // v moved kLanes lanes along the scan direction (towards higher lanes, or lower when kReverse)
-// within each block, the identity filling the vacated lanes.
+// within each block, the identity filling the vacated lanes: one byte-align shuffle with an
+// identity vector (palignr), where a shift and a blend took two ops. AVX2 line scans 1.05-1.22x
+// in cache, 1.10-1.17x from memory (same-run A/B, Zen 5, bench/results/palignr-ab.md).
 template <size_t kLanes, bool kReverse, ScanOp kOp, class D>
 HWY_INLINE hn::Vec<D> ShiftInIdentity(D d, hn::Vec<D> v) {
 #if HWY_TARGET == HWY_SCALAR
@@ -250,20 +239,13 @@ HWY_INLINE hn::Vec<D> ShiftInIdentity(D d, hn::Vec<D> v) {
   (void)v;
   return IdentityVec<kOp>(d);
 #else
-  if constexpr (kLanes >= BlockLanes<D>()) {
+  constexpr size_t kBlock = BlockLanes<D>();
+  if constexpr (kLanes >= kBlock)
     return IdentityVec<kOp>(d);
-  } else {
-    hn::Vec<D> shifted;
-    if constexpr (kReverse)
-      shifted = hn::ShiftRightLanes<kLanes>(d, v);
-    else
-      shifted = hn::ShiftLeftLanes<kLanes>(d, v);
-    // Zeros are already the identity of an integer sum (not of a float sum: -0.0 is).
-    if constexpr (kOp == ScanOp::kSum && !std::is_floating_point_v<hn::TFromD<D>>)
-      return shifted;
-    else
-      return hn::IfThenElse(VacatedLanes<kLanes, kReverse>(d), IdentityVec<kOp>(d), shifted);
-  }
+  else if constexpr (kReverse)
+    return hn::CombineShiftRightLanes<kLanes>(d, IdentityVec<kOp>(d), v);
+  else
+    return hn::CombineShiftRightLanes<kBlock - kLanes>(d, v, IdentityVec<kOp>(d));
 #endif
 }
 

@@ -140,10 +140,11 @@ void ScanSplitLine(const ScanArgs& a, const unsigned char* in, unsigned char* ou
   std::atomic<uint32_t> known{1};  // carries[0, known) are final; 32 bits: a native futex wait
   auto publish = [&](size_t i, Carry c) {
     carries[i] = c;
-    // seq_cst, not release: notify_all wakes only the waiters it counts, and a release store
-    // can still sit in the store buffer while it counts them, so a waiter that read the old
-    // value would sleep until some unrelated wake-up (seen: executes stalled for seconds to
-    // minutes in a variant that waited more often).
+    // seq_cst, not release: libstdc++'s notify_all wakes only the waiters it has counted, and
+    // a release store can still sit in the store buffer while it counts them, so a waiter that
+    // read the old value would sleep until some unrelated wake-up (seen: executes stalled for
+    // seconds to minutes in a variant that waited more often). The pool's notifies follow
+    // read-modify-writes, which x86 never reorders with the count.
     known.store(static_cast<uint32_t>(i + 1), std::memory_order_seq_cst);
     known.notify_all();
   };

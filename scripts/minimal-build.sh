@@ -14,7 +14,7 @@ cmake --preset minimal --no-warn-unused-cli ${OPCTS_WERROR:+-DOPCTS_WERROR=$OPCT
   -DCMAKE_DISABLE_FIND_PACKAGE_GTest=ON -DCMAKE_DISABLE_FIND_PACKAGE_rapidcheck=ON \
   -DCMAKE_DISABLE_FIND_PACKAGE_benchmark=ON -DCMAKE_DISABLE_FIND_PACKAGE_Vulkan=ON >/dev/null
 echo "minimal-build.sh: configured in ${SECONDS} s"
-cmake --build --preset minimal
+cmake --build --preset minimal -j "$(nproc)"
 echo "minimal-build.sh: built after ${SECONDS} s"
 
 "$build/opcts" run --backend cpu-reference --backend cpu-simd --op DML_CUMULATIVE_SUMMATION \

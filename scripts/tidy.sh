@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # clang-tidy-14 with the root .clang-tidy over the project's translation units in a build's
 # compile_commands.json (default: the release preset, built first so that generated headers
-# exist), two at a time. Generated sources (under build/) are skipped; so are the mutant
+# exist), one per core. Generated sources (under build/) are skipped; so are the mutant
 # backends, compiled only as unity sources (deliberate bugs, conformance/mutants/). Exit 1 on any
 # finding (the configuration makes every warning an error).
 #   scripts/tidy.sh [PRESET] [FILE_REGEX]     e.g. scripts/tidy.sh release '/spec/'
@@ -20,7 +20,7 @@ trap 'rm -f "$log"' EXIT
 SECONDS=0
 status=0
 # The compile commands are GCC's: clang does not know every warning flag in them.
-xargs -r -n 1 -P 2 clang-tidy-14 -p "build/$preset" --quiet --extra-arg=-Wno-unknown-warning-option \
+xargs -r -n 1 -P "$(nproc)" clang-tidy-14 -p "build/$preset" --quiet --extra-arg=-Wno-unknown-warning-option \
   <<<"$units" >"$log" 2>&1 || status=$?
 grep -v -E '^[0-9]+ (warnings?|errors?)( and [0-9]+ errors?)? generated\.$' "$log" || true
 findings=$({ grep -E ': (warning|error): ' "$log" || true; } | sort -u | wc -l)  # a header's, once

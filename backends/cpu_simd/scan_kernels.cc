@@ -53,7 +53,7 @@ std::string CompiledTargetNames() {
 
 SimdTarget BestTarget() {
   const int64_t usable = HWY_TARGETS & hwy::SupportedTargets();
-  return usable & -usable;  // SCALAR is always among them
+  return usable & -usable;  // the fallback (SCALAR, or EMU128 under clang) is among them
 }
 
 SimdTarget FindTarget(const std::string& name) {

@@ -2,6 +2,8 @@
 # CI for backends/torch (a stage of .ci/run): PyTorch's CPU kernels through the ABI.
 #  1. installs libtorch-dev when missing (with the packages scripts/install-deps.sh installs);
 #  2. builds opcts, the torch-cpu backend and its test in build/torch (Release), runs the test;
+#     with OPCTS_TORCH_CI_BUILD=DIR it adds torch-cpu to that existing build instead (.ci/run:
+#     build/release, built by its first stage, so only torch-cpu and its test compile);
 #  3. runs the full conformance run of torch-cpu into REPORT_DIR, then renders its reports with
 #     backends/torch/waivers.yaml (PyTorch's documented -0.0 finding): that gate must pass;
 #  4. check_run.py: torch computed a substantial share of its cases, every case it computed
@@ -11,11 +13,11 @@
 #  5. the hand-checked vectors (conformance/vectors) on torch-cpu: every one passes but the
 #     -0.0 sums, which fail the same way, independently of the oracle.
 # OPCTS_WERROR=ON (as .ci/run sets it) makes warnings errors.
-#   backends/torch/ci.sh [REPORT_DIR]     default build/torch/conformance
+#   backends/torch/ci.sh [REPORT_DIR]     default BUILD/torch-conformance
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
-build=build/torch
-report=${1:-$build/conformance}
+build=${OPCTS_TORCH_CI_BUILD:-build/torch}
+report=${1:-$build/torch-conformance}
 SECONDS=0
 step() { echo "backends/torch/ci.sh: $1 after ${SECONDS} s"; }
 fail() { echo "backends/torch/ci.sh: $1" >&2; exit 1; }
@@ -30,12 +32,18 @@ if ! dpkg-query -W -f='${Status}' libtorch-dev 2>/dev/null | grep -q "install ok
 fi
 dpkg-query -W -f='libtorch-dev ${Version}\n' libtorch-dev
 
-configured=$(cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DOPCTS_BUILD_TESTS=ON \
-  -DOPCTS_BUILD_BENCH=OFF -DOPCTS_VULKAN=OFF -DOPCTS_TORCH=ON \
-  ${OPCTS_WERROR:+-DOPCTS_WERROR=$OPCTS_WERROR})
+if [ -n "${OPCTS_TORCH_CI_BUILD:-}" ]; then
+  [ -f "$build/CMakeCache.txt" ] || fail "OPCTS_TORCH_CI_BUILD=$build is no configured build"
+  configured=$(cmake -B "$build" -DOPCTS_TORCH=ON -DOPCTS_BUILD_TESTS=ON \
+    ${OPCTS_WERROR:+-DOPCTS_WERROR=$OPCTS_WERROR})
+else
+  configured=$(cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DOPCTS_BUILD_TESTS=ON \
+    -DOPCTS_BUILD_BENCH=OFF -DOPCTS_VULKAN=OFF -DOPCTS_TORCH=ON \
+    ${OPCTS_WERROR:+-DOPCTS_WERROR=$OPCTS_WERROR})
+fi
 grep "torch-cpu" <<<"$configured" || true
 grep -q "torch-cpu: libtorch " <<<"$configured" || fail "libtorch was not found: torch-cpu not configured"
-cmake --build "$build" --target opcts opcts_plugin_torch_cpu opcts_torch_cpu_test
+cmake --build "$build" -j "$(nproc)" --target opcts opcts_plugin_torch_cpu opcts_torch_cpu_test
 "$build/backends/torch/opcts_torch_cpu_test" --gtest_brief=1
 step "build and unit test"
 

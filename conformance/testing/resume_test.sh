@@ -4,8 +4,12 @@
 set -euo pipefail
 opcts=$1 dir=$2
 rm -rf "$dir" && mkdir -p "$dir"
-args=(--backend cpu-reference --backend cpu-simd --no-progress)
+# Two operators of the six (over 9000 case runs): the resume does not depend on the operator,
+# and the whole run three times over took minutes under the sanitizers.
+args=(--backend cpu-reference --backend cpu-simd --op DML_CUMULATIVE_SUMMATION --op DML_SCATTER_ND
+      --no-progress)
 "$opcts" run "${args[@]}" --journal "$dir/full.jsonl" >/dev/null
+third=$(( $(grep -c '"type":"case"' "$dir/full.jsonl") / 3 ))
 
 "$opcts" run "${args[@]}" --journal "$dir/killed.jsonl" >/dev/null &
 pid=$!
@@ -13,7 +17,7 @@ pid=$!
 for _ in $(seq 1 500); do
   lines=0
   [ -f "$dir/killed.jsonl" ] && lines=$(wc -l < "$dir/killed.jsonl")
-  [ "$lines" -gt 4000 ] && break
+  [ "$lines" -gt "$third" ] && break
   sleep 0.01
 done
 kill -9 "$pid" 2>/dev/null || { echo "the run finished before it could be killed"; exit 1; }

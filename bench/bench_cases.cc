@@ -172,6 +172,7 @@ class ScatterCaseBuilder {
     r.tensors[form_.output] = {PackedDesc(dtype, shapes->input), Values::kNone, {}, 1, 0};
     c.bytes = uint64_t{count} * (slice * DTypeSize(dtype) + DTypeSize(index_type)) +
               (v.in_place ? 0 : c.elements * DTypeSize(dtype));
+    if (v.in_place) c.scatter = {form_.indices, slice * DTypeSize(dtype), rows, count};
     Finish(c, spec_, std::move(r));
     out.push_back(std::move(c));
   }

@@ -41,6 +41,14 @@ struct BenchCase {
   // The least the operator must move, and what the memcpy baseline copies: the main tensor for
   // scans; output + updates + indices for ScatterND (updates + indices in place).
   uint64_t bytes = 0;
+  // ScatterND in place, where only the slices move: `count` slices of `slice_bytes` into the
+  // output's rows that tensor `indices` names (of `rows`). TimeCase copies that pattern too (the
+  // scattered copy). Else count 0.
+  struct ScatterPattern {
+    std::string indices;
+    uint64_t slice_bytes = 0;
+    uint32_t rows = 0, count = 0;
+  } scatter;
   CaseRecipe recipe;
 
   // "op/backend/dtype/layout/size": Google Benchmark names, filterable by any part.

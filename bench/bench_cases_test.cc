@@ -10,6 +10,7 @@
 
 #include "conformance/case_generator.h"
 #include "conformance/constraints.h"
+#include "conformance/scatter_form.h"
 #include "spec/element.h"
 
 namespace opcts::bench {
@@ -87,11 +88,13 @@ TEST(BenchCases, SizeClassesHoldTheirBytes) {
   }
 }
 
+uint64_t Bytes(const TensorDesc& desc) { return ElementCount(desc) * DTypeSize(desc.dtype); }
+
 uint64_t TensorBytes(const Operation& op, TensorRole role, bool first_only) {
   uint64_t bytes = 0;
   for (const TensorSpec& t : op.spec->tensors) {
     if (t.role != role || op.Tensor(t.name) == nullptr) continue;
-    bytes += ElementCount(op.Tensor(t.name)->desc) * DTypeSize(op.Tensor(t.name)->desc.dtype);
+    bytes += Bytes(op.Tensor(t.name)->desc);
     if (first_only) break;
   }
   return bytes;
@@ -112,6 +115,18 @@ TEST(BenchCases, SmallCasesAreValidOperations) {
       const uint64_t moved = TensorBytes(op, TensorRole::kInput, false) -
                              TensorBytes(op, TensorRole::kInput, true);  // updates + indices
       EXPECT_EQ(c.bytes, moved + (op.in_place ? 0 : TensorBytes(op, TensorRole::kOutput, false)));
+      // In place, the scattered copy moves the updates' slices into rows that tile the output.
+      const ScatterForm form = ScatterFormOf(*op.spec);
+      const uint64_t slice_bytes = c.layout.starts_with("slice64B")    ? 64
+                                   : c.layout.starts_with("slice1KiB") ? 1024
+                                                                       : 16384;
+      if (op.in_place) {
+        EXPECT_EQ(c.scatter.slice_bytes, slice_bytes);
+        EXPECT_EQ(c.scatter.count * slice_bytes, Bytes(op.Tensor(form.updates)->desc));
+        EXPECT_EQ(c.scatter.rows * slice_bytes, Bytes(op.Tensor(form.input)->desc));
+      } else {
+        EXPECT_EQ(c.scatter.count, 0u);
+      }
     } else {
       EXPECT_EQ(c.bytes, TensorBytes(op, TensorRole::kOutput, false));
       const std::vector<uint32_t>& sizes = c.recipe.shape;

@@ -177,6 +177,7 @@ Result<BenchResults> LoadBenchJson(const std::string& path) {
     r.memcpy_threads = static_cast<int>(Field(run, "memcpy_threads"));
     r.ratio_to_copy_limit = Field(run, "ratio_to_copy_limit");
     r.ratio_to_one_thread_memcpy = Field(run, "ratio_to_one_thread_memcpy");
+    r.ratio_to_scattered_copy = Field(run, "ratio_to_scattered_copy");
     r.repetitions = run.median != nullptr ? run.median->value("repetitions", 1)
                                           : static_cast<int>(run.iterations.size());
     if (r.bytes <= 0 || r.bytes_per_second <= 0 || r.ratio_to_copy_limit <= 0 ||
@@ -248,6 +249,11 @@ std::string RenderMarkdown(const BenchResults& results) {
         "timed in the same iterations as the case: one thread's memcpy, and memcpy split over "
         "every core. Each cell: ratio to the copy limit · ratio to one-thread memcpy · the "
         "operator's GB/s (medians over repetitions); ✗ marks a missed target.\n";
+  if (std::any_of(results.results.begin(), results.results.end(),
+                  [](const BenchResult& r) { return r.ratio_to_scattered_copy > 0; }))
+    md << "\nIn-place ScatterND cells end with the ratio to the **scattered copy**: the same "
+          "slices memcpy'd over every core to the same rows of a buffer the output's size, timed "
+          "in the same iterations: the limit of those scattered writes on this machine.\n";
   for (const std::string& size : sizes) {
     std::vector<std::string> rows;  // "op/dtype/layout" in first-seen order
     std::map<std::string, std::map<std::string, const BenchResult*>> cells;
@@ -284,7 +290,10 @@ std::string RenderMarkdown(const BenchResults& results) {
         md << " " << (missed ? "**" : "") << Fixed(ratio, ratio < 0.01 ? 4 : 2) << "×"
            << (missed ? "** ✗" : "") << " · "
            << Fixed(r.ratio_to_one_thread_memcpy, r.ratio_to_one_thread_memcpy < 0.01 ? 4 : 2)
-           << "× · " << GBps(r.bytes_per_second) << " |";
+           << "× · " << GBps(r.bytes_per_second);
+        if (r.ratio_to_scattered_copy > 0)
+          md << " · " << Fixed(r.ratio_to_scattered_copy, 2) << "× scattered copy";
+        md << " |";
       }
       md << " " << (target > 0 ? "≥ " + Fixed(target, 1) : "") << " |\n";
     }

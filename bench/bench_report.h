@@ -28,6 +28,7 @@ struct BenchResult {
   int memcpy_threads = 0;
   double ratio_to_copy_limit = 0;         // the faster memcpy's time / the operator's
   double ratio_to_one_thread_memcpy = 0;  // one thread's memcpy time / the operator's
+  double ratio_to_scattered_copy = 0;     // in-place ScatterND (case_timer.h), else 0
   int repetitions = 1;
 };
 
@@ -63,8 +64,9 @@ double TargetRatio(const BenchResult& r);
 
 // Markdown: a header stating the copy limit (per size class, the baselines' GB/s); per size class
 // (DRAM first), a table op | dtype | layout | per backend the ratio to the copy limit, the ratio
-// to one-thread memcpy and GB/s (a missed target marked) | the target when one is set; then the
-// skipped benchmarks with their reasons.
+// to one-thread memcpy and GB/s (a missed target marked), and the ratio to the scattered copy
+// where there is one | the target when one is set; then the skipped benchmarks with their
+// reasons.
 std::string RenderMarkdown(const BenchResults& results);
 
 // A self-contained SVG document.

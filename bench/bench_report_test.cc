@@ -17,7 +17,8 @@ std::string WriteTemp(const std::string& name, const std::string& text) {
   return path;
 }
 
-// Two repetitions aggregated (mean and median differ), a plain run, a skip and a memcpy.
+// Two repetitions aggregated (mean and median differ), plain runs (one with the scattered copy), a
+// skip and a memcpy.
 const char* kJson = R"json({
   "context": {"date": "2026-01-01T00:00:00", "load_avg": [0.5, 0.25, 0.125],
               "backend cpu-simd": "AMD EPYC (AVX3)"},
@@ -42,6 +43,12 @@ const char* kJson = R"json({
      "run_type": "iteration", "bytes": 67108864, "bytes_per_second": 10e9,
      "one_thread_memcpy_bytes_per_second": 12e9, "all_thread_memcpy_bytes_per_second": 9e9,
      "memcpy_threads": 2, "ratio_to_copy_limit": 0.5, "ratio_to_one_thread_memcpy": 0.5},
+    {"name": "dml_scatter_nd/cpu-simd/f32/slice1KiB-sparse-in-place/DRAM/manual_time",
+     "run_name": "dml_scatter_nd/cpu-simd/f32/slice1KiB-sparse-in-place/DRAM/manual_time",
+     "run_type": "iteration", "bytes": 4227072, "bytes_per_second": 12e9,
+     "one_thread_memcpy_bytes_per_second": 20e9, "all_thread_memcpy_bytes_per_second": 16e9,
+     "memcpy_threads": 2, "ratio_to_copy_limit": 0.6, "ratio_to_one_thread_memcpy": 0.6,
+     "scattered_copy_bytes_per_second": 11e9, "ratio_to_scattered_copy": 1.1},
     {"name": "dml_scatter_nd/vulkan/u8/slice1KiB-all/DRAM/manual_time",
      "run_name": "dml_scatter_nd/vulkan/u8/slice1KiB-all/DRAM/manual_time",
      "run_type": "iteration", "error_occurred": true,
@@ -59,13 +66,15 @@ TEST(BenchReport, TakesMediansAndSkips) {
   const Result<BenchResults> loaded = LoadBenchJson(WriteTemp("report.json", kJson));
   ASSERT_TRUE(loaded) << loaded.error().message;
   const BenchResults& r = *loaded;
-  ASSERT_EQ(r.results.size(), 2u);
+  ASSERT_EQ(r.results.size(), 3u);
   EXPECT_EQ(r.results[0].dtype, "f32");
   EXPECT_DOUBLE_EQ(r.results[0].ratio_to_copy_limit, 0.95);  // the median, not the mean
   EXPECT_DOUBLE_EQ(r.results[0].ratio_to_one_thread_memcpy, 1.9);
   EXPECT_DOUBLE_EQ(r.results[0].all_thread_memcpy_bytes_per_second, 20e9);
   EXPECT_EQ(r.results[0].repetitions, 2);
   EXPECT_EQ(r.results[1].dtype, "f16");
+  EXPECT_DOUBLE_EQ(r.results[1].ratio_to_scattered_copy, 0);  // a scan has none
+  EXPECT_DOUBLE_EQ(r.results[2].ratio_to_scattered_copy, 1.1);
   ASSERT_EQ(r.memcpy.size(), 1u);
   EXPECT_DOUBLE_EQ(r.memcpy[0].one_thread_bytes_per_second, 10e9);
   EXPECT_DOUBLE_EQ(r.memcpy[0].all_thread_bytes_per_second, 20e9);
@@ -97,7 +106,7 @@ TEST(BenchReport, TargetsFollowTheIssue) {
 TEST(BenchReport, AppendsTheFilesOfOneReport) {
   BenchResults r = *LoadBenchJson(WriteTemp("first.json", kJson));
   r.Append(*LoadBenchJson(WriteTemp("second.json", kJson)));
-  EXPECT_EQ(r.results.size(), 4u);
+  EXPECT_EQ(r.results.size(), 6u);
   EXPECT_EQ(r.memcpy.size(), 2u);
   EXPECT_EQ(r.skipped.size(), 2u);
   EXPECT_NE(r.context.find(" | 2026-01-01T00:00:00"), std::string::npos) << r.context;
@@ -115,9 +124,15 @@ TEST(BenchReport, RendersTheRatioTableAndThePlot) {
       md.find("| dml_cumulative_summation | f16 | 1d | **0.50×** ✗ · 0.50× · 10.00 | ≥ 0.8 |"),
       std::string::npos)
       << md;
+  // In-place ScatterND: the scattered copy, explained once.
+  EXPECT_NE(md.find("| dml_scatter_nd | f32 | slice1KiB-sparse-in-place | **0.60×** ✗ · 0.60× · "
+                    "12.00 · 1.10× scattered copy | ≥ 0.8 |"),
+            std::string::npos)
+      << md;
+  EXPECT_NE(md.find("the ratio to the **scattered copy**"), std::string::npos);
   // The limit is stated: the baselines' range in the class, and which copy was the faster.
-  EXPECT_NE(md.find("Copy limit here: one-thread memcpy 10.00–12.00 GB/s, 2-thread memcpy "
-                    "9.00–20.00 GB/s; the 2-thread copy was the faster in 1 of 2 cases."),
+  EXPECT_NE(md.find("Copy limit here: one-thread memcpy 10.00–20.00 GB/s, 2-thread memcpy "
+                    "9.00–20.00 GB/s; the 2-thread copy was the faster in 1 of 3 cases."),
             std::string::npos)
       << md;
   EXPECT_NE(md.find("`dml_scatter_nd/vulkan/u8/slice1KiB-all/DRAM`: vulkan refuses"),

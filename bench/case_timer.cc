@@ -14,6 +14,7 @@
 #include "conformance/abi_operation.h"
 #include "conformance/case_executor.h"
 #include "conformance/case_run.h"
+#include "spec/element.h"
 
 namespace opcts::bench {
 namespace {
@@ -114,6 +115,20 @@ struct CopyTimes {
   }
 };
 
+// The destination rows of an in-place ScatterND case's slices: its one-coordinate index tuples,
+// negative ones counted from the end.
+std::vector<uint32_t> ScatterRows(const Operation& op, const BenchCase::ScatterPattern& pattern) {
+  std::vector<uint32_t> rows;
+  if (pattern.count == 0) return rows;
+  const TensorData& indices = *op.Tensor(pattern.indices);
+  for (uint64_t i = 0; i < pattern.count; ++i) {
+    const int64_t row =
+        BitsToInt64(indices.desc.dtype, LoadBits(indices.desc.dtype, indices.Element(i)));
+    rows.push_back(static_cast<uint32_t>(row < 0 ? row + pattern.rows : row));
+  }
+  return rows;
+}
+
 // The case's buffers bound in ABI order; the in-place output shares its input's buffer.
 struct Bound {
   std::map<std::string, Buffer> buffers;
@@ -190,6 +205,12 @@ void TimeCase(benchmark::State& state, const Plugin& plugin, const BenchCase& c)
   const Buffer copy_from(slots * c.bytes), copy_to(slots * c.bytes);
   const Buffer all_from(slots * c.bytes), all_to(slots * c.bytes);
   uint64_t slot = 0;
+  // In-place ScatterND: the slices also copied to the same rows of a buffer the output's size,
+  // over every core, as cold as the operator's: the limit of the writes' pattern itself.
+  const std::vector<uint32_t> scatter_rows = ScatterRows(op, c.scatter);
+  const Buffer scatter_from(c.scatter.count * c.scatter.slice_bytes),
+      scatter_to(uint64_t{c.scatter.rows} * c.scatter.slice_bytes);
+  double scattered_copy_seconds = 0;
 
   auto fail = [&](int32_t status) {
     message[sizeof message - 1] = '\0';
@@ -217,15 +238,28 @@ void TimeCase(benchmark::State& state, const Plugin& plugin, const BenchCase& c)
     AllThreadCopy().Copy(all_to.data() + at, all_from.data() + at, c.bytes);
     benchmark::ClobberMemory();
     const Clock::time_point t3 = Clock::now();
+    if (!scatter_rows.empty()) {
+      AllThreadCopy().CopyToRows(scatter_to.data(), scatter_from.data(), scatter_rows,
+                                 c.scatter.slice_bytes);
+      benchmark::ClobberMemory();
+    }
+    const Clock::time_point t4 = Clock::now();
     if (status != OPCTS_STATUS_OK) break;
     state.SetIterationTime(Seconds(t1 - t0));
     execute_seconds += Seconds(t1 - t0);
     copies.one_thread_seconds += Seconds(t2 - t1);
     copies.all_thread_seconds += Seconds(t3 - t2);
+    scattered_copy_seconds += Seconds(t4 - t3);
   }
   if (status != OPCTS_STATUS_OK) return fail(status);
   state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * c.bytes));
   copies.Count(state, c.bytes, execute_seconds);
+  if (!scatter_rows.empty() && execute_seconds > 0) {
+    state.counters["scattered_copy_bytes_per_second"] =
+        static_cast<double>(state.iterations()) *
+        static_cast<double>(c.scatter.count * c.scatter.slice_bytes) / scattered_copy_seconds;
+    state.counters["ratio_to_scattered_copy"] = scattered_copy_seconds / execute_seconds;
+  }
   state.counters["elements"] = static_cast<double>(c.elements);
   state.counters["bytes"] = static_cast<double>(c.bytes);
 }

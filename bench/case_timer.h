@@ -10,8 +10,11 @@
 // Counters: bytes_per_second (the case's bytes over the execute time),
 // one_thread_memcpy_bytes_per_second, all_thread_memcpy_bytes_per_second (and memcpy_threads),
 // copy_limit_bytes_per_second (the faster), ratio_to_copy_limit (the faster copy's time / execute
-// time), ratio_to_one_thread_memcpy, elements, bytes. Before it is timed, the case
-// goes once through the conformance pipeline (conformance/case_run.h): a backend that gets it
+// time), ratio_to_one_thread_memcpy, elements, bytes; for in-place ScatterND also
+// scattered_copy_bytes_per_second and ratio_to_scattered_copy: the same slices memcpy'd over every
+// core to the same rows of a buffer the output's size, timed in the same iterations (the limit of
+// that write pattern, where the copy limit is that of contiguous bytes). Before it is timed, the
+// case goes once through the conformance pipeline (conformance/case_run.h): a backend that gets it
 // wrong is not timed. A wrong answer, a query refusal or an execute failure ends the benchmark
 // with SkipWithError naming the backend, the status and its message.
 #pragma once

@@ -17,35 +17,44 @@ ParallelCopy::~ParallelCopy() {
   for (std::thread& t : workers_) t.join();
 }
 
-// Share boundaries on 64-byte lines, so no two threads write one cache line.
-void ParallelCopy::CopyShare(unsigned share) {
-  const size_t lines = (bytes_ + 63) / 64, n = threads();
-  const size_t begin = std::min(bytes_, lines * share / n * 64);
-  const size_t end = std::min(bytes_, lines * (share + 1) / n * 64);
-  std::memcpy(dst_ + begin, src_ + begin, end - begin);
-}
-
 void ParallelCopy::Work(unsigned share) {
   uint32_t seen = 0;
   while (true) {
     generation_.wait(seen, std::memory_order_acquire);
     seen = generation_.load(std::memory_order_acquire);
     if (stopping_) return;
-    CopyShare(share);
+    (*share_)(share);
     if (pending_.fetch_sub(1, std::memory_order_acq_rel) == 1) pending_.notify_one();
   }
 }
 
-void ParallelCopy::Copy(uint8_t* dst, const uint8_t* src, size_t bytes) {
-  dst_ = dst;
-  src_ = src;
-  bytes_ = bytes;
+void ParallelCopy::RunShares(const std::function<void(unsigned share)>& share) {
+  share_ = &share;
   pending_.store(static_cast<uint32_t>(workers_.size()), std::memory_order_relaxed);
   generation_.fetch_add(1, std::memory_order_release);
   generation_.notify_all();
-  CopyShare(0);
+  share(0);
   for (uint32_t left; (left = pending_.load(std::memory_order_acquire)) != 0;)
     pending_.wait(left, std::memory_order_acquire);
+}
+
+// Share boundaries on 64-byte lines, so no two threads write one cache line.
+void ParallelCopy::Copy(uint8_t* dst, const uint8_t* src, size_t bytes) {
+  const size_t lines = (bytes + 63) / 64, n = threads();
+  RunShares([&](unsigned share) {
+    const size_t begin = std::min(bytes, lines * share / n * 64);
+    const size_t end = std::min(bytes, lines * (share + 1) / n * 64);
+    std::memcpy(dst + begin, src + begin, end - begin);
+  });
+}
+
+void ParallelCopy::CopyToRows(uint8_t* dst, const uint8_t* src, const std::vector<uint32_t>& rows,
+                              size_t slice_bytes) {
+  const size_t n = threads();
+  RunShares([&](unsigned share) {
+    for (size_t i = rows.size() * share / n; i < rows.size() * (share + 1) / n; ++i)
+      std::memcpy(dst + rows[i] * slice_bytes, src + i * slice_bytes, slice_bytes);
+  });
 }
 
 }  // namespace opcts::bench

@@ -4,11 +4,13 @@
 //
 //   ParallelCopy copy(std::thread::hardware_concurrency());
 //   copy.Copy(dst, src, bytes);   // each thread one contiguous share
+//   copy.CopyToRows(dst, src, rows, slice_bytes);  // slice i of src to row rows[i] of dst
 #pragma once
 
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <thread>
 #include <vector>
 
@@ -24,17 +26,20 @@ class ParallelCopy {
   ParallelCopy& operator=(const ParallelCopy&) = delete;
 
   unsigned threads() const { return static_cast<unsigned>(workers_.size()) + 1; }
-  // Returns when every share is copied. Not reentrant: one caller at a time.
+  // Each returns when every share is copied. Not reentrant: one caller at a time.
   void Copy(uint8_t* dst, const uint8_t* src, size_t bytes);
+  // The contiguous slices of `src` (rows.size() of slice_bytes each) to rows of `dst`, one memcpy
+  // per slice, each thread a contiguous share of the slices: where an in-place scatter writes.
+  void CopyToRows(uint8_t* dst, const uint8_t* src, const std::vector<uint32_t>& rows,
+                  size_t slice_bytes);
 
  private:
-  void CopyShare(unsigned share);
+  // Runs share(i) for i in [0, threads()), share 0 on the calling thread.
+  void RunShares(const std::function<void(unsigned share)>& share);
   void Work(unsigned share);
 
   std::vector<std::thread> workers_;
-  uint8_t* dst_ = nullptr;
-  const uint8_t* src_ = nullptr;
-  size_t bytes_ = 0;
+  const std::function<void(unsigned)>* share_ = nullptr;
   std::atomic<uint32_t> generation_{0};  // bumped per copy, and once more to stop
   std::atomic<uint32_t> pending_{0};     // worker shares not yet copied
   bool stopping_ = false;

@@ -59,7 +59,8 @@ struct BenchResults {
 // it cannot be read.
 Result<BenchResults> LoadBenchJson(const std::string& path);
 
-// The target ratio the benchmark issue sets for cpu-simd on this case at the DRAM size, or 0.
+// The target ratio the benchmark issue sets for cpu-simd (any target, every thread) on this case
+// at the DRAM size, or 0.
 double TargetRatio(const BenchResult& r);
 
 // Markdown: a header stating the copy limit (per size class, the baselines' GB/s); per size class

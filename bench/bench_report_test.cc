@@ -101,6 +101,10 @@ TEST(BenchReport, TargetsFollowTheIssue) {
   EXPECT_EQ(TargetRatio(r), 0);
   r = {"dml_cumulative_summation", "cpu-reference", "f32", "1d", "DRAM"};
   EXPECT_EQ(TargetRatio(r), 0);
+  r.backend = "cpu-simd@target=AVX2";
+  EXPECT_EQ(TargetRatio(r), 0.9);
+  r.backend = "cpu-simd@target=AVX2;threads=1";  // a diagnostic of one core
+  EXPECT_EQ(TargetRatio(r), 0);
 }
 
 TEST(BenchReport, AppendsTheFilesOfOneReport) {

@@ -9,7 +9,7 @@
 # figures include transfers; on lavapipe informational), which run one iteration per case in a
 # second run. Writes OUT/bench.json, OUT/bench-once.json, OUT/bench.svg, OUT/bench.md
 # --quick (seconds, the CI smoke test): one small case and its memcpy; OUT/bench.json, .svg, .md.
-# --targets (50-95 min): the cases the targets are set for (DRAM size), cpu-simd on its best target
+# --targets (50-105 min): the cases the targets are set for (DRAM size), cpu-simd on its best target
 # and, on an AVX-512 CPU, again restricted to AVX2 (cpu-simd@target=AVX2), 3 repetitions; the
 # line scans on one thread (L2 size: their compute ceiling; DRAM size); then numpy's cumsum on the
 # same scans (bench/peers/numpy_cumsum.py). Writes OUT/targets.json, OUT/targets-compute.json,

@@ -130,7 +130,8 @@ void RunRows(const ScanArgs& a, const Plan& p, const Buffers& b, bool parallel) 
 // (scanning a piece in one pass when its carry is already known passes the carry on only at
 // the end, and measured 25% slower for float16), and a piece waits only for an earlier piece,
 // which a running thread has claimed. Each piece is read before it is written, by its claimer
-// alone, so this is safe in place.
+// alone, so this is safe in place. Reducing the next piece inside the scan's own pass, or the two
+// interleaved in blocks, measured no better (bench/results/split-line-ab.md).
 void ScanSplitLine(const ScanArgs& a, const unsigned char* in, unsigned char* out, size_t n,
                    size_t es, bool stream) {
   const size_t piece = std::max<size_t>(kLinePieceBytes / es, 1024);

@@ -1,8 +1,8 @@
 // Reads Google Benchmark JSON written by opcts_bench and renders it: a Markdown table of ratios
-// to the copy limit (the faster of one-thread and all-thread memcpy of the same bytes, timed in the
-// same iterations) per operator x dtype x layout and backend, and an SVG plot (throughput against
-// size, one panel per operator, a line per backend and both memcpy lines) that the HTML report
-// can embed.
+// to the copy limit (the fastest of one-thread memcpy, all-thread memcpy and an all-thread
+// streaming copy of the same bytes, timed in the same iterations) per operator x dtype x layout
+// and backend, and an SVG plot (throughput against size, one panel per operator, a line per
+// backend and one per copy) that the HTML report can embed.
 // Reads only the results files, never the backends.
 //
 //   Result<BenchResults> r = LoadBenchJson("bench.json");
@@ -25,18 +25,21 @@ struct BenchResult {
   double bytes_per_second = 0;
   double one_thread_memcpy_bytes_per_second = 0;
   double all_thread_memcpy_bytes_per_second = 0;
+  double all_thread_stream_copy_bytes_per_second = 0;
   int memcpy_threads = 0;
-  double ratio_to_copy_limit = 0;         // the faster memcpy's time / the operator's
+  double ratio_to_copy_limit = 0;         // the fastest copy's time / the operator's
   double ratio_to_one_thread_memcpy = 0;  // one thread's memcpy time / the operator's
   double ratio_to_scattered_copy = 0;     // in-place ScatterND (case_timer.h), else 0
   int repetitions = 1;
 };
 
-// memcpy/<bytes> on its own: one thread, and split over `threads` (every core).
+// memcpy/<bytes>, the copies on their own: memcpy on one thread, memcpy and the streaming copy
+// split over `threads` (every core).
 struct MemcpyResult {
   double bytes = 0;
   double one_thread_bytes_per_second = 0;
   double all_thread_bytes_per_second = 0;
+  double all_thread_stream_bytes_per_second = 0;
   int threads = 0;
 };
 

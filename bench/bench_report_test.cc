@@ -25,29 +25,32 @@ const char* kJson = R"json({
   "benchmarks": [
     {"name": "memcpy/67108864/manual_time", "run_name": "memcpy/67108864/manual_time",
      "run_type": "iteration", "bytes": 67108864, "one_thread_memcpy_bytes_per_second": 10e9,
-     "all_thread_memcpy_bytes_per_second": 20e9, "memcpy_threads": 2},
+     "all_thread_memcpy_bytes_per_second": 20e9,
+     "all_thread_stream_copy_bytes_per_second": 25e9, "memcpy_threads": 2},
     {"name": "dml_cumulative_summation/cpu-simd/f32/1d/DRAM/manual_time_mean",
      "run_name": "dml_cumulative_summation/cpu-simd/f32/1d/DRAM/manual_time",
      "run_type": "aggregate", "aggregate_name": "mean", "repetitions": 2,
      "bytes": 67108864, "bytes_per_second": 1e9, "one_thread_memcpy_bytes_per_second": 1e9,
-     "all_thread_memcpy_bytes_per_second": 1e9, "memcpy_threads": 2,
-     "ratio_to_copy_limit": 0.5, "ratio_to_one_thread_memcpy": 0.5},
+     "all_thread_memcpy_bytes_per_second": 1e9, "all_thread_stream_copy_bytes_per_second": 1e9,
+     "memcpy_threads": 2, "ratio_to_copy_limit": 0.5, "ratio_to_one_thread_memcpy": 0.5},
     {"name": "dml_cumulative_summation/cpu-simd/f32/1d/DRAM/manual_time_median",
      "run_name": "dml_cumulative_summation/cpu-simd/f32/1d/DRAM/manual_time",
      "run_type": "aggregate", "aggregate_name": "median", "repetitions": 2,
      "bytes": 67108864, "bytes_per_second": 19e9, "one_thread_memcpy_bytes_per_second": 10e9,
-     "all_thread_memcpy_bytes_per_second": 20e9, "memcpy_threads": 2,
-     "ratio_to_copy_limit": 0.95, "ratio_to_one_thread_memcpy": 1.9},
+     "all_thread_memcpy_bytes_per_second": 20e9, "all_thread_stream_copy_bytes_per_second": 19e9,
+     "memcpy_threads": 2, "ratio_to_copy_limit": 0.95, "ratio_to_one_thread_memcpy": 1.9},
     {"name": "dml_cumulative_summation/cpu-simd/f16/1d/DRAM/manual_time",
      "run_name": "dml_cumulative_summation/cpu-simd/f16/1d/DRAM/manual_time",
      "run_type": "iteration", "bytes": 67108864, "bytes_per_second": 10e9,
      "one_thread_memcpy_bytes_per_second": 12e9, "all_thread_memcpy_bytes_per_second": 9e9,
-     "memcpy_threads": 2, "ratio_to_copy_limit": 0.5, "ratio_to_one_thread_memcpy": 0.5},
+     "all_thread_stream_copy_bytes_per_second": 20e9, "memcpy_threads": 2,
+     "ratio_to_copy_limit": 0.5, "ratio_to_one_thread_memcpy": 0.5},
     {"name": "dml_scatter_nd/cpu-simd/f32/slice1KiB-sparse-in-place/DRAM/manual_time",
      "run_name": "dml_scatter_nd/cpu-simd/f32/slice1KiB-sparse-in-place/DRAM/manual_time",
      "run_type": "iteration", "bytes": 4227072, "bytes_per_second": 12e9,
      "one_thread_memcpy_bytes_per_second": 20e9, "all_thread_memcpy_bytes_per_second": 16e9,
-     "memcpy_threads": 2, "ratio_to_copy_limit": 0.6, "ratio_to_one_thread_memcpy": 0.6,
+     "all_thread_stream_copy_bytes_per_second": 8e9, "memcpy_threads": 2,
+     "ratio_to_copy_limit": 0.6, "ratio_to_one_thread_memcpy": 0.6,
      "scattered_copy_bytes_per_second": 11e9, "ratio_to_scattered_copy": 1.1},
     {"name": "dml_scatter_nd/vulkan/u8/slice1KiB-all/DRAM/manual_time",
      "run_name": "dml_scatter_nd/vulkan/u8/slice1KiB-all/DRAM/manual_time",
@@ -71,6 +74,7 @@ TEST(BenchReport, TakesMediansAndSkips) {
   EXPECT_DOUBLE_EQ(r.results[0].ratio_to_copy_limit, 0.95);  // the median, not the mean
   EXPECT_DOUBLE_EQ(r.results[0].ratio_to_one_thread_memcpy, 1.9);
   EXPECT_DOUBLE_EQ(r.results[0].all_thread_memcpy_bytes_per_second, 20e9);
+  EXPECT_DOUBLE_EQ(r.results[0].all_thread_stream_copy_bytes_per_second, 19e9);
   EXPECT_EQ(r.results[0].repetitions, 2);
   EXPECT_EQ(r.results[1].dtype, "f16");
   EXPECT_DOUBLE_EQ(r.results[1].ratio_to_scattered_copy, 0);  // a scan has none
@@ -78,6 +82,7 @@ TEST(BenchReport, TakesMediansAndSkips) {
   ASSERT_EQ(r.memcpy.size(), 1u);
   EXPECT_DOUBLE_EQ(r.memcpy[0].one_thread_bytes_per_second, 10e9);
   EXPECT_DOUBLE_EQ(r.memcpy[0].all_thread_bytes_per_second, 20e9);
+  EXPECT_DOUBLE_EQ(r.memcpy[0].all_thread_stream_bytes_per_second, 25e9);
   EXPECT_EQ(r.memcpy[0].threads, 2);
   ASSERT_EQ(r.skipped.size(), 1u);
   EXPECT_NE(r.skipped[0].reason.find("no 8-bit storage"), std::string::npos);
@@ -134,18 +139,22 @@ TEST(BenchReport, RendersTheRatioTableAndThePlot) {
             std::string::npos)
       << md;
   EXPECT_NE(md.find("the ratio to the **scattered copy**"), std::string::npos);
-  // The limit is stated: the baselines' range in the class, and which copy was the faster.
+  // The limit is stated: the baselines' range in the class, and which copy was the fastest (each
+  // of the three once).
   EXPECT_NE(md.find("Copy limit here: one-thread memcpy 10.00–20.00 GB/s, 2-thread memcpy "
-                    "9.00–20.00 GB/s; the 2-thread copy was the faster in 1 of 3 cases."),
+                    "9.00–20.00 GB/s, 2-thread streaming copy 8.00–20.00 GB/s; the fastest was "
+                    "one-thread memcpy in 1, 2-thread memcpy in 1, the streaming copy in 1 of 3 "
+                    "cases."),
             std::string::npos)
       << md;
   EXPECT_NE(md.find("`dml_scatter_nd/vulkan/u8/slice1KiB-all/DRAM`: vulkan refuses"),
             std::string::npos);
   const std::string svg = RenderSvg(r);
   EXPECT_EQ(svg.rfind("<svg", 0), 0u);
-  EXPECT_NE(svg.find("stroke-dasharray=\"4 2\"/>"), std::string::npos);  // one-thread memcpy
-  EXPECT_NE(svg.find("stroke-dasharray=\"1 2\"/>"), std::string::npos);  // every core
-  EXPECT_NE(svg.find(">cpu-simd</text>"), std::string::npos);            // the legend
+  EXPECT_NE(svg.find("stroke-dasharray=\"4 2\"/>"), std::string::npos);      // one-thread memcpy
+  EXPECT_NE(svg.find("stroke-dasharray=\"1 2\"/>"), std::string::npos);      // every core
+  EXPECT_NE(svg.find("stroke-dasharray=\"6 2 1 2\"/>"), std::string::npos);  // streaming
+  EXPECT_NE(svg.find(">cpu-simd</text>"), std::string::npos);                // the legend
   EXPECT_NE(svg.find("</svg>"), std::string::npos);
 }
 
@@ -165,6 +174,15 @@ TEST(BenchReport, RejectsWhatIsNotBenchmarkOutput) {
   error = LoadError(WriteTemp("old.json", R"({"benchmarks": [{"name": "a/b/f32/1d/DRAM",
       "bytes": 64, "bytes_per_second": 1, "memcpy_bytes_per_second": 1, "ratio_to_memcpy": 1}]})"));
   EXPECT_NE(error.find("lacks bytes, bytes_per_second, ratio_to_copy_limit"), std::string::npos)
+      << error;
+  // One from before the streaming copy: its ratios are to a weaker limit, so it is refused.
+  error = LoadError(WriteTemp("memcpy-only.json", R"({"benchmarks": [{"name": "a/b/f32/1d/DRAM",
+      "bytes": 64, "bytes_per_second": 1, "one_thread_memcpy_bytes_per_second": 1,
+      "all_thread_memcpy_bytes_per_second": 1, "memcpy_threads": 2, "ratio_to_copy_limit": 1,
+      "ratio_to_one_thread_memcpy": 1}]})"));
+  EXPECT_NE(error.find("all_thread_stream_copy_bytes_per_second (a file from before the streaming "
+                       "copy joined the copy limit?)"),
+            std::string::npos)
       << error;
 }
 

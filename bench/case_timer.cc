@@ -98,15 +98,16 @@ ParallelCopy& AllThreadCopy() {
   return copy;
 }
 
-// Both baselines' totals over a benchmark's iterations, and the counters they give.
+// The three baselines' totals over a benchmark's iterations, and the counters they give.
 struct CopyTimes {
-  double one_thread_seconds = 0, all_thread_seconds = 0;
+  double one_thread_seconds = 0, all_thread_seconds = 0, stream_seconds = 0;
 
   void Count(benchmark::State& state, uint64_t bytes, double execute_seconds) const {
     const double moved = static_cast<double>(state.iterations()) * static_cast<double>(bytes);
-    const double limit_seconds = std::min(one_thread_seconds, all_thread_seconds);
+    const double limit_seconds = std::min({one_thread_seconds, all_thread_seconds, stream_seconds});
     state.counters["one_thread_memcpy_bytes_per_second"] = moved / one_thread_seconds;
     state.counters["all_thread_memcpy_bytes_per_second"] = moved / all_thread_seconds;
+    state.counters["all_thread_stream_copy_bytes_per_second"] = moved / stream_seconds;
     state.counters["copy_limit_bytes_per_second"] = moved / limit_seconds;
     state.counters["memcpy_threads"] = AllThreadCopy().threads();
     if (execute_seconds <= 0) return;
@@ -200,10 +201,12 @@ void TimeCase(benchmark::State& state, const Plugin& plugin, const BenchCase& c)
   // The baseline copies the case's bytes. Where the operator writes a larger tensor than that
   // (ScatterND in place: only the updated slices move), successive copies walk buffers that
   // large, so the copied bytes are no more cached than the operator's.
-  // The two baselines copy between buffers of their own, so neither reads what the other cached.
+  // The three baselines copy between buffers of their own, so none reads what another cached
+  // (or streams to lines another left dirty in cache).
   const uint64_t slots = std::max<uint64_t>(1, OutputBytes(op) / c.bytes);
   const Buffer copy_from(slots * c.bytes), copy_to(slots * c.bytes);
   const Buffer all_from(slots * c.bytes), all_to(slots * c.bytes);
+  const Buffer stream_from(slots * c.bytes), stream_to(slots * c.bytes);
   uint64_t slot = 0;
   // In-place ScatterND: the slices also copied to the same rows of a buffer the output's size,
   // over every core, as cold as the operator's: the limit of the writes' pattern itself.
@@ -238,18 +241,22 @@ void TimeCase(benchmark::State& state, const Plugin& plugin, const BenchCase& c)
     AllThreadCopy().Copy(all_to.data() + at, all_from.data() + at, c.bytes);
     benchmark::ClobberMemory();
     const Clock::time_point t3 = Clock::now();
+    AllThreadCopy().StreamCopy(stream_to.data() + at, stream_from.data() + at, c.bytes);
+    benchmark::ClobberMemory();
+    const Clock::time_point t4 = Clock::now();
     if (!scatter_rows.empty()) {
       AllThreadCopy().CopyToRows(scatter_to.data(), scatter_from.data(), scatter_rows,
                                  c.scatter.slice_bytes);
       benchmark::ClobberMemory();
     }
-    const Clock::time_point t4 = Clock::now();
+    const Clock::time_point t5 = Clock::now();
     if (status != OPCTS_STATUS_OK) break;
     state.SetIterationTime(Seconds(t1 - t0));
     execute_seconds += Seconds(t1 - t0);
     copies.one_thread_seconds += Seconds(t2 - t1);
     copies.all_thread_seconds += Seconds(t3 - t2);
-    scattered_copy_seconds += Seconds(t4 - t3);
+    copies.stream_seconds += Seconds(t4 - t3);
+    scattered_copy_seconds += Seconds(t5 - t4);
   }
   if (status != OPCTS_STATUS_OK) return fail(status);
   state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * c.bytes));
@@ -265,7 +272,8 @@ void TimeCase(benchmark::State& state, const Plugin& plugin, const BenchCase& c)
 }
 
 void TimeMemcpy(benchmark::State& state, uint64_t bytes) {
-  const Buffer from(bytes), to(bytes), all_from(bytes), all_to(bytes);
+  const Buffer from(bytes), to(bytes), all_from(bytes), all_to(bytes), stream_from(bytes),
+      stream_to(bytes);
   CopyTimes copies;
   for (auto _ : state) {
     const Clock::time_point t0 = Clock::now();
@@ -275,9 +283,13 @@ void TimeMemcpy(benchmark::State& state, uint64_t bytes) {
     AllThreadCopy().Copy(all_to.data(), all_from.data(), bytes);
     benchmark::ClobberMemory();
     const Clock::time_point t2 = Clock::now();
-    state.SetIterationTime(Seconds(t2 - t0));
+    AllThreadCopy().StreamCopy(stream_to.data(), stream_from.data(), bytes);
+    benchmark::ClobberMemory();
+    const Clock::time_point t3 = Clock::now();
+    state.SetIterationTime(Seconds(t3 - t0));
     copies.one_thread_seconds += Seconds(t1 - t0);
     copies.all_thread_seconds += Seconds(t2 - t1);
+    copies.stream_seconds += Seconds(t3 - t2);
   }
   copies.Count(state, bytes, 0);
   state.counters["bytes"] = static_cast<double>(bytes);

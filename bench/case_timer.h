@@ -1,16 +1,18 @@
 // Times one benchmark case on one backend under Google Benchmark, through the C ABI exactly as
 // the conformance runner calls it. Every iteration also copies the case's bytes between other
-// buffers, once with one thread's memcpy and once split over every core (ParallelCopy): the
-// faster of the two is the machine's copy limit, taken under the same load as the operator.
+// buffers three times: with one thread's memcpy, with memcpy split over every core, and split
+// over every core with streaming stores (ParallelCopy, stream_copy.h): the fastest is the
+// machine's copy limit, taken under the same load as the operator.
 //
 //   benchmark::RegisterBenchmark(c.Name("cpu-simd").c_str(), [&](benchmark::State& s) {
 //     TimeCase(s, *plugin, c);
 //   })->UseManualTime();
 //
 // Counters: bytes_per_second (the case's bytes over the execute time),
-// one_thread_memcpy_bytes_per_second, all_thread_memcpy_bytes_per_second (and memcpy_threads),
-// copy_limit_bytes_per_second (the faster), ratio_to_copy_limit (the faster copy's time / execute
-// time), ratio_to_one_thread_memcpy, elements, bytes; for in-place ScatterND also
+// one_thread_memcpy_bytes_per_second, all_thread_memcpy_bytes_per_second,
+// all_thread_stream_copy_bytes_per_second (and memcpy_threads), copy_limit_bytes_per_second (the
+// fastest), ratio_to_copy_limit (the fastest copy's time / execute time),
+// ratio_to_one_thread_memcpy, elements, bytes; for in-place ScatterND also
 // scattered_copy_bytes_per_second and ratio_to_scattered_copy: the same slices memcpy'd over every
 // core to the same rows of a buffer the output's size, timed in the same iterations (the limit of
 // that write pattern, where the copy limit is that of contiguous bytes). Before it is timed, the
@@ -31,8 +33,8 @@ namespace opcts::bench {
 // `state` must use manual time (the in-place restore between executions is not timed).
 void TimeCase(benchmark::State& state, const Plugin& plugin, const BenchCase& c);
 
-// The baselines on their own: memcpy of `bytes` on one thread and over every core, each between
-// buffers of its own (the same counters, without the ratios). `state` must use manual time.
+// The baselines on their own: the three copies of `bytes`, each between buffers of its own (the
+// same counters, without the ratios). `state` must use manual time.
 void TimeMemcpy(benchmark::State& state, uint64_t bytes);
 
 }  // namespace opcts::bench

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstring>
 
+#include "bench/stream_copy.h"
+
 namespace opcts::bench {
 
 ParallelCopy::ParallelCopy(unsigned threads) {
@@ -39,13 +41,23 @@ void ParallelCopy::RunShares(const std::function<void(unsigned share)>& share) {
 }
 
 // Share boundaries on 64-byte lines, so no two threads write one cache line.
-void ParallelCopy::Copy(uint8_t* dst, const uint8_t* src, size_t bytes) {
+void ParallelCopy::CopyShares(uint8_t* dst, const uint8_t* src, size_t bytes,
+                              void (*copy)(uint8_t* dst, const uint8_t* src, size_t n)) {
   const size_t lines = (bytes + 63) / 64, n = threads();
   RunShares([&](unsigned share) {
     const size_t begin = std::min(bytes, lines * share / n * 64);
     const size_t end = std::min(bytes, lines * (share + 1) / n * 64);
-    std::memcpy(dst + begin, src + begin, end - begin);
+    copy(dst + begin, src + begin, end - begin);
   });
+}
+
+void ParallelCopy::Copy(uint8_t* dst, const uint8_t* src, size_t bytes) {
+  CopyShares(dst, src, bytes,
+             [](uint8_t* to, const uint8_t* from, size_t n) { std::memcpy(to, from, n); });
+}
+
+void ParallelCopy::StreamCopy(uint8_t* dst, const uint8_t* src, size_t bytes) {
+  CopyShares(dst, src, bytes, bench::StreamCopy);
 }
 
 void ParallelCopy::CopyToRows(uint8_t* dst, const uint8_t* src, const std::vector<uint32_t>& rows,

@@ -1,9 +1,10 @@
-// memcpy split over every core: the other half of the copy limit. One thread's memcpy does not
-// reach the memory bandwidth on most machines (one core has too few line fills in flight), and
-// cpu-simd uses every core, so a baseline on one thread flatters it.
+// Copies split over every core: two of the copy limit's three copies. One thread's memcpy does
+// not reach the memory bandwidth on most machines (one core has too few line fills in flight),
+// and cpu-simd uses every core, so a baseline on one thread flatters it.
 //
 //   ParallelCopy copy(std::thread::hardware_concurrency());
-//   copy.Copy(dst, src, bytes);   // each thread one contiguous share
+//   copy.Copy(dst, src, bytes);   // each thread memcpy of one contiguous share
+//   copy.StreamCopy(dst, src, bytes);  // the same with streaming stores (stream_copy.h)
 //   copy.CopyToRows(dst, src, rows, slice_bytes);  // slice i of src to row rows[i] of dst
 #pragma once
 
@@ -28,6 +29,7 @@ class ParallelCopy {
   unsigned threads() const { return static_cast<unsigned>(workers_.size()) + 1; }
   // Each returns when every share is copied. Not reentrant: one caller at a time.
   void Copy(uint8_t* dst, const uint8_t* src, size_t bytes);
+  void StreamCopy(uint8_t* dst, const uint8_t* src, size_t bytes);
   // The contiguous slices of `src` (rows.size() of slice_bytes each) to rows of `dst`, one memcpy
   // per slice, each thread a contiguous share of the slices: where an in-place scatter writes.
   void CopyToRows(uint8_t* dst, const uint8_t* src, const std::vector<uint32_t>& rows,
@@ -36,6 +38,9 @@ class ParallelCopy {
  private:
   // Runs share(i) for i in [0, threads()), share 0 on the calling thread.
   void RunShares(const std::function<void(unsigned share)>& share);
+  // copy(dst, src, n) on each thread's contiguous share.
+  void CopyShares(uint8_t* dst, const uint8_t* src, size_t bytes,
+                  void (*copy)(uint8_t* dst, const uint8_t* src, size_t n));
   void Work(unsigned share);
 
   std::vector<std::thread> workers_;

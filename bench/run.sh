@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs the benchmarks and renders them: Google Benchmark JSON, an SVG plot and a Markdown table
-# of ratios to the copy limit (the faster of one-thread and all-thread memcpy). See bench/README.md.
+# of ratios to the copy limit (the fastest of one-thread memcpy, all-thread memcpy and an
+# all-thread streaming copy). See bench/README.md.
 #
 #   bench/run.sh [--quick | --targets] [--build DIR] [--out DIR] [-- opcts_bench arguments...]
 #

@@ -1,0 +1,78 @@
+// The baselines' copies move exactly the bytes asked for, whatever the size and alignment: a copy
+// that skipped a head or tail, or overlapped shares, would time the wrong work.
+#include "bench/parallel_copy.h"
+
+#include <cstdint>
+#include <numeric>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "bench/stream_copy.h"
+
+namespace opcts::bench {
+namespace {
+
+// Source bytes 1, 2, 3, ... at offset `from` of a buffer; the destination poisoned around
+// offset `to`, so a byte written outside [to, to + bytes) shows.
+struct Buffers {
+  Buffers(size_t bytes, size_t from, size_t to) : src(bytes + from + 64), dst(bytes + to + 64, 0xEE) {
+    std::iota(src.begin(), src.end(), uint8_t{1});
+    this->from = from;
+    this->to = to;
+    this->bytes = bytes;
+  }
+  void Check() const {
+    for (size_t i = 0; i < dst.size(); ++i) {
+      const bool inside = i >= to && i < to + bytes;
+      ASSERT_EQ(dst[i], inside ? src[from + i - to] : 0xEE) << "byte " << i << " of " << bytes;
+    }
+  }
+  std::vector<uint8_t> src, dst;
+  size_t from, to, bytes;
+};
+
+constexpr size_t kSizes[] = {0, 1, 63, 64, 65, 4095, 100003, 1 << 20};
+
+TEST(StreamCopy, CopiesEveryByteAtAnyAlignment) {
+  for (size_t bytes : kSizes)
+    for (size_t misalign : {0, 1, 17, 63}) {
+      Buffers b(bytes, (misalign * 3) % 64, misalign);
+      StreamCopy(b.dst.data() + b.to, b.src.data() + b.from, bytes);
+      b.Check();
+    }
+}
+
+TEST(ParallelCopy, EveryThreadCopiesItsShareOnce) {
+  for (unsigned threads : {1u, 2u, 3u}) {
+    ParallelCopy copy(threads);
+    EXPECT_EQ(copy.threads(), threads);
+    for (size_t bytes : kSizes) {
+      Buffers a(bytes, 5, 3);
+      copy.Copy(a.dst.data() + a.to, a.src.data() + a.from, bytes);
+      a.Check();
+      Buffers s(bytes, 0, 7);
+      copy.StreamCopy(s.dst.data() + s.to, s.src.data() + s.from, bytes);
+      s.Check();
+    }
+  }
+}
+
+TEST(ParallelCopy, CopiesSlicesToTheirRows) {
+  ParallelCopy copy(2);
+  constexpr size_t kSlice = 48;
+  const std::vector<uint32_t> rows = {7, 0, 3, 5};
+  std::vector<uint8_t> src(rows.size() * kSlice), dst(8 * kSlice, 0xEE);
+  std::iota(src.begin(), src.end(), uint8_t{1});
+  copy.CopyToRows(dst.data(), src.data(), rows, kSlice);
+  for (size_t row = 0; row < 8; ++row)
+    for (size_t i = 0; i < kSlice; ++i) {
+      uint8_t want = 0xEE;
+      for (size_t s = 0; s < rows.size(); ++s)
+        if (rows[s] == row) want = src[s * kSlice + i];
+      ASSERT_EQ(dst[row * kSlice + i], want) << "row " << row << " byte " << i;
+    }
+}
+
+}  // namespace
+}  // namespace opcts::bench

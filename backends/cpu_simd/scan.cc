@@ -5,6 +5,8 @@
 #include <stdexcept>
 #include <vector>
 
+#include <hwy/cache_control.h>
+
 #include "cpu_simd/parallel.h"
 #include "cpu_simd/strided.h"
 
@@ -167,6 +169,7 @@ void ScanSplitLine(const ScanArgs& a, const unsigned char* in, unsigned char* ou
     publish(k + 1, Combine(a.type, carry, total));
     ScanLine(a.target, a.type, a.reverse, src, dst, length, &carry, /*head=*/k == 0, stream,
              next_piece_bytes);
+    if (stream) hwy::FlushStream();
   });
 }
 
@@ -191,6 +194,7 @@ void RunLines(const ScanArgs& a, const Plan& p, const Buffers& b, bool parallel)
                &carry,
                /*head=*/true, b.stream);
     }
+    if (b.stream) hwy::FlushStream();  // once per run of lines: each fence waits for memory
   });
 }
 

@@ -576,7 +576,6 @@ void ScanLineT(const StorageT<K>* in, StorageT<K>* out, size_t n, ComputeT<K>* c
     }
   }
   *carry_io = c;
-  if (stream) hwy::FlushStream();
 }
 
 // ---- reduction (the carry pass of a line split across threads) -------------------------------

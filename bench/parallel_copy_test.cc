@@ -16,7 +16,8 @@ namespace {
 // Source bytes 1, 2, 3, ... at offset `from` of a buffer; the destination poisoned around
 // offset `to`, so a byte written outside [to, to + bytes) shows.
 struct Buffers {
-  Buffers(size_t bytes, size_t from, size_t to) : src(bytes + from + 64), dst(bytes + to + 64, 0xEE) {
+  Buffers(size_t bytes, size_t from, size_t to)
+      : src(bytes + from + 64), dst(bytes + to + 64, 0xEE) {
     std::iota(src.begin(), src.end(), uint8_t{1});
     this->from = from;
     this->to = to;

@@ -16,12 +16,13 @@ namespace {
 // Source bytes 1, 2, 3, ... at offset `from` of a buffer; the destination poisoned around
 // offset `to`, so a byte written outside [to, to + bytes) shows.
 struct Buffers {
-  Buffers(size_t bytes, size_t from, size_t to)
-      : src(bytes + from + 64), dst(bytes + to + 64, 0xEE) {
+  Buffers(size_t size, size_t src_offset, size_t dst_offset)
+      : src(size + src_offset + 64),
+        dst(size + dst_offset + 64, 0xEE),
+        from(src_offset),
+        to(dst_offset),
+        bytes(size) {
     std::iota(src.begin(), src.end(), uint8_t{1});
-    this->from = from;
-    this->to = to;
-    this->bytes = bytes;
   }
   void Check() const {
     for (size_t i = 0; i < dst.size(); ++i) {

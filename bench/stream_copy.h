@@ -3,9 +3,9 @@
 // that glibc derives from the cache sizes it detects; where that is off, memcpy of bytes far
 // larger than the caches stores through them, and every destination line is read before it is
 // written: a third stream of memory traffic. On the Zen 5 development machine (a VM whose
-// reported shared cache makes the threshold 127 MiB) memcpy of 64 MiB ran at about 0.7x of this
-// copy, on one thread and on two. The bench's own code, not cpu-simd's: the baseline must not be
-// the judged backend's.
+// reported shared cache makes the threshold 127 MiB) memcpy of 64 MiB and more ran at 0.42-0.69x
+// of this copy (bench/results/stream-copy-limit-zen5.md). The same few lines as cpu-simd's
+// StreamCopy, kept apart on purpose: a change to the judged backend must not move its baseline.
 #pragma once
 
 #include <cstddef>

@@ -220,19 +220,15 @@ void TimeCase(benchmark::State& state, const Plugin& plugin, const BenchCase& c)
     state.SkipWithError(
         (backend + " failed at execute (" + AbiStatusName(status) + "): " + message).c_str());
   };
-  // One untimed execution warms caches and code and fails early; DRAM-sized data cannot be
-  // warmed, and a slow backend would spend seconds on it.
-  if (!dram) {
-    restore();
-    if (const int32_t status = execute(); status != OPCTS_STATUS_OK) return fail(status);
-  }
-  int32_t status = OPCTS_STATUS_OK;
-  double execute_seconds = 0;
-  CopyTimes copies;
-  for (auto _ : state) {
+  // One iteration: the execution and, after it, the baselines; the times of each.
+  struct Times {
+    int32_t status;
+    Clock::duration execute, one_thread, all_thread, stream, scattered;
+  };
+  auto iterate = [&]() -> Times {
     restore();
     const Clock::time_point t0 = Clock::now();
-    status = execute();
+    const int32_t status = execute();
     const Clock::time_point t1 = Clock::now();
     const uint64_t at = slot++ % slots * c.bytes;
     std::memcpy(copy_to.data() + at, copy_from.data() + at, c.bytes);
@@ -250,13 +246,28 @@ void TimeCase(benchmark::State& state, const Plugin& plugin, const BenchCase& c)
       benchmark::ClobberMemory();
     }
     const Clock::time_point t5 = Clock::now();
+    return {status, t1 - t0, t2 - t1, t3 - t2, t4 - t3, t5 - t4};
+  };
+  // Two untimed iterations warm caches and code and fail early. At DRAM size too: the first
+  // passes over freshly allocated buffers are slow on some machines, and the execution, first
+  // in each iteration and on the buffers allocated first, paid most of it (on a Zen 5 VM its
+  // first iteration ran at 0.23-0.56x of the later ones, its second at 0.85-1.00x:
+  // bench/results/first-iterations-zen5.md).
+  for (int warm = 0; warm < 2; ++warm)
+    if (const Times t = iterate(); t.status != OPCTS_STATUS_OK) return fail(t.status);
+  int32_t status = OPCTS_STATUS_OK;
+  double execute_seconds = 0;
+  CopyTimes copies;
+  for (auto _ : state) {
+    const Times t = iterate();
+    status = t.status;
     if (status != OPCTS_STATUS_OK) break;
-    state.SetIterationTime(Seconds(t1 - t0));
-    execute_seconds += Seconds(t1 - t0);
-    copies.one_thread_seconds += Seconds(t2 - t1);
-    copies.all_thread_seconds += Seconds(t3 - t2);
-    copies.stream_seconds += Seconds(t4 - t3);
-    scattered_copy_seconds += Seconds(t5 - t4);
+    state.SetIterationTime(Seconds(t.execute));
+    execute_seconds += Seconds(t.execute);
+    copies.one_thread_seconds += Seconds(t.one_thread);
+    copies.all_thread_seconds += Seconds(t.all_thread);
+    copies.stream_seconds += Seconds(t.stream);
+    scattered_copy_seconds += Seconds(t.scattered);
   }
   if (status != OPCTS_STATUS_OK) return fail(status);
   state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * c.bytes));

@@ -21,6 +21,9 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
+// An execution this long (in the conformance check) is not warmed up at DRAM size.
+constexpr double kSlowExecuteSeconds = 0.5;
+
 // A 64-byte aligned, page-touched buffer (untouched pages would be faulted in by the first
 // timed execution).
 class Buffer {
@@ -55,17 +58,25 @@ const Operation& Materialized(const BenchCase& c) {
   return op;
 }
 
-// Why `plugin` may not be timed on the case: a wrong answer (the conformance pipeline's verdict,
-// taken once per backend instance and case: cpu-simd and cpu-simd@target=AVX2 are one file) is no
-// speed. "" when it conforms.
-const std::string& Unacceptable(const Plugin& plugin, const BenchCase& c) {
-  static std::map<std::pair<const Plugin*, std::string>, std::string> verdicts;
+// The conformance pipeline's verdict on `plugin` for the case, taken once per backend instance
+// and case (cpu-simd and cpu-simd@target=AVX2 are one file).
+struct Checked {
+  // Why the backend may not be timed on the case, "" when it conforms: a wrong answer is no
+  // speed.
+  std::string unacceptable;
+  double execute_seconds = 0;  // its execution's time there
+};
+
+const Checked& Check(const Plugin& plugin, const BenchCase& c) {
+  static std::map<std::pair<const Plugin*, std::string>, Checked> verdicts;
   const auto [it, first] = verdicts.try_emplace({&plugin, c.recipe.id});
   if (first) {
     PreparedCase prepared(Materialized(c));
     const CaseVerdict v = RunCase(plugin, prepared, GroupFor(c.recipe, ClaimsOf(plugin)));
     if (!v.acceptable)
-      it->second = std::string(StatusName(v.outcome.status)) + ": " + v.outcome.message;
+      it->second.unacceptable =
+          std::string(StatusName(v.outcome.status)) + ": " + v.outcome.message;
+    it->second.execute_seconds = static_cast<double>(v.outcome.duration_us) * 1e-6;
   }
   return it->second;
 }
@@ -164,9 +175,11 @@ void Bind(const Operation& op, const AbiOperation& abi, Bound& bound) {
 
 void TimeCase(benchmark::State& state, const Plugin& plugin, const BenchCase& c) {
   const std::string backend = plugin.info().name;
-  if (const std::string& why = Unacceptable(plugin, c); !why.empty()) {
+  const Checked& checked = Check(plugin, c);
+  if (!checked.unacceptable.empty()) {
     state.SkipWithError(
-        (backend + " does not conform on this case, so it is not timed: " + why).c_str());
+        (backend + " does not conform on this case, so it is not timed: " + checked.unacceptable)
+            .c_str());
     return;
   }
   const Operation& op = Materialized(c);
@@ -252,8 +265,11 @@ void TimeCase(benchmark::State& state, const Plugin& plugin, const BenchCase& c)
   // passes over freshly allocated buffers are slow on some machines, and the execution, first
   // in each iteration and on the buffers allocated first, paid most of it (on a Zen 5 VM its
   // first iteration ran at 0.23-0.56x of the later ones, its second at 0.85-1.00x:
-  // bench/results/first-iterations-zen5.md).
-  for (int warm = 0; warm < 2; ++warm)
+  // bench/results/first-iterations-zen5.md). That cost, a few ms, is noise beside an execution
+  // of seconds (cpu-reference's 64 MiB scan: 9 s), so a backend that slow gets one untimed
+  // iteration below DRAM size, to fail early, and none at DRAM size.
+  const int warm_iterations = checked.execute_seconds < kSlowExecuteSeconds ? 2 : dram ? 0 : 1;
+  for (int warm = 0; warm < warm_iterations; ++warm)
     if (const Times t = iterate(); t.status != OPCTS_STATUS_OK) return fail(t.status);
   int32_t status = OPCTS_STATUS_OK;
   double execute_seconds = 0;

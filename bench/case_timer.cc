@@ -21,7 +21,8 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-// An execution this long (in the conformance check) is not warmed up at DRAM size.
+// A backend whose execution in the conformance check took this long or more gets one untimed
+// iteration below DRAM size and none at DRAM size, where others get two (TimeCase).
 constexpr double kSlowExecuteSeconds = 0.5;
 
 // A 64-byte aligned, page-touched buffer (untouched pages would be faulted in by the first

@@ -249,50 +249,21 @@ HWY_INLINE hn::Vec<D> ShiftInIdentity(D d, hn::Vec<D> v) {
 #endif
 }
 
-// In-register inclusive scan of one vector of one or two blocks, Hillis-Steele shift-and-combine
-// within blocks; *total gets the vector's total in every lane. With two blocks the first block's
-// total, in scan order, is carried into the second, and the total comes from the block totals
-// rather than by broadcasting the last lane across blocks: one cross-block shuffle fewer.
+// In-register inclusive scan within each block, Hillis-Steele shift-and-combine.
 template <bool kReverse, ScanOp kOp, class D>
-HWY_INLINE hn::Vec<D> InclusivePrefix(D d, hn::Vec<D> v, hn::Vec<D>* total) {
+HWY_INLINE hn::Vec<D> BlockPrefix(D d, hn::Vec<D> v) {
   constexpr size_t kBlock = BlockLanes<D>();
   if constexpr (kBlock >= 2) v = Apply<kOp>(v, ShiftInIdentity<1, kReverse, kOp>(d, v));
   if constexpr (kBlock >= 4) v = Apply<kOp>(v, ShiftInIdentity<2, kReverse, kOp>(d, v));
   if constexpr (kBlock >= 8) v = Apply<kOp>(v, ShiftInIdentity<4, kReverse, kOp>(d, v));
   if constexpr (kBlock >= 16) v = Apply<kOp>(v, ShiftInIdentity<8, kReverse, kOp>(d, v));
-  const auto block_totals = hn::Broadcast < kReverse ? 0 : static_cast<int>(kBlock) - 1 > (v);
-#if HWY_TARGET != HWY_SCALAR
-  if constexpr (TwoBlocks<D>()) {
-    const auto other = hn::SwapAdjacentBlocks(block_totals);
-    *total = Apply<kOp>(block_totals, other);
-    const auto carried = kReverse ? hn::ConcatUpperLower(d, IdentityVec<kOp>(d), other)
-                                  : hn::ConcatUpperLower(d, other, IdentityVec<kOp>(d));
-    return Apply<kOp>(v, carried);
-  }
-#endif
-  (void)d;
-  *total = block_totals;
   return v;
 }
 
-// The inclusive prefix moved one lane along the scan direction across the vector, the identity
-// entering: the exclusive prefix.
-template <bool kReverse, ScanOp kOp, class D>
-HWY_INLINE hn::Vec<D> ExclusiveFromInclusive(D d, hn::Vec<D> prefix) {
-#if HWY_TARGET != HWY_SCALAR
-  if constexpr (TwoBlocks<D>()) {
-    constexpr size_t kBlock = BlockLanes<D>();
-    // `bridge` holds, per block, what enters it: the identity or the neighbouring block.
-    if constexpr (kReverse) {
-      const auto bridge = hn::ConcatUpperUpper(d, IdentityVec<kOp>(d), prefix);
-      return hn::CombineShiftRightLanes<1>(d, bridge, prefix);
-    } else {
-      const auto bridge = hn::ConcatLowerLower(d, prefix, IdentityVec<kOp>(d));
-      return hn::CombineShiftRightLanes<kBlock - 1>(d, prefix, bridge);
-    }
-  }
-#endif
-  return ShiftInIdentity<1, kReverse, kOp>(d, prefix);
+// Each block's total (its last lane in scan order) in every lane of the block.
+template <bool kReverse, class D>
+HWY_INLINE hn::Vec<D> BlockTotals(D /*d*/, hn::Vec<D> prefix) {
+  return hn::Broadcast < kReverse ? 0 : static_cast<int>(BlockLanes<D>()) - 1 > (prefix);
 }
 
 // Float sums write +0.0, the empty sum, at an exclusive scan's head, while their running value
@@ -418,22 +389,21 @@ HWY_INLINE hn::Mask<D> HeadLane(D d) {
   return kReverse ? hn::Not(hn::FirstN(d, hn::Lanes(d) - 1)) : hn::FirstN(d, 1);
 }
 
-// Scans one vector of the line; returns the carry after it. The carry chain is one combine per
-// vector: the prefix and its last lane are computed off it. `head`: the vector holds the line's
-// head, where an exclusive float sum writes +0.0, the empty sum (carry and prefix give -0.0,
-// the identity, there).
+// Scans one vector of one block (or one lane) of the line; returns the carry after it. The
+// carry chain is one combine per vector: the prefix and its total are computed off it. `head`:
+// the vector holds the line's head, where an exclusive float sum writes +0.0, the empty sum
+// (carry and prefix give -0.0, the identity, there).
 template <ElemKind K, ScanOp kOp, bool kExclusive, bool kReverse, class D>
 HWY_INLINE hn::Vec<D> LineStep(D d, const StorageT<K>* in, StorageT<K>* out, hn::Vec<D> carry,
                                bool head, bool stream) {
-  hn::Vec<D> total;
-  const auto prefix = InclusivePrefix<kReverse, kOp>(d, LoadElems<K>(d, in), &total);
-  const auto before = kExclusive ? ExclusiveFromInclusive<kReverse, kOp>(d, prefix) : prefix;
+  const auto prefix = BlockPrefix<kReverse, kOp>(d, LoadElems<K>(d, in));
+  const auto before = kExclusive ? ShiftInIdentity<1, kReverse, kOp>(d, prefix) : prefix;
   auto result = Apply<kOp>(carry, before);
   if constexpr (kExclusive && kHasEmptySumHead<K, kOp>) {
     if (head) result = hn::IfThenZeroElse(HeadLane<kReverse>(d), result);
   }
   StoreElems<K>(d, result, out, stream);
-  return Apply<kOp>(carry, total);
+  return Apply<kOp>(carry, BlockTotals<kReverse>(d, prefix));
 }
 
 // Elements from the start of `p` to the next multiple of `bytes`, or 0 when there is none.
@@ -479,8 +449,9 @@ HWY_INLINE void ForEachVector(D d, const S* in, size_t n, size_t* i, bool head, 
 // running value from vector to vector and nothing is broadcast. The windows take log2(N) shifts
 // across the vector, each bringing in the previous vector's stage (the identity before the
 // first: windows cut off there are the vector's own prefixes, and each lane's running value
-// starts as c). One shuffle per vector fewer than LineStep's prefix and broadcast total, and
-// the carry chain is one combine. Any grouping of a sum or product is valid (reference/README).
+// starts as c). One shuffle per vector fewer than a prefix of the vector and a broadcast of its
+// total, and the carry chain is one combine. Any grouping of a sum or product is valid
+// (reference/README).
 template <ElemKind K, ScanOp kOp, bool kExclusive, bool kReverse, class D>
 HWY_INLINE ComputeT<K> WindowVectors(D d, const StorageT<K>* in, StorageT<K>* out, size_t n,
                                      size_t* i, ComputeT<K> c, bool head, bool stream,
@@ -516,6 +487,41 @@ HWY_INLINE ComputeT<K> WindowVectors(D d, const StorageT<K>* in, StorageT<K>* ou
 }
 #endif
 
+#if HWY_TARGET != HWY_SCALAR
+// Vectors of two blocks (AVX2; 8- and 16-bit lanes on AVX-512) by the window recurrence of
+// WindowVectors, per block: each block is scanned within itself, and each block's running value
+// (everything before it in scan order) is its value one vector earlier combined with the two
+// block totals since. That takes one cross-block shuffle per vector, where carrying the first
+// block's total into the second and totalling both took three shuffles and a blend. AVX2
+// float16 lines, the compute-bound ones: 1.11-1.21x the ratio to the copy limit from memory on
+// Zen 5 (same-run A/B, bench/results/block-window-ab.md).
+template <ElemKind K, ScanOp kOp, bool kExclusive, bool kReverse, class D>
+HWY_INLINE ComputeT<K> BlockWindowVectors(D d, const StorageT<K>* in, StorageT<K>* out, size_t n,
+                                          size_t* i, ComputeT<K> c, bool head, bool stream,
+                                          ptrdiff_t prefetch) {
+  auto running = hn::Set(d, c);
+  auto totals_before = IdentityVec<kOp>(d);  // the previous vector's block totals
+  ForEachVector<kReverse>(d, in, n, i, head, prefetch, [&](size_t at, bool at_head) {
+    const auto prefix = BlockPrefix<kReverse, kOp>(d, LoadElems<K>(d, in + at));
+    const auto totals = BlockTotals<kReverse>(d, prefix);
+    // Per block, the total of the block just before it in scan order: this vector's other
+    // block, or the previous vector's.
+    const auto adjacent = kReverse ? hn::ConcatLowerUpper(d, totals_before, totals)
+                                   : hn::ConcatLowerUpper(d, totals, totals_before);
+    running = Apply<kOp>(running, Apply<kOp>(adjacent, totals_before));
+    totals_before = totals;
+    auto result =
+        Apply<kOp>(running, kExclusive ? ShiftInIdentity<1, kReverse, kOp>(d, prefix) : prefix);
+    if constexpr (kExclusive && kHasEmptySumHead<K, kOp>) {
+      if (at_head) result = hn::IfThenZeroElse(HeadLane<kReverse>(d), result);
+    }
+    StoreElems<K>(d, result, out + at, stream);
+  });
+  // The last block's running value and total (c op identity = c when there was no vector).
+  return hn::ExtractLane(Apply<kOp>(running, totals_before), kReverse ? 0 : hn::MaxLanes(D()) - 1);
+}
+#endif
+
 // Whole vectors of tag d from element *i on, forward up to n or in reverse down to 0, after the
 // running value c; returns the value after them and leaves *i past them.
 template <ElemKind K, ScanOp kOp, bool kExclusive, bool kReverse, class D>
@@ -525,6 +531,11 @@ HWY_INLINE ComputeT<K> ScanVectors(D d, const StorageT<K>* in, StorageT<K>* out,
 #if OPCTS_CPU_SIMD_WHOLE_VECTOR_SCAN
   if constexpr (IsWholeVector<D>())
     return WindowVectors<K, kOp, kExclusive, kReverse>(d, in, out, n, i, c, head, stream, prefetch);
+#endif
+#if HWY_TARGET != HWY_SCALAR
+  if constexpr (TwoBlocks<D>())
+    return BlockWindowVectors<K, kOp, kExclusive, kReverse>(d, in, out, n, i, c, head, stream,
+                                                            prefetch);
 #endif
   auto carry = hn::Set(d, c);
   ForEachVector<kReverse>(d, in, n, i, head, prefetch, [&](size_t at, bool at_head) {

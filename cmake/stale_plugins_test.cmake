@@ -1,6 +1,6 @@
-# cmake -DWORK_DIR=<empty scratch dir> -P stale_plugins_test.cmake: plants built, stale and
-# unrelated files in a plugin directory and checks that opcts_remove_stale_plugins removes the
-# stale plugins only.
+# cmake -DWORK_DIR=<scratch dir, emptied first> -P stale_plugins_test.cmake: plants built,
+# stale and unrelated files in a plugin directory and checks that opcts_remove_stale_plugins
+# removes the stale plugins only.
 cmake_minimum_required(VERSION 3.25)
 include(${CMAKE_CURRENT_LIST_DIR}/OpctsStalePlugins.cmake)
 if(NOT WORK_DIR)

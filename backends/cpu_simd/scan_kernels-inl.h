@@ -491,10 +491,11 @@ HWY_INLINE ComputeT<K> WindowVectors(D d, const StorageT<K>* in, StorageT<K>* ou
 // Vectors of two blocks (AVX2; 8- and 16-bit lanes on AVX-512) by the window recurrence of
 // WindowVectors, per block: each block is scanned within itself, and each block's running value
 // (everything before it in scan order) is its value one vector earlier combined with the two
-// block totals since. That takes one cross-block shuffle per vector, where carrying the first
-// block's total into the second and totalling both took three shuffles and a blend. AVX2
-// float16 lines, the compute-bound ones: 1.11-1.21x the ratio to the copy limit from memory on
-// Zen 5 (same-run A/B, bench/results/block-window-ab.md).
+// block totals since: one combine and, as before, one cross-block shuffle per vector, where
+// carrying the first block's total into the second and forming the vector's total took a blend
+// and two combines (9 ops instead of 11 per float32 vector; an exclusive scan also saves a
+// cross-block shuffle). AVX2 float16 lines, the compute-bound ones: 1.11-1.21x the ratio to the
+// copy limit from memory on Zen 5 (same-run A/B, bench/results/block-window-ab.md).
 template <ElemKind K, ScanOp kOp, bool kExclusive, bool kReverse, class D>
 HWY_INLINE ComputeT<K> BlockWindowVectors(D d, const StorageT<K>* in, StorageT<K>* out, size_t n,
                                           size_t* i, ComputeT<K> c, bool head, bool stream,

@@ -36,7 +36,10 @@ for binary in "$OUT"/*; do
 done
 # The services pass no flags: the backend .clusterfuzzlite/backend.sh names is compiled in.
 backend=$(source "$src/.clusterfuzzlite/backend.sh" && echo "$OPCTS_FUZZ_BACKEND")
-(cd "$work" && "$OUT/opcts_fuzz_dml_scatter_nd" -runs=0 2>&1) | grep -q "opcts fuzz: backend $backend " ||
-  { echo "the targets do not default to backend.sh's $backend"; exit 1; }
+# Captured before grep: `grep -q` stops reading at the match, and under pipefail the writer's
+# SIGPIPE would fail the check whenever libFuzzer is still printing.
+banner=$(cd "$work" && "$OUT/opcts_fuzz_dml_scatter_nd" -runs=0 2>&1)
+grep -q "opcts fuzz: backend $backend " <<<"$banner" ||
+  { echo "the targets do not default to backend.sh's $backend:"; echo "$banner" | head -3; exit 1; }
 echo "$targets fuzz targets built and run from $OUT, testing backend $backend"
 [ "$targets" -ge 8 ]

@@ -183,6 +183,7 @@ Result<BenchResults> LoadBenchJson(const std::string& path) {
     r.ratio_to_copy_limit = Field(run, "ratio_to_copy_limit");
     r.ratio_to_one_thread_memcpy = Field(run, "ratio_to_one_thread_memcpy");
     r.ratio_to_scattered_copy = Field(run, "ratio_to_scattered_copy");
+    r.back_to_back_bytes_per_second = Field(run, "back_to_back_bytes_per_second");
     r.repetitions = run.median != nullptr ? run.median->value("repetitions", 1)
                                           : static_cast<int>(run.iterations.size());
     if (r.bytes <= 0 || r.bytes_per_second <= 0 || r.ratio_to_copy_limit <= 0 ||
@@ -253,6 +254,83 @@ std::string CopyLimitLine(const std::vector<const BenchResult*>& in_class) {
          std::to_string(in_class.size()) + " cases.\n";
 }
 
+// A backend label's instance: the label of the same instance held to one thread (its other
+// options in their order, then threads=1, as bench/run.sh names them) and the threads it asks
+// for: 0 when it names none (every core, as cpu-simd's default), -1 when that is not a count.
+struct Instance {
+  std::string one_thread_label;
+  int threads = 0;
+};
+
+Instance ParseInstance(const std::string& label) {
+  Instance instance;
+  const size_t at = label.find('@');
+  std::vector<std::string> options;
+  if (at != std::string::npos) {
+    for (const std::string& option : Split(label.substr(at + 1), ';')) {
+      if (option.rfind("threads=", 0) != 0) {
+        options.push_back(option);
+        continue;
+      }
+      const std::string count = option.substr(8);
+      const bool digits =
+          !count.empty() && count.size() < 6 &&
+          std::all_of(count.begin(), count.end(), [](char c) { return c >= '0' && c <= '9'; });
+      instance.threads = digits && std::stoi(count) > 0 ? std::stoi(count) : -1;
+    }
+  }
+  options.push_back("threads=1");
+  instance.one_thread_label = label.substr(0, at) + "@";
+  for (size_t i = 0; i < options.size(); ++i)
+    instance.one_thread_label += (i ? ";" : "") + options[i];
+  return instance;
+}
+
+// The roofline table of RenderMarkdown, or "" when no DRAM case has a compute ceiling.
+std::string RenderRoofline(const BenchResults& results) {
+  const std::string cached = kSizeClasses[0].name, memory = std::end(kSizeClasses)[-1].name;
+  // One thread's back-to-back GB/s by "one-thread label/op/dtype/layout".
+  std::map<std::string, double> one_thread;
+  for (const BenchResult& r : results.results) {
+    const Instance instance = ParseInstance(r.backend);
+    if (r.size == cached && instance.threads == 1 && r.back_to_back_bytes_per_second > 0)
+      one_thread[instance.one_thread_label + "/" + r.op + "/" + r.dtype + "/" + r.layout] =
+          r.back_to_back_bytes_per_second;
+  }
+  std::ostringstream rows;
+  for (const BenchResult& r : results.results) {
+    const Instance instance = ParseInstance(r.backend);
+    const auto it =
+        one_thread.find(instance.one_thread_label + "/" + r.op + "/" + r.dtype + "/" + r.layout);
+    if (r.size != memory || instance.threads < 0 || it == one_thread.end()) continue;
+    const int threads = instance.threads > 0 ? instance.threads : r.memcpy_threads;
+    const double limit = threads == 1 ? r.one_thread_memcpy_bytes_per_second
+                                      : r.bytes_per_second / r.ratio_to_copy_limit;
+    if (threads < 1 || limit <= 0) continue;
+    const double compute = threads * it->second;
+    const double roof = std::min(limit, compute), no_overlap = 1 / (1 / limit + 1 / compute);
+    rows << "| " << r.op << " | " << r.dtype << " | " << r.layout << " | " << r.backend << " | "
+         << threads << " | " << GBps(r.bytes_per_second) << " | " << GBps(limit) << " | "
+         << GBps(compute) << " | " << Fixed(r.bytes_per_second / roof, 2) << "× | "
+         << GBps(no_overlap) << " | " << Fixed(r.bytes_per_second / no_overlap, 2) << "× |\n";
+  }
+  if (rows.str().empty()) return "";
+  return "\n### Roofline (" + memory +
+         ")\n\nPer case from memory: the **memory limit** (its copy limit; with one thread, one "
+         "thread's memcpy), the **compute ceiling** (its threads × one thread's GB/s on the same "
+         "case at " +
+         cached +
+         " size, executed back to back: cache-resident, nothing between the executions), the "
+         "**roofline** (the lower of the two) and the bound **without overlap** (the two "
+         "times added: 1 / (1/memory + 1/compute)). A case near 1× without overlap spends its "
+         "memory time and its arithmetic one after the other. An instance without a threads "
+         "option is taken to run on every core, as many as the copies use.\n\n"
+         "| operator | dtype | layout | backend | threads | GB/s | memory limit | compute "
+         "ceiling | ÷ roofline | without overlap | ÷ without overlap |\n"
+         "|---|---|---|---|---|---|---|---|---|---|---|\n" +
+         rows.str();
+}
+
 }  // namespace
 
 std::string RenderMarkdown(const BenchResults& results) {
@@ -316,6 +394,7 @@ std::string RenderMarkdown(const BenchResults& results) {
       md << " " << (target > 0 ? "≥ " + Fixed(target, 1) : "") << " |\n";
     }
   }
+  md << RenderRoofline(results);
   if (!results.skipped.empty()) {
     md << "\n### Skipped\n\n";
     for (const Skip& s : results.skipped) md << "- `" << s.name << "`: " << s.reason << "\n";

@@ -158,6 +158,79 @@ TEST(BenchReport, RendersTheRatioTableAndThePlot) {
   EXPECT_NE(svg.find("</svg>"), std::string::npos);
 }
 
+// DRAM cases on two instances (every core; AVX2 with threads named first), the first
+// also on one thread from memory, and their one-thread instances at L2 size timed back to back;
+// a float32 case whose L2 case was not timed back to back; one on an instance whose threads
+// option is no count.
+const char* kRooflineJson = R"json({"benchmarks": [
+  {"name": "scan/cpu-simd/f16/1d/DRAM", "bytes": 67108864, "bytes_per_second": 10e9,
+   "one_thread_memcpy_bytes_per_second": 12e9, "all_thread_memcpy_bytes_per_second": 16e9,
+   "all_thread_stream_copy_bytes_per_second": 20e9, "memcpy_threads": 2,
+   "ratio_to_copy_limit": 0.5, "ratio_to_one_thread_memcpy": 0.8333},
+  {"name": "scan/cpu-simd@threads=2;target=AVX2/f16/1d/DRAM", "bytes": 67108864,
+   "bytes_per_second": 8e9, "one_thread_memcpy_bytes_per_second": 12e9,
+   "all_thread_memcpy_bytes_per_second": 16e9, "all_thread_stream_copy_bytes_per_second": 20e9,
+   "memcpy_threads": 2, "ratio_to_copy_limit": 0.4, "ratio_to_one_thread_memcpy": 0.6667},
+  {"name": "scan/cpu-simd@threads=1/f16/1d/DRAM", "bytes": 67108864, "bytes_per_second": 6e9,
+   "one_thread_memcpy_bytes_per_second": 12e9, "all_thread_memcpy_bytes_per_second": 16e9,
+   "all_thread_stream_copy_bytes_per_second": 20e9, "memcpy_threads": 2,
+   "ratio_to_copy_limit": 0.3, "ratio_to_one_thread_memcpy": 0.5},
+  {"name": "scan/cpu-simd@threads=x/f16/1d/DRAM", "bytes": 67108864, "bytes_per_second": 6e9,
+   "one_thread_memcpy_bytes_per_second": 12e9, "all_thread_memcpy_bytes_per_second": 16e9,
+   "all_thread_stream_copy_bytes_per_second": 20e9, "memcpy_threads": 2,
+   "ratio_to_copy_limit": 0.3, "ratio_to_one_thread_memcpy": 0.5},
+  {"name": "scan/cpu-simd/f32/1d/DRAM", "bytes": 67108864, "bytes_per_second": 15e9,
+   "one_thread_memcpy_bytes_per_second": 12e9, "all_thread_memcpy_bytes_per_second": 16e9,
+   "all_thread_stream_copy_bytes_per_second": 20e9, "memcpy_threads": 2,
+   "ratio_to_copy_limit": 0.75, "ratio_to_one_thread_memcpy": 1.25},
+  {"name": "scan/cpu-simd@threads=1/f16/1d/L2", "bytes": 131072, "bytes_per_second": 5e9,
+   "one_thread_memcpy_bytes_per_second": 50e9, "all_thread_memcpy_bytes_per_second": 40e9,
+   "all_thread_stream_copy_bytes_per_second": 10e9, "memcpy_threads": 2,
+   "ratio_to_copy_limit": 0.1, "ratio_to_one_thread_memcpy": 0.1,
+   "back_to_back_bytes_per_second": 7.5e9},
+  {"name": "scan/cpu-simd@target=AVX2;threads=1/f16/1d/L2", "bytes": 131072,
+   "bytes_per_second": 4e9, "one_thread_memcpy_bytes_per_second": 50e9,
+   "all_thread_memcpy_bytes_per_second": 40e9, "all_thread_stream_copy_bytes_per_second": 10e9,
+   "memcpy_threads": 2, "ratio_to_copy_limit": 0.08, "ratio_to_one_thread_memcpy": 0.08,
+   "back_to_back_bytes_per_second": 5e9},
+  {"name": "scan/cpu-simd@threads=1/f32/1d/L2", "bytes": 131072, "bytes_per_second": 5e9,
+   "one_thread_memcpy_bytes_per_second": 50e9, "all_thread_memcpy_bytes_per_second": 40e9,
+   "all_thread_stream_copy_bytes_per_second": 10e9, "memcpy_threads": 2,
+   "ratio_to_copy_limit": 0.1, "ratio_to_one_thread_memcpy": 0.1}
+]})json";
+
+TEST(BenchReport, RendersTheRooflineOfCasesWithAComputeCeiling) {
+  const Result<BenchResults> loaded = LoadBenchJson(WriteTemp("roofline.json", kRooflineJson));
+  ASSERT_TRUE(loaded) << loaded.error().message;
+  EXPECT_DOUBLE_EQ(loaded->results[5].back_to_back_bytes_per_second, 7.5e9);
+  EXPECT_DOUBLE_EQ(loaded->results[7].back_to_back_bytes_per_second, 0);  // not timed so
+  const std::string md = RenderMarkdown(*loaded);
+  EXPECT_NE(md.find("### Roofline (DRAM)"), std::string::npos) << md;
+  // Every core (the copies' 2): memory 10 / 0.5 = 20 GB/s, compute 2 x 7.5 = 15, roofline 15,
+  // without overlap 1 / (1/20 + 1/15) = 8.57.
+  EXPECT_NE(md.find("| scan | f16 | 1d | cpu-simd | 2 | 10.00 | 20.00 | 15.00 | 0.67× | 8.57 | "
+                    "1.17× |"),
+            std::string::npos)
+      << md;
+  // Two threads named, before the target: memory 20, compute 2 x 5 = 10, without overlap
+  // 6.67.
+  EXPECT_NE(md.find("| scan | f16 | 1d | cpu-simd@threads=2;target=AVX2 | 2 | 8.00 | 20.00 | "
+                    "10.00 | 0.80× | 6.67 | 1.20× |"),
+            std::string::npos)
+      << md;
+  // One thread: its memory limit is one thread's memcpy (12); compute 7.5; without overlap 4.62.
+  EXPECT_NE(md.find("| scan | f16 | 1d | cpu-simd@threads=1 | 1 | 6.00 | 12.00 | 7.50 | 0.80× | "
+                    "4.62 | 1.30× |"),
+            std::string::npos)
+      << md;
+  // No back-to-back figure for float32, and no count in threads=x: no row.
+  EXPECT_EQ(md.find("| scan | f32 | 1d | cpu-simd | 2 |"), std::string::npos) << md;
+  EXPECT_EQ(md.find("| scan | f16 | 1d | cpu-simd@threads=x |"), std::string::npos) << md;
+  // Without any ceiling there is no table.
+  EXPECT_EQ(RenderMarkdown(*LoadBenchJson(WriteTemp("plain.json", kJson))).find("Roofline"),
+            std::string::npos);
+}
+
 TEST(BenchReport, RejectsWhatIsNotBenchmarkOutput) {
   const Result<BenchResults> absent = LoadBenchJson(testing::TempDir() + "absent.json");
   ASSERT_FALSE(absent);

@@ -15,7 +15,10 @@
 // ratio_to_one_thread_memcpy, elements, bytes; for in-place ScatterND also
 // scattered_copy_bytes_per_second and ratio_to_scattered_copy: the same slices memcpy'd over every
 // core to the same rows of a buffer the output's size, timed in the same iterations (the limit of
-// that write pattern, where the copy limit is that of contiguous bytes). Before it is timed, the
+// that write pattern, where the copy limit is that of contiguous bytes); for a case of the
+// smallest size class (cache-resident) that is not in place, back_to_back_bytes_per_second: the
+// fastest of 8 batches of 32 executions run back to back, nothing between them, the operator's
+// compute ceiling (skipped when one timed execution took over 200 us). Before it is timed, the
 // case goes once through the conformance pipeline (conformance/case_run.h): a backend that gets it
 // wrong is not timed. A wrong answer, a query refusal or an execute failure ends the benchmark
 // with SkipWithError naming the backend, the status and its message.

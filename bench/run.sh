@@ -12,8 +12,8 @@
 # --quick (seconds, the CI smoke test): one small case and its memcpy; OUT/bench.json, .svg, .md.
 # --targets (50-105 min): the cases the targets are set for (DRAM size), cpu-simd on its best target
 # and, on an AVX-512 CPU, again restricted to AVX2 (cpu-simd@target=AVX2), 3 repetitions; the
-# line scans on one thread (L2 size: their compute ceiling; DRAM size); then numpy's cumsum on the
-# same scans (bench/peers/numpy_cumsum.py). Writes OUT/targets.json, OUT/targets-compute.json,
+# scans on one thread (L2 size, also back to back: their compute ceiling, the report's roofline;
+# the line scans at DRAM size); then numpy's cumsum on the same scans (bench/peers/numpy_cumsum.py). Writes OUT/targets.json, OUT/targets-compute.json,
 # OUT/targets.md, OUT/targets.svg, OUT/peers.md.
 # DIR defaults to build/release, OUT to DIR/bench.
 set -euo pipefail
@@ -72,13 +72,14 @@ if [[ $targets == 1 ]]; then
     --benchmark_filter="^dml_cumulative_[a-z]+/cpu-simd[^/]*/.*$dram|^dml_scatter_nd/cpu-simd[^/]*/[^/]+/slice(1|16)KiB-.*$dram|^openvino_cumsum_3/cpu-simd[^/]*/f64/.*$dram" \
     --benchmark_repetitions=3 --benchmark_report_aggregates_only=true --benchmark_min_time=0.2 \
     --benchmark_out="$out/targets.json" --benchmark_out_format=json "${extra[@]}"
-  # The compute ceiling of the line scans: one thread on cache-resident lines (L2 size; a call's
-  # fixed cost, ~1.7 us on Zen 5, makes it ~20% low; at L3 size one core's L3 bandwidth binds
-  # first), same targets. Times the threads, it bounds the DRAM cases whatever the memory does.
-  # The same thread at DRAM size, against one thread's memcpy, shows how far one core overlaps
-  # its memory traffic with that arithmetic, and how far the second thread adds to it.
+  # The scans' compute ceiling: one thread at L2 size, where each case also runs back to back
+  # on its cache-resident tensors (counter back_to_back_bytes_per_second), same targets. Times
+  # the threads, it bounds the DRAM cases whatever the memory does: the report's roofline table.
+  # The line scans on one thread at DRAM size too, against one thread's memcpy: how far one core
+  # overlaps its memory traffic with that arithmetic, and how far the second thread adds to it.
+  scans='(1d|inner)/(L2|DRAM)|(outer|middle|strided)/L2'
   "$bench" "${one[@]}" \
-    --benchmark_filter="^dml_cumulative_[a-z]+/cpu-simd[^/]*/[^/]+/(1d|inner)/(L2|DRAM)/|^openvino_cumsum_3/cpu-simd[^/]*/f64/(1d|inner)/(L2|DRAM)/" \
+    --benchmark_filter="^dml_cumulative_[a-z]+/cpu-simd[^/]*/[^/]+/($scans)/|^openvino_cumsum_3/cpu-simd[^/]*/f64/($scans)/" \
     --benchmark_repetitions=3 --benchmark_report_aggregates_only=true --benchmark_min_time=0.2 \
     --benchmark_out="$out/targets-compute.json" --benchmark_out_format=json "${extra[@]}"
   "$report" "$out/targets.json" "$out/targets-compute.json" --svg "$out/targets.svg" \

@@ -13,7 +13,8 @@
 # --targets (50-105 min): the cases the targets are set for (DRAM size), cpu-simd on its best target
 # and, on an AVX-512 CPU, again restricted to AVX2 (cpu-simd@target=AVX2), 3 repetitions; the
 # scans on one thread (L2 size, also back to back: their compute ceiling, the report's roofline;
-# the line scans at DRAM size); then numpy's cumsum on the same scans (bench/peers/numpy_cumsum.py). Writes OUT/targets.json, OUT/targets-compute.json,
+# the line scans at DRAM size); then numpy's cumsum on the same scans
+# (bench/peers/numpy_cumsum.py). Writes OUT/targets.json, OUT/targets-compute.json,
 # OUT/targets.md, OUT/targets.svg, OUT/peers.md.
 # DIR defaults to build/release, OUT to DIR/bench.
 set -euo pipefail
@@ -30,7 +31,7 @@ while [[ $# -gt 0 ]]; do
     --build) build="$2"; shift ;;
     --out) out="$2"; shift ;;
     --) shift; extra=("$@"); break ;;
-    -h|--help) sed -n '2,17p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,19p' "$0"; exit 0 ;;
     *) echo "run.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
   shift

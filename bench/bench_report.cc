@@ -1,6 +1,7 @@
 #include "bench/bench_report.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -272,11 +273,10 @@ Instance ParseInstance(const std::string& label) {
         options.push_back(option);
         continue;
       }
-      const std::string count = option.substr(8);
-      const bool digits =
-          !count.empty() && count.size() < 6 &&
-          std::all_of(count.begin(), count.end(), [](char c) { return c >= '0' && c <= '9'; });
-      instance.threads = digits && std::stoi(count) > 0 ? std::stoi(count) : -1;
+      const char* end = option.data() + option.size();
+      int count = 0;
+      const auto parsed = std::from_chars(option.data() + 8, end, count);
+      instance.threads = parsed.ec == std::errc() && parsed.ptr == end && count > 0 ? count : -1;
     }
   }
   options.push_back("threads=1");
@@ -290,19 +290,21 @@ Instance ParseInstance(const std::string& label) {
 std::string RenderRoofline(const BenchResults& results) {
   const std::string cached = kSizeClasses[0].name, memory = std::end(kSizeClasses)[-1].name;
   // One thread's back-to-back GB/s by "one-thread label/op/dtype/layout".
+  auto key = [](const Instance& instance, const BenchResult& r) {
+    return instance.one_thread_label + "/" + r.op + "/" + r.dtype + "/" + r.layout;
+  };
   std::map<std::string, double> one_thread;
   for (const BenchResult& r : results.results) {
     const Instance instance = ParseInstance(r.backend);
     if (r.size == cached && instance.threads == 1 && r.back_to_back_bytes_per_second > 0)
-      one_thread[instance.one_thread_label + "/" + r.op + "/" + r.dtype + "/" + r.layout] =
-          r.back_to_back_bytes_per_second;
+      one_thread[key(instance, r)] = r.back_to_back_bytes_per_second;
   }
   std::ostringstream rows;
   for (const BenchResult& r : results.results) {
+    if (r.size != memory) continue;
     const Instance instance = ParseInstance(r.backend);
-    const auto it =
-        one_thread.find(instance.one_thread_label + "/" + r.op + "/" + r.dtype + "/" + r.layout);
-    if (r.size != memory || instance.threads < 0 || it == one_thread.end()) continue;
+    const auto it = one_thread.find(key(instance, r));
+    if (instance.threads < 0 || it == one_thread.end()) continue;
     const int threads = instance.threads > 0 ? instance.threads : r.memcpy_threads;
     const double limit = threads == 1 ? r.one_thread_memcpy_bytes_per_second
                                       : r.bytes_per_second / r.ratio_to_copy_limit;

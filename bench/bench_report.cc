@@ -300,15 +300,18 @@ std::string RenderRoofline(const BenchResults& results) {
       one_thread[key(instance, r)] = r.back_to_back_bytes_per_second;
   }
   std::ostringstream rows;
+  int unlisted = 0;  // DRAM cases without a ceiling in these results
   for (const BenchResult& r : results.results) {
     if (r.size != memory) continue;
     const Instance instance = ParseInstance(r.backend);
     const auto it = one_thread.find(key(instance, r));
-    if (instance.threads < 0 || it == one_thread.end()) continue;
     const int threads = instance.threads > 0 ? instance.threads : r.memcpy_threads;
     const double limit = threads == 1 ? r.one_thread_memcpy_bytes_per_second
                                       : r.bytes_per_second / r.ratio_to_copy_limit;
-    if (threads < 1 || limit <= 0) continue;
+    if (instance.threads < 0 || it == one_thread.end() || threads < 1 || limit <= 0) {
+      ++unlisted;
+      continue;
+    }
     const double compute = threads * it->second;
     const double roof = std::min(limit, compute), no_overlap = 1 / (1 / limit + 1 / compute);
     rows << "| " << r.op << " | " << r.dtype << " | " << r.layout << " | " << r.backend << " | "
@@ -326,7 +329,13 @@ std::string RenderRoofline(const BenchResults& results) {
          "**roofline** (the lower of the two) and the bound **without overlap** (the two "
          "times added: 1 / (1/memory + 1/compute)). A case near 1× without overlap spends its "
          "memory time and its arithmetic one after the other. An instance without a threads "
-         "option is taken to run on every core, as many as the copies use.\n\n"
+         "option is taken to run on every core, as many as the copies use. " +
+         std::to_string(unlisted) + " " + memory +
+         " cases are not listed: these results hold no back-to-back figure for them on one "
+         "thread (in place, no threads=1 run of the instance, or too slow to run back to back "
+         "at " +
+         cached +
+         " size).\n\n"
          "| operator | dtype | layout | backend | threads | GB/s | memory limit | compute "
          "ceiling | ÷ roofline | without overlap | ÷ without overlap |\n"
          "|---|---|---|---|---|---|---|---|---|---|---|\n" +

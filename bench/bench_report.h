@@ -75,7 +75,7 @@ double TargetRatio(const BenchResult& r);
 // on one thread of it (`NAME@threads=1`, with its other options) timed back to back, a roofline
 // table follows: per DRAM case the memory limit, the compute ceiling (its threads times one
 // thread's back-to-back GB/s), the bound with and without overlap of the two, and the case's
-// ratio to each.
+// ratio to each, and how many DRAM cases had no ceiling to list.
 std::string RenderMarkdown(const BenchResults& results);
 
 // A self-contained SVG document.

@@ -226,6 +226,7 @@ TEST(BenchReport, RendersTheRooflineOfCasesWithAComputeCeiling) {
   // No back-to-back figure for float32, and no count in threads=x: no row.
   EXPECT_EQ(md.find("| scan | f32 | 1d | cpu-simd | 2 |"), std::string::npos) << md;
   EXPECT_EQ(md.find("| scan | f16 | 1d | cpu-simd@threads=x |"), std::string::npos) << md;
+  EXPECT_NE(md.find("2 DRAM cases are not listed"), std::string::npos) << md;  // said, not hidden
   // Without any ceiling there is no table.
   EXPECT_EQ(RenderMarkdown(*LoadBenchJson(WriteTemp("plain.json", kJson))).find("Roofline"),
             std::string::npos);

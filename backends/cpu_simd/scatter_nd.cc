@@ -320,8 +320,9 @@ void ScatterBlocked(const ScatterPlan& p, const unsigned char* in_data,
   for (uint64_t k = 0; k < count; ++k)
     if (block_of[k] != kSkip) order[next[block_of[k]]++] = k;
 
-  // Blocks needing the input are copied and then overwritten while in cache. The others (every
-  // slice overwritten: one bit per slice tells) are left for the second pass.
+  // Blocks needing the input are copied and then overwritten while in cache, or in a large
+  // output written once around the caches (stream_block). The others (every slice overwritten:
+  // one bit per slice tells) are left for the second pass.
   const bool stream = total * p.es >= kStreamMinBytes;
   std::vector<std::vector<uint64_t>> covered(pool.threads(),
                                              std::vector<uint64_t>((block_slices + 63) / 64));
@@ -339,6 +340,29 @@ void ScatterBlocked(const ScatterPlan& p, const unsigned char* in_data,
   auto slices_in = [&](uint64_t b) {
     return (std::min(total, (b + 1) * block_elements) - b * block_elements) / p.slice_elements;
   };
+  // A block of a large output, written once around the caches: the input's runs between updated
+  // slices, and each updated slice from its last tuple (the sequential outcome). Copied and then
+  // overwritten in cache, each output line would first be read: 1 KiB slices, 1 in 16 updated,
+  // 0.56x of the copy limit that way, 0.91x this way (Emerald Rapids, AVX3).
+  std::vector<std::vector<uint64_t>> writer(stream ? pool.threads() : 0,
+                                            std::vector<uint64_t>(block_slices));
+  auto stream_block = [&](uint64_t b, uint64_t lo, uint64_t slices, std::vector<uint64_t>& last) {
+    std::fill_n(last.begin(), slices, kSkip);
+    for (uint64_t i = starts[b]; i < starts[b + 1]; ++i)
+      last[(out_offsets[order[i]] - lo) / p.slice_elements] = order[i];
+    const uint64_t slice_bytes = p.slice_elements * p.es;
+    uint64_t run = 0;  // the first slice of the input run not yet copied
+    for (uint64_t j = 0; j <= slices; ++j) {
+      if (j < slices && last[j] == kSkip) continue;
+      if (j > run)
+        p.CopyBytes(out_data + lo * p.es + run * slice_bytes,
+                    in_data + lo * p.es + run * slice_bytes, (j - run) * slice_bytes, true);
+      if (j < slices)
+        p.CopySlice(upd_data, upd_offsets[last[j]], out_data, lo + j * p.slice_elements, true);
+      run = j + 1;
+    }
+    hwy::FlushStream();
+  };
   std::vector<uint8_t> deferred(blocks, 0);
   pool.Run(blocks, true, [&](uint64_t b, unsigned slot) {
     const uint64_t lo = b * block_elements, hi = std::min(total, lo + block_elements);
@@ -347,11 +371,13 @@ void ScatterBlocked(const ScatterPlan& p, const unsigned char* in_data,
       deferred[b] = 1;
       return;
     }
-    const bool untouched = starts[b] == starts[b + 1];
-    p.CopyBytes(out_data + lo * p.es, in_data + lo * p.es, (hi - lo) * p.es, stream && untouched);
+    if (stream) {
+      stream_block(b, lo, slices, writer[slot]);
+      return;
+    }
+    p.CopyBytes(out_data + lo * p.es, in_data + lo * p.es, (hi - lo) * p.es, false);
     for (uint64_t i = starts[b]; i < starts[b + 1]; ++i)
       p.CopySlice(upd_data, upd_offsets[order[i]], out_data, out_offsets[order[i]], false);
-    if (stream) hwy::FlushStream();
   });
   // Second pass: the deferred blocks, split by output only if one of them takes a slice twice
   // (more tuples than slices: every slice is covered); nothing reads these slices soon, so large

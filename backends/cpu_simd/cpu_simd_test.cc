@@ -512,9 +512,9 @@ TEST_P(CpuSimdTarget, ScansWideRowsFourAtATime) {
     }
 }
 
-// A large float16 row recurrence streams its output (float16 narrows every vector on store):
-// padded rows of 8016 bytes start at every multiple of 16 bytes, so some rows stream whole
-// vectors of every target and others only the narrower ones.
+// A large float16 row recurrence streams its output on every target (the threads tests stream
+// on the dispatched one only). Padded rows of 8016 bytes start at every multiple of 16 bytes:
+// where a target's float16 vectors are wider, some rows stream and the others store plainly.
 TEST_P(CpuSimdTarget, StreamsLargeFloat16Rows) {
   for (const bool backward_exclusive : {false, true}) {
     ScanCase c;

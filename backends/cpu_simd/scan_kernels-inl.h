@@ -300,7 +300,9 @@ constexpr size_t kRowGroup = 4;
 // row, and at least two. One vector at a time, a row's streaming stores are half lines on AVX2
 // and the group's 4 rows fill their lines together; on Intel Emerald Rapids this took rows on
 // AVX2 from 0.61-0.73x of the copy limit to 0.71-0.95x, float16 on AVX3 from 0.68-0.78x to
-// 0.87-0.97x (bench/results/row-line-ab.md). At most 4: the loads stay in registers.
+// 0.87-0.97x (bench/results/row-line-ab.md). At most 4, 16 loaded vectors: half of AVX-512's
+// registers. AVX2 float16 takes 4 too (a whole line), though with the running row that is more
+// vectors than AVX2's 16 registers: measured faster than 2 there all the same (same file).
 template <class D, class S>
 constexpr size_t kRowStepVectors = std::clamp<size_t>(64 / (hn::MaxLanes(D()) * sizeof(S)), 2, 4);
 

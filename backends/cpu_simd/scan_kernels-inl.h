@@ -287,6 +287,19 @@ HWY_INLINE void PrefetchAhead(const S* p, ptrdiff_t bytes) {
   hwy::Prefetch(reinterpret_cast<const unsigned char*>(p) + bytes);
 }
 
+// The same into L2 only (prefetcht1): the load, a prefetch distance later, finds the line there.
+// The line scans, and the row recurrence of 4- and 8-byte elements, prefetch so. Against
+// prefetching into L1, same-run A/Bs on Intel Emerald Rapids: 1d lines (whose scan prefetches
+// the next piece) rose in 15 of 18 cells over four runs, by 0.06 (AVX3) and 0.04 (AVX2) of the
+// copy limit on average, where unchanged code drifted by 0.03 and 0.00
+// (bench/results/line-prefetch-l2-ab.md); rows along axis 0 rose by 0.11-0.29 in both of two
+// runs, other rows moved -0.07..+0.12, and float16 rows on AVX2 lost 0.04-0.13, so those stay
+// in L1 (bench/results/row-prefetch-l2-ab.md).
+template <class S>
+HWY_INLINE void PrefetchAheadIntoL2(const S* p, ptrdiff_t bytes) {
+  __builtin_prefetch(reinterpret_cast<const unsigned char*>(p) + bytes, /*rw=*/0, /*locality=*/2);
+}
+
 // ---- row recurrence (scan along a non-innermost axis) ----------------------------------------
 
 // Rows are combined kRowGroup at a time, so the running row is loaded and stored once per group
@@ -371,16 +384,22 @@ void ScanRowsT(bool exclusive, const RowsJob& job) {
   }
   const size_t rows_ahead = std::max(kRowGroup, kPrefetchBytes / (job.width * sizeof(S)) + 1);
   const ptrdiff_t ahead = static_cast<ptrdiff_t>(rows_ahead) * job.in_row_step;
+  auto prefetch = [ahead](const S* p) {
+    if constexpr (sizeof(S) >= 4)
+      PrefetchAheadIntoL2(p, ahead);
+    else
+      PrefetchAhead(p, ahead);
+  };
   for (; r + kRowGroup <= job.rows; r += kRowGroup) {
     const S* in[kRowGroup] = {in_row(r), in_row(r + 1), in_row(r + 2), in_row(r + 3)};
     S* out[kRowGroup] = {out_row(r), out_row(r + 1), out_row(r + 2), out_row(r + 3)};
     size_t x = 0;
     for (; x + kU * n <= job.width; x += kU * n) {
-      for (const S* row : in) PrefetchAhead(row + x, ahead);
+      for (const S* row : in) prefetch(row + x);
       RowGroupStep<K, kOp, kU>(d, exclusive, job.stream, in, out, x, running);
     }
     for (; x + n <= job.width; x += n) {
-      for (const S* row : in) PrefetchAhead(row + x, ahead);
+      for (const S* row : in) prefetch(row + x);
       RowGroupStep<K, kOp, 1>(d, exclusive, job.stream, in, out, x, running);
     }
     for (; x < job.width; ++x) RowGroupStep<K, kOp, 1>(d1, exclusive, false, in, out, x, running);
@@ -434,16 +453,6 @@ HWY_INLINE ComputeT<K> ScanOne(const StorageT<K>* in, StorageT<K>* out, size_t i
   const hn::CappedTag<ComputeT<K>, 1> d1;
   return hn::GetLane(
       LineStep<K, kOp, kExclusive, kReverse>(d1, in + i, out + i, hn::Set(d1, c), head, false));
-}
-
-// The line scans prefetch into L2 only (prefetcht1): the load, 8 KiB or a piece later, finds
-// the line there. Against prefetching into L1, four same-run A/Bs on Intel Emerald Rapids: 1d
-// lines (whose scan prefetches the next piece) rose in 15 of 18 cells, by 0.06 (AVX3) and 0.04
-// (AVX2) of the copy limit on average, where the unchanged rows drifted by 0.03 and 0.00; inner
-// lines moved no more than the rows (bench/results/line-prefetch-l2-ab.md).
-template <class S>
-HWY_INLINE void PrefetchAheadIntoL2(const S* p, ptrdiff_t bytes) {
-  __builtin_prefetch(reinterpret_cast<const unsigned char*>(p) + bytes, /*rw=*/0, /*locality=*/2);
 }
 
 // Calls step(at, at_head) for the whole vectors of tag d from element *i on, forward up to n or

@@ -288,14 +288,10 @@ HWY_INLINE void PrefetchAhead(const S* p, ptrdiff_t bytes) {
 }
 
 // The same into L2 only (prefetcht1): the load, a prefetch distance later, finds the line there.
-// The line scans, and the row recurrence of 4- and 8-byte elements, prefetch so. Against
-// prefetching into L1, same-run A/Bs on Intel Emerald Rapids: 1d lines (whose scan prefetches
-// the next piece) rose in 15 of 18 cells over four runs, by 0.06 (AVX3) and 0.04 (AVX2) of the
-// copy limit on average, where unchanged code drifted by 0.03 and 0.00
-// (bench/results/line-prefetch-l2-ab.md); 4- and 8-byte rows along axis 0 rose by 0.11-0.29 in
-// all 8 cells of two runs (a third: +0.23 on AVX3, -0.04 on AVX2 at 1.14x the GB/s), other rows
-// moved -0.07..+0.12, and float16 rows on AVX2 lost 0.04-0.13, so those stay in L1
-// (bench/results/row-prefetch-l2-ab.md).
+// The line scans and the rows of 4- and 8-byte elements prefetch so: on Intel Emerald Rapids,
+// against L1, 1d lines gained about 0.03 of the copy limit net of the control's drift and rows
+// along axis 0 0.11-0.29 in most runs; float16 rows lost on AVX2 and stay with L1
+// (bench/results/line-prefetch-l2-ab.md, row-prefetch-l2-ab.md).
 template <class S>
 HWY_INLINE void PrefetchAheadIntoL2(const S* p, ptrdiff_t bytes) {
   __builtin_prefetch(reinterpret_cast<const unsigned char*>(p) + bytes, /*rw=*/0, /*locality=*/2);

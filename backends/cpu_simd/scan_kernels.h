@@ -197,8 +197,8 @@ constexpr ptrdiff_t kPrefetchBytes = 8192;
 // stores bypass the caches, and the caller calls hwy::FlushStream() before another thread may
 // read them: once per run of lines, as a fence waits for the stores to reach memory (one per
 // 16 KiB line cost a thread 11% of its GB/s on Zen 5: bench/results/line-fence-ab.md). Each
-// vector prefetches the input `prefetch` bytes after it in scan order: kPrefetchBytes, or
-// further for input that is already cached.
+// vector prefetches into L2 the input `prefetch` bytes after it in scan order: kPrefetchBytes,
+// or further for input that is already cached.
 void ScanLine(SimdTarget target, const ScanType& t, bool reverse, const void* in, void* out,
               size_t n, Carry* carry, bool head, bool stream, ptrdiff_t prefetch = kPrefetchBytes);
 

@@ -185,6 +185,10 @@ Result<BenchResults> LoadBenchJson(const std::string& path) {
     r.ratio_to_one_thread_memcpy = Field(run, "ratio_to_one_thread_memcpy");
     r.ratio_to_scattered_copy = Field(run, "ratio_to_scattered_copy");
     r.back_to_back_bytes_per_second = Field(run, "back_to_back_bytes_per_second");
+    r.device_copy_bytes_per_second = Field(run, "device_copy_bytes_per_second");
+    r.ratio_to_device_copy = Field(run, "ratio_to_device_copy");
+    r.staged_copy_bytes_per_second = Field(run, "staged_copy_bytes_per_second");
+    r.ratio_to_staged_copy = Field(run, "ratio_to_staged_copy");
     r.repetitions = run.median != nullptr ? run.median->value("repetitions", 1)
                                           : static_cast<int>(run.iterations.size());
     if (r.bytes <= 0 || r.bytes_per_second <= 0 || r.ratio_to_copy_limit <= 0 ||
@@ -253,6 +257,20 @@ std::string CopyLimitLine(const std::vector<const BenchResult*>& in_class) {
          std::to_string(fastest[0]) + ", " + n + "-thread memcpy in " + std::to_string(fastest[1]) +
          ", the streaming copy in " + std::to_string(fastest[2]) + " of " +
          std::to_string(in_class.size()) + " cases.\n";
+}
+
+// The device copies' GB/s over a size class's cases that have them, or "" when none has.
+std::string DeviceCopyLine(const std::vector<const BenchResult*>& in_class) {
+  std::vector<double> device, staged;
+  for (const BenchResult* r : in_class)
+    if (r->ratio_to_device_copy > 0) {
+      device.push_back(r->device_copy_bytes_per_second);
+      staged.push_back(r->staged_copy_bytes_per_second);
+    }
+  if (device.empty()) return "";
+  return "Device copies (vulkan): vkCmdCopyBuffer " + GBpsRange(device) +
+         " GB/s, staged round trip " + GBpsRange(staged) + " GB/s, in " +
+         std::to_string(device.size()) + " cases.\n";
 }
 
 // A backend label's instance: the label of the same instance held to one thread (its other
@@ -361,6 +379,13 @@ std::string RenderMarkdown(const BenchResults& results) {
     md << "\nIn-place ScatterND cells end with the ratio to the **scattered copy**: the same "
           "slices memcpy'd over every core to the same rows of a buffer the output's size, timed "
           "in the same iterations: the limit of those scattered writes on this machine.\n";
+  if (std::any_of(results.results.begin(), results.results.end(),
+                  [](const BenchResult& r) { return r.ratio_to_device_copy > 0; }))
+    md << "\nvulkan cells end with the ratio to the **device copy** (`vkCmdCopyBuffer` of the "
+          "case's bytes between two device-local buffers: the device's own memory limit) and to "
+          "the **staged copy** (the bytes from host memory through host-visible staging to the "
+          "device and back, the round trip every vulkan execute makes), each recorded, "
+          "submitted and waited for as an execute is, in the same iterations.\n";
   for (const std::string& size : sizes) {
     std::vector<std::string> rows;  // "op/dtype/layout" in first-seen order
     std::map<std::string, std::map<std::string, const BenchResult*>> cells;
@@ -374,7 +399,7 @@ std::string RenderMarkdown(const BenchResults& results) {
     }
     if (rows.empty()) continue;
     md << "\n### " << size << "\n\n"
-       << CopyLimitLine(in_class) << "\n| operator | dtype | layout |";
+       << CopyLimitLine(in_class) << DeviceCopyLine(in_class) << "\n| operator | dtype | layout |";
     for (const std::string& b : backends) md << " " << b << " |";
     md << " target |\n|---|---|---|";
     for (size_t i = 0; i <= backends.size(); ++i) md << "---|";
@@ -400,6 +425,9 @@ std::string RenderMarkdown(const BenchResults& results) {
            << "× · " << GBps(r.bytes_per_second);
         if (r.ratio_to_scattered_copy > 0)
           md << " · " << Fixed(r.ratio_to_scattered_copy, 2) << "× scattered copy";
+        if (r.ratio_to_device_copy > 0)
+          md << " · " << Fixed(r.ratio_to_device_copy, r.ratio_to_device_copy < 0.01 ? 4 : 2)
+             << "× device copy · " << Fixed(r.ratio_to_staged_copy, 2) << "× staged copy";
         md << " |";
       }
       md << " " << (target > 0 ? "≥ " + Fixed(target, 1) : "") << " |\n";

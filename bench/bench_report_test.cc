@@ -232,6 +232,42 @@ TEST(BenchReport, RendersTheRooflineOfCasesWithAComputeCeiling) {
             std::string::npos);
 }
 
+// A vulkan case with the device's copies (device_copy.h) beside a CPU case without them.
+const char* kDeviceCopyJson = R"json({"context": {"date": "2026-01-01T00:00:00"}, "benchmarks": [
+  {"name": "scan/vulkan/f32/1d/DRAM/manual_time", "run_name": "scan/vulkan/f32/1d/DRAM/manual_time",
+   "run_type": "iteration", "bytes": 67108864, "bytes_per_second": 6e9,
+   "one_thread_memcpy_bytes_per_second": 10e9, "all_thread_memcpy_bytes_per_second": 20e9,
+   "all_thread_stream_copy_bytes_per_second": 30e9, "memcpy_threads": 2,
+   "ratio_to_copy_limit": 0.2, "ratio_to_one_thread_memcpy": 0.6,
+   "device_copy_bytes_per_second": 2000e9, "ratio_to_device_copy": 0.003,
+   "staged_copy_bytes_per_second": 8e9, "ratio_to_staged_copy": 0.75},
+  {"name": "scan/cpu-simd/f32/1d/DRAM/manual_time",
+   "run_name": "scan/cpu-simd/f32/1d/DRAM/manual_time", "run_type": "iteration",
+   "bytes": 67108864, "bytes_per_second": 30e9, "one_thread_memcpy_bytes_per_second": 10e9,
+   "all_thread_memcpy_bytes_per_second": 20e9, "all_thread_stream_copy_bytes_per_second": 30e9,
+   "memcpy_threads": 2, "ratio_to_copy_limit": 1.0, "ratio_to_one_thread_memcpy": 3.0}
+]})json";
+
+TEST(BenchReport, RendersTheDeviceCopiesOfVulkanCases) {
+  const Result<BenchResults> loaded = LoadBenchJson(WriteTemp("device.json", kDeviceCopyJson));
+  ASSERT_TRUE(loaded) << loaded.error().message;
+  EXPECT_DOUBLE_EQ(loaded->results[0].ratio_to_device_copy, 0.003);
+  EXPECT_DOUBLE_EQ(loaded->results[1].ratio_to_device_copy, 0);
+  const std::string md = RenderMarkdown(*loaded);
+  EXPECT_NE(md.find("| scan | f32 | 1d | 0.20× · 0.60× · 6.00 · 0.0030× device copy · 0.75× "
+                    "staged copy | 1.00× · 3.00× · 30.00 |"),
+            std::string::npos)
+      << md;
+  EXPECT_NE(md.find("Device copies (vulkan): vkCmdCopyBuffer 2000.00 GB/s, staged round trip "
+                    "8.00 GB/s, in 1 cases."),
+            std::string::npos)
+      << md;
+  EXPECT_NE(md.find("the ratio to the **device copy**"), std::string::npos) << md;
+  // Without them, neither the line nor the explanation.
+  const std::string plain = RenderMarkdown(*LoadBenchJson(WriteTemp("plain2.json", kJson)));
+  EXPECT_EQ(plain.find("device copy"), std::string::npos) << plain;
+}
+
 TEST(BenchReport, RejectsWhatIsNotBenchmarkOutput) {
   const Result<BenchResults> absent = LoadBenchJson(testing::TempDir() + "absent.json");
   ASSERT_FALSE(absent);

@@ -180,7 +180,8 @@ void Bind(const Operation& op, const AbiOperation& abi, Bound& bound) {
 
 }  // namespace
 
-void TimeCase(benchmark::State& state, const Plugin& plugin, const BenchCase& c) {
+void TimeCase(benchmark::State& state, const Plugin& plugin, const BenchCase& c,
+              DeviceCopy* device_copy) {
   const std::string backend = plugin.info().name;
   const Checked& checked = Check(plugin, c);
   if (!checked.unacceptable.empty()) {
@@ -234,6 +235,10 @@ void TimeCase(benchmark::State& state, const Plugin& plugin, const BenchCase& c)
   const Buffer scatter_from(c.scatter.count * c.scatter.slice_bytes),
       scatter_to(uint64_t{c.scatter.rows} * c.scatter.slice_bytes);
   double scattered_copy_seconds = 0;
+  // The device's copies (device_copy.h); the staged one from and to host buffers of its own.
+  const Buffer staged_from(device_copy != nullptr ? c.bytes : 0),
+      staged_to(device_copy != nullptr ? c.bytes : 0);
+  double device_copy_seconds = 0, staged_copy_seconds = 0;
 
   auto fail = [&](int32_t status) {
     message[sizeof message - 1] = '\0';
@@ -244,6 +249,7 @@ void TimeCase(benchmark::State& state, const Plugin& plugin, const BenchCase& c)
   struct Times {
     int32_t status;
     Clock::duration execute, one_thread, all_thread, stream, scattered;
+    Result<double> device = 0.0, staged = 0.0;
   };
   auto iterate = [&]() -> Times {
     restore();
@@ -266,7 +272,21 @@ void TimeCase(benchmark::State& state, const Plugin& plugin, const BenchCase& c)
       benchmark::ClobberMemory();
     }
     const Clock::time_point t5 = Clock::now();
-    return {status, t1 - t0, t2 - t1, t3 - t2, t4 - t3, t5 - t4};
+    Times times{status, t1 - t0, t2 - t1, t3 - t2, t4 - t3, t5 - t4};
+    if (device_copy != nullptr) {
+      times.device = device_copy->TimeDeviceCopy(c.bytes);
+      times.staged = device_copy->TimeStagedCopy(staged_from.data(), staged_to.data(), c.bytes);
+    }
+    return times;
+  };
+  // A baseline that failed leaves the case without its ratio: say why rather than time it.
+  auto baseline_failed = [&](const Times& t) {
+    for (const Result<double>* r : {&t.device, &t.staged})
+      if (!r->ok()) {
+        state.SkipWithError((backend + "'s device copy failed: " + r->error().message).c_str());
+        return true;
+      }
+    return false;
   };
   // Two untimed iterations warm caches and code and fail early. At DRAM size too: the first
   // passes over freshly allocated buffers are slow on some machines, and the execution, first
@@ -276,8 +296,11 @@ void TimeCase(benchmark::State& state, const Plugin& plugin, const BenchCase& c)
   // of seconds (cpu-reference's 64 MiB scan: 9 s), so a backend that slow gets one untimed
   // iteration below DRAM size, to fail early, and none at DRAM size.
   const int warm_iterations = checked.execute_seconds < kSlowExecuteSeconds ? 2 : dram ? 0 : 1;
-  for (int warm = 0; warm < warm_iterations; ++warm)
-    if (const Times t = iterate(); t.status != OPCTS_STATUS_OK) return fail(t.status);
+  for (int warm = 0; warm < warm_iterations; ++warm) {
+    const Times t = iterate();
+    if (t.status != OPCTS_STATUS_OK) return fail(t.status);
+    if (baseline_failed(t)) return;
+  }
   int32_t status = OPCTS_STATUS_OK;
   double execute_seconds = 0;
   CopyTimes copies;
@@ -285,12 +308,15 @@ void TimeCase(benchmark::State& state, const Plugin& plugin, const BenchCase& c)
     const Times t = iterate();
     status = t.status;
     if (status != OPCTS_STATUS_OK) break;
+    if (baseline_failed(t)) return;
     state.SetIterationTime(Seconds(t.execute));
     execute_seconds += Seconds(t.execute);
     copies.one_thread_seconds += Seconds(t.one_thread);
     copies.all_thread_seconds += Seconds(t.all_thread);
     copies.stream_seconds += Seconds(t.stream);
     scattered_copy_seconds += Seconds(t.scattered);
+    device_copy_seconds += *t.device;
+    staged_copy_seconds += *t.staged;
   }
   if (status != OPCTS_STATUS_OK) return fail(status);
   state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * c.bytes));
@@ -300,6 +326,13 @@ void TimeCase(benchmark::State& state, const Plugin& plugin, const BenchCase& c)
         static_cast<double>(state.iterations()) *
         static_cast<double>(c.scatter.count * c.scatter.slice_bytes) / scattered_copy_seconds;
     state.counters["ratio_to_scattered_copy"] = scattered_copy_seconds / execute_seconds;
+  }
+  if (device_copy != nullptr && execute_seconds > 0) {
+    const double moved = static_cast<double>(state.iterations()) * static_cast<double>(c.bytes);
+    state.counters["device_copy_bytes_per_second"] = moved / device_copy_seconds;
+    state.counters["ratio_to_device_copy"] = device_copy_seconds / execute_seconds;
+    state.counters["staged_copy_bytes_per_second"] = moved / staged_copy_seconds;
+    state.counters["ratio_to_staged_copy"] = staged_copy_seconds / execute_seconds;
   }
   state.counters["elements"] = static_cast<double>(c.elements);
   state.counters["bytes"] = static_cast<double>(c.bytes);

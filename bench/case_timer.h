@@ -12,7 +12,9 @@
 // one_thread_memcpy_bytes_per_second, all_thread_memcpy_bytes_per_second,
 // all_thread_stream_copy_bytes_per_second (and memcpy_threads), copy_limit_bytes_per_second (the
 // fastest), ratio_to_copy_limit (the fastest copy's time / execute time),
-// ratio_to_one_thread_memcpy, elements, bytes; for in-place ScatterND also
+// ratio_to_one_thread_memcpy, elements, bytes; given a DeviceCopy (the vulkan backend's), also
+// device_copy_bytes_per_second, ratio_to_device_copy, staged_copy_bytes_per_second and
+// ratio_to_staged_copy, its two copies timed in the same iterations; for in-place ScatterND also
 // scattered_copy_bytes_per_second and ratio_to_scattered_copy: the same slices memcpy'd over every
 // core to the same rows of a buffer the output's size, timed in the same iterations (the limit of
 // that write pattern, where the copy limit is that of contiguous bytes); for a case of the
@@ -29,12 +31,15 @@
 #include <benchmark/benchmark.h>
 
 #include "bench/bench_cases.h"
+#include "bench/device_copy.h"
 #include "conformance/plugin_loader.h"
 
 namespace opcts::bench {
 
 // `state` must use manual time (the in-place restore between executions is not timed).
-void TimeCase(benchmark::State& state, const Plugin& plugin, const BenchCase& c);
+// `device_copy` may be null.
+void TimeCase(benchmark::State& state, const Plugin& plugin, const BenchCase& c,
+              DeviceCopy* device_copy);
 
 // The baselines on their own: the three copies of `bytes`, each between buffers of its own (the
 // same counters, without the ratios). `state` must use manual time.

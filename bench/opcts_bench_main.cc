@@ -17,6 +17,7 @@
 
 #include "bench/bench_cases.h"
 #include "bench/case_timer.h"
+#include "bench/device_copy.h"
 #include "conformance/plugin_loader.h"
 #include "conformance/spec_set.h"
 
@@ -26,6 +27,7 @@ namespace {
 struct Backend {
   std::string label;  // in benchmark names: "cpu-simd", or "cpu-simd@threads=1"
   std::unique_ptr<Plugin> plugin;
+  std::unique_ptr<DeviceCopy> device_copy;  // the vulkan backend's device, else null
 };
 
 std::string LoadAverage() {
@@ -96,7 +98,14 @@ int Main(int argc, char** argv) {
     const std::string details = info.details;
     benchmark::AddCustomContext("backend " + label,
                                 info.device + (details.empty() ? "" : "; " + details));
-    backends.push_back({label, std::move(load).value()});
+    Result<std::unique_ptr<DeviceCopy>> device_copy = OpenDeviceCopy(name, options);
+    if (!device_copy) {  // the backend opened this device a moment ago: not expected
+      std::cerr << "opcts_bench: backend " << spec
+                << " loaded, but its device's copy baseline could not be opened: "
+                << device_copy.error().message << "\n";
+      return 2;
+    }
+    backends.push_back({label, std::move(load).value(), std::move(device_copy).value()});
   }
 
   const SpecSet spec_set = LoadSpecSet(DefaultSpecDir());
@@ -117,8 +126,10 @@ int Main(int argc, char** argv) {
   for (const BenchCase& c : cases)
     for (const Backend& b : backends) {
       const Plugin* plugin = b.plugin.get();
-      benchmark::RegisterBenchmark(c.Name(b.label).c_str(), [plugin, &c](benchmark::State& s) {
-        TimeCase(s, *plugin, c);
+      DeviceCopy* device_copy = b.device_copy.get();
+      benchmark::RegisterBenchmark(c.Name(b.label).c_str(), [plugin, device_copy,
+                                                             &c](benchmark::State& s) {
+        TimeCase(s, *plugin, c, device_copy);
       })->UseManualTime();
     }
 

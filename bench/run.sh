@@ -3,7 +3,7 @@
 # of ratios to the copy limit (the fastest of one-thread memcpy, all-thread memcpy and an
 # all-thread streaming copy). See bench/README.md.
 #
-#   bench/run.sh [--quick | --targets] [--build DIR] [--out DIR] [-- opcts_bench arguments...]
+#   bench/run.sh [--quick | --targets | --gpu] [--build DIR] [--out DIR] [-- opcts_bench arguments...]
 #
 # Full (the default, ~55 min on 2 cores): every case on every built-in backend, 3 repetitions
 # (medians reported), except cpu-reference (100-1000x slower) and vulkan (host buffers: its
@@ -16,11 +16,16 @@
 # the line scans at DRAM size); then numpy's cumsum on the same scans
 # (bench/peers/numpy_cumsum.py). Writes OUT/targets.json, OUT/targets-compute.json,
 # OUT/targets.md, OUT/targets.svg, OUT/peers.md.
+# --gpu (~8 min on an H200's host): the vulkan backend on its device (OPCTS_VULKAN_DEVICE picks
+# one) at every size: DirectML's cumulative summation (every dtype and layout), ScatterND float32
+# with 1 KiB and 16 KiB slices, OpenVINO's float64 scans; 3 repetitions, each against the device's own copy and
+# the staged round trip (bench/device_copy.h). Writes OUT/gpu.json, OUT/gpu.md.
 # DIR defaults to build/release, OUT to DIR/bench.
 set -euo pipefail
 
 quick=0
 targets=0
+gpu=0
 build=build/release
 out=
 extra=()
@@ -28,10 +33,11 @@ while [[ $# -gt 0 ]]; do
   case "$1" in
     --quick) quick=1 ;;
     --targets) targets=1 ;;
+    --gpu) gpu=1 ;;
     --build) build="$2"; shift ;;
     --out) out="$2"; shift ;;
     --) shift; extra=("$@"); break ;;
-    -h|--help) sed -n '2,19p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,23p' "$0"; exit 0 ;;
     *) echo "run.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
   shift
@@ -88,6 +94,16 @@ if [[ $targets == 1 ]]; then
   "$(dirname "$0")/peers/numpy_cumsum.py" "$out/targets.json" --markdown "$out/peers.md"
   echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
   echo "wrote $out/targets.json $out/targets-compute.json $out/targets.svg $out/targets.md $out/peers.md"
+  exit 0
+fi
+
+if [[ $gpu == 1 ]]; then
+  "$bench" --backend vulkan \
+    --benchmark_filter='^(dml_cumulative_summation/vulkan/|dml_scatter_nd/vulkan/f32/slice(1|16)KiB-|openvino_cumsum_3/vulkan/f64/)|^memcpy/67108864/' \
+    --benchmark_repetitions=3 --benchmark_report_aggregates_only=true --benchmark_min_time=0.05 \
+    --benchmark_out="$out/gpu.json" --benchmark_out_format=json "${extra[@]}"
+  "$report" "$out/gpu.json" --markdown "$out/gpu.md"
+  echo "wrote $out/gpu.json $out/gpu.md"
   exit 0
 fi
 

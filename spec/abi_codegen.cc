@@ -180,6 +180,9 @@ std::string Table(const std::vector<Loaded>& ops) {
       }
       t << "}},";
     }
+    t << "},\n       {";
+    for (const FloatRule& rule : s.float_rules)
+      if (rule.flush_subnormals) t << "OPCTS_DTYPE_" << DTypeName(rule.dtype) << ", ";
     t << "},\n       " << CString(BaseName(s.file)) << ",\n       R\"opcts_yaml(" << l.text
       << ")opcts_yaml\"},\n";
   }

@@ -1,5 +1,6 @@
 #include "common/operator_table.h"
 
+#include <algorithm>
 #include <cstring>
 
 namespace opcts::abi {
@@ -43,6 +44,11 @@ const Field* Operator::RoleField(const std::string& role) const {
   for (const Role& r : roles)
     if (role == r.role) return FindField(r.name);
   return nullptr;
+}
+
+bool Operator::MayFlushSubnormals(uint32_t data_type) const {
+  return std::find(flushes_subnormals.begin(), flushes_subnormals.end(), data_type) !=
+         flushes_subnormals.end();
 }
 
 const Operator* FindOperator(uint32_t type) {

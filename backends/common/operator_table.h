@@ -70,13 +70,17 @@ struct Operator {
   std::vector<Field> fields;  // struct order
   std::vector<Role> roles;
   std::vector<Level> support;  // ascending
-  const char* spec_file;       // "dml_scatter_nd.yaml"
-  const char* spec_text;       // the whole spec, for backends that need more than the table
+  // The float types whose subnormal inputs and results the scheme's platform lets arithmetic
+  // flush to sign-preserved zero (the spec's float_rules); every other type keeps them (IEEE 754).
+  std::vector<uint32_t> flushes_subnormals;  // OPCTS_DTYPE_*
+  const char* spec_file;                     // "dml_scatter_nd.yaml"
+  const char* spec_text;  // the whole spec, for backends that need more than the table
 
   size_t TensorCount() const;
   const Field* FindField(const std::string& name) const;
   // The field playing `role`, or nullptr when the operator maps none (an optional role).
   const Field* RoleField(const std::string& role) const;
+  bool MayFlushSubnormals(uint32_t data_type) const;
 };
 
 const std::vector<Operator>& Operators();

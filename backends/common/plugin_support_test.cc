@@ -3,10 +3,12 @@
 #include <cstring>
 #include <optional>
 #include <stdexcept>
+#include <string>
 
 #include <gtest/gtest.h>
 
 #include "common/family_views.h"
+#include "common/operator_table.h"
 #include "spec/dtype.h"
 
 namespace opcts::plugin {
@@ -583,6 +585,17 @@ TEST(DTypeName, AgreesWithTheSpecForEveryDType) {
     EXPECT_EQ(DTypeName(static_cast<uint32_t>(t)), opcts::DTypeName(t));
   EXPECT_EQ(DTypeName(0), "0");
   EXPECT_EQ(DTypeName(13), "13");
+}
+
+// The seeds: DirectML's float rules let float32 (only) flush subnormals; ONNX and OpenVINO keep
+// IEEE 754.
+TEST(OperatorTable, SaysWhichFloatTypesMayFlushSubnormals) {
+  for (const abi::Operator& op : abi::Operators()) {
+    const bool directml = std::string(op.scheme) == "directml";
+    EXPECT_EQ(op.MayFlushSubnormals(OPCTS_DTYPE_FLOAT32), directml) << op.name;
+    for (uint32_t t : {OPCTS_DTYPE_FLOAT16, OPCTS_DTYPE_BFLOAT16, OPCTS_DTYPE_FLOAT64})
+      EXPECT_FALSE(op.MayFlushSubnormals(t)) << op.name << " " << t;
+  }
 }
 
 TEST(MakeLayout, FillsStridesAndDetectsPacking) {

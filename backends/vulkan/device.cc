@@ -29,6 +29,7 @@ EnabledFeatures ChooseFeatures(const DeviceCaps& caps, const DisabledFeatures& d
   enabled.subgroup_int64 = enabled.subgroups && enabled.int64 && caps.subgroup_extended_types;
   enabled.full_subgroups = enabled.subgroups && caps.compute_full_subgroups;
   enabled.float_controls = caps.float_controls.known && !disabled.float_controls;
+  enabled.float32_subnormals = !disabled.float32_subnormals;
   return enabled;
 }
 
@@ -86,6 +87,11 @@ Result<std::unique_ptr<Device>> Device::Create(const Instance& instance, const O
 
 uint32_t Device::max_groups() const {
   return std::min<uint32_t>(65535, caps_.max_workgroup_count_x);
+}
+
+void Device::RecordSubnormals(bool float32_kept, bool float64_kept) {
+  enabled_.float32_subnormals = enabled_.float32_subnormals && float32_kept;
+  enabled_.float64_subnormals = float64_kept;
 }
 
 uint32_t Device::GroupsFor(uint64_t invocations) const {

@@ -24,6 +24,10 @@ struct EnabledFeatures {
   bool subgroup_int64 = false;  // ... on 64-bit integers (shaderSubgroupExtendedTypes)
   bool full_subgroups = false;  // VK_PIPELINE_SHADER_STAGE_CREATE_REQUIRE_FULL_SUBGROUPS_BIT
   bool float_controls = false;  // may add float-control execution modes to float kernels
+  // The arithmetic keeps subnormals (measured at create: Device::RecordSubnormals); where float32
+  // does not, scans that must keep them compute in float64 (scan_op.h).
+  bool float32_subnormals = true;
+  bool float64_subnormals = true;
 };
 
 class Device {
@@ -36,6 +40,8 @@ class Device {
   uint32_t queue_family() const { return queue_family_; }
   const DeviceCaps& caps() const { return caps_; }
   const EnabledFeatures& enabled() const { return enabled_; }
+  // What the backend measured at create; option disable=float32_subnormals keeps float32 false.
+  void RecordSubnormals(bool float32_kept, bool float64_kept);
 
   // Invocations per workgroup for every kernel: a power of two, 128..256.
   uint32_t workgroup_size() const { return workgroup_size_; }

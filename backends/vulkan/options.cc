@@ -25,9 +25,12 @@ Result<void> ParseDisabled(std::string_view list, DisabledFeatures* disabled) {
       disabled->subgroups = true;
     } else if (name == "float_controls") {
       disabled->float_controls = true;
+    } else if (name == "float32_subnormals") {
+      disabled->float32_subnormals = true;
     } else {
       return InvalidInput("option disable: unknown feature '" + std::string(name) +
-                          "' (known: int64, float64, subgroups, float_controls)");
+                          "' (known: int64, float64, subgroups, float_controls, "
+                          "float32_subnormals)");
     }
     list = comma == std::string_view::npos ? std::string_view() : list.substr(comma + 1);
   }

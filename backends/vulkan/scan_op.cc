@@ -32,7 +32,12 @@ struct Accumulator {
   Convert narrow;
 };
 
-Accumulator AccumulatorFor(uint32_t data_type) {
+Accumulator AccumulatorFor(uint32_t data_type, bool in_float64) {
+  if (in_float64) {
+    return data_type == OPCTS_DTYPE_BFLOAT16
+               ? Accumulator{"f64", 8, Convert::kBFloat16ToDouble, Convert::kDoubleToBFloat16}
+               : Accumulator{"f64", 8, Convert::kFloatToDouble, Convert::kDoubleToFloat};
+  }
   switch (data_type) {
     case OPCTS_DTYPE_FLOAT32:
       return {"f32", 4, Convert::kNone, Convert::kNone};
@@ -98,15 +103,16 @@ Result<void> RecordScan(Gpu& gpu, const Accumulator& acc, bool product, const Ge
 
 }  // namespace
 
-Result<void> CheckScanSupport(const Device& device, const opcts_tensor_desc& input,
-                              const opcts_tensor_desc& output) {
-  OPCTS_TRY(CheckScanDType(input.data_type, device.enabled()));
+Result<void> CheckScanSupport(const Device& device, const abi::Operator& op,
+                              const opcts_tensor_desc& input, const opcts_tensor_desc& output) {
+  OPCTS_TRY(CheckScanDType(op, input.data_type, device.enabled()));
   const plugin::TensorLayout layout = plugin::MakeLayout(input);
   OPCTS_TRY(CheckElementCount("the input", layout.element_count));
   const DeviceCaps& caps = device.caps();
   OPCTS_TRY(CheckBufferFits(caps, "the input", RoundToWords(input.total_tensor_size_in_bytes)));
   OPCTS_TRY(CheckBufferFits(caps, "the output", RoundToWords(output.total_tensor_size_in_bytes)));
-  const uint64_t work = layout.element_count * AccumulatorFor(input.data_type).bytes;
+  const bool in_float64 = ScansInFloat64(op, input.data_type, device.enabled());
+  const uint64_t work = layout.element_count * AccumulatorFor(input.data_type, in_float64).bytes;
   return CheckBufferFits(caps, "the packed accumulators", work);
 }
 
@@ -115,7 +121,7 @@ Result<void> RunScan(Gpu& gpu, const ScanProblem& problem, const opcts_binding& 
   const plugin::TensorLayout in = plugin::MakeLayout(*problem.input);
   const plugin::TensorLayout out = plugin::MakeLayout(*problem.output);
   const uint32_t element_bytes = static_cast<uint32_t>(plugin::DTypeSize(in.data_type));
-  const Accumulator acc = AccumulatorFor(in.data_type);
+  const Accumulator acc = AccumulatorFor(in.data_type, problem.in_float64);
   const Geometry g =
       PlanGeometry(in, problem.axis, gpu.device.workgroup_size() * kItemsPerInvocation);
   const ScanParams params{g.lines,

@@ -1,6 +1,7 @@
 // Records strided_copy.comp: every element of a tensor of `sizes` copied from one layout to
-// another, optionally converting float16/bfloat16 <-> float32. Element sizes may differ (a
-// 1-byte integer lands in a 4-byte word, zero-extended, and comes back truncated).
+// another, optionally converting float16/bfloat16 <-> float32 or float32/bfloat16 <-> float64.
+// Element sizes may differ (a 1-byte integer lands in a 4-byte word, zero-extended, and comes back
+// truncated).
 #pragma once
 
 #include <cstdint>
@@ -19,6 +20,10 @@ enum class Convert : uint32_t {
   kBFloat16ToFloat = 2,
   kFloatToHalf = 3,
   kFloatToBFloat16 = 4,
+  kFloatToDouble = 5,
+  kBFloat16ToDouble = 6,
+  kDoubleToFloat = 7,
+  kDoubleToBFloat16 = 8,
 };
 
 struct StridedTensor {

@@ -15,8 +15,16 @@
 
 namespace opcts::vulkan {
 
-// kNotSupported, naming the missing device feature, when the device cannot do `data_type`.
-Result<void> CheckScanDType(uint32_t data_type, const EnabledFeatures& enabled);
+// Whether `op`'s scans of `data_type` compute in float64: the type's subnormals are float32 ones
+// (float32, bfloat16), the device's float32 arithmetic flushes them, and op's spec does not let
+// them be flushed. float64 holds every float32 and bfloat16 exactly and keeps the subnormals;
+// the result is rounded back once.
+bool ScansInFloat64(const abi::Operator& op, uint32_t data_type, const EnabledFeatures& enabled);
+
+// kNotSupported, naming the missing device feature, when the device cannot scan `data_type`
+// under `op`.
+Result<void> CheckScanDType(const abi::Operator& op, uint32_t data_type,
+                            const EnabledFeatures& enabled);
 Result<void> CheckReductionDType(uint32_t data_type, const EnabledFeatures& enabled);
 
 // Per scheme, the highest level whose tables (and every lower level's, in the operator table

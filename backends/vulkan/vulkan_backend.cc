@@ -15,6 +15,8 @@
 namespace opcts::vulkan {
 namespace {
 
+constexpr const char* kPreserved = "preserved";  // ProbeSubnormals' answer
+
 std::string Flag(bool value) { return value ? "1" : "0"; }
 
 std::string FloatControlsText(const FloatControls& fc, int index) {
@@ -42,11 +44,22 @@ Result<std::unique_ptr<Backend>> Backend::Create(const char* options_text) {
   OPCTS_ASSIGN_OR_RETURN(self->commands_, CommandStream::Create(*self->device_, *self->kernels_));
   self->buffers_ = std::make_unique<BufferPool>(*self->device_);
 
+  // The probes scan DirectML's operator, whose float32 may flush: the device's own arithmetic.
   OPCTS_ASSIGN_OR_RETURN(const std::string f32, self->ProbeSubnormals(OPCTS_DTYPE_FLOAT32));
   std::string measured = "float32 " + f32;
+  std::string f64 = "not used";
   if (self->device_->enabled().float64) {
-    OPCTS_ASSIGN_OR_RETURN(const std::string f64, self->ProbeSubnormals(OPCTS_DTYPE_FLOAT64));
+    OPCTS_ASSIGN_OR_RETURN(f64, self->ProbeSubnormals(OPCTS_DTYPE_FLOAT64));
     measured += ", float64 " + f64;
+  }
+  self->device_->RecordSubnormals(f32 == kPreserved, f64 == kPreserved);
+  const EnabledFeatures& enabled = self->device_->enabled();
+  if (!enabled.float32_subnormals) {
+    const bool emulated = enabled.float64 && enabled.float64_subnormals;
+    measured += std::string(f32 == kPreserved ? "; option disable=float32_subnormals" : "") +
+                "; float32 and bfloat16 scans of operators whose spec lets no subnormal be "
+                "flushed: " +
+                (emulated ? "computed in float64" : "NOT_SUPPORTED (no float64 that keeps them)");
   }
   self->device_description_ =
       self->DescribeDevice() + "; subnormals in scan arithmetic (measured at create): " + measured;
@@ -78,7 +91,7 @@ Result<std::string> Backend::ProbeSubnormals(uint32_t data_type) {
   uint64_t second = 0;
   std::memcpy(&first, output, bytes);
   std::memcpy(&second, output + bytes, bytes);
-  if (first == x && second == twice) return std::string("preserved");
+  if (first == x && second == twice) return std::string(kPreserved);
   if (first == 0 && second == 0) return std::string("flushed to zero (inputs and results)");
   if (first == 0) return std::string("flushed to zero (results)");
   return std::string("changed unexpectedly");
@@ -156,7 +169,7 @@ Result<void> Backend::CheckSupport(const opcts_op_desc& op) {
   if (std::string_view(info.family) == "scatter_nd")
     return CheckScatterSupport(*device_, plugin::ReadScatter(info, op.desc));
   const plugin::ScanView scan = plugin::ReadScan(info, op.desc);
-  return CheckScanSupport(*device_, *scan.input.desc, *scan.output.desc);
+  return CheckScanSupport(*device_, info, *scan.input.desc, *scan.output.desc);
 }
 
 Result<void> Backend::Execute(const opcts_op_desc& op, const opcts_binding* bindings,
@@ -193,8 +206,9 @@ Result<void> Backend::Run(const opcts_op_desc& op, const opcts_binding* bindings
     return RunScatter(gpu, plugin::ReadScatter(info, op.desc), bindings);
   const plugin::ScanView scan = plugin::ReadScan(info, op.desc);
   OPCTS_ASSIGN_OR_RETURN(const uint32_t axis, plugin::ResolveScanAxis(scan, bindings));
-  ScanProblem problem{scan.input.desc,   scan.output.desc,   scan.product, axis,
-                      scan.reverse != 0, scan.exclusive != 0};
+  const bool in_float64 = ScansInFloat64(info, scan.input.desc->data_type, device_->enabled());
+  ScanProblem problem{scan.input.desc,   scan.output.desc,    scan.product, axis,
+                      scan.reverse != 0, scan.exclusive != 0, in_float64};
   return RunScan(gpu, problem, bindings[scan.input.binding], bindings[scan.output.binding]);
 }
 

@@ -585,6 +585,75 @@ TEST_F(VulkanTest, SubnormalsAreKeptOrTheDetailsSaySo) {
   }
 }
 
+// An OpenVINO CumSum-3 (a spec that lets no subnormal be flushed) along a 1-D tensor.
+std::vector<uint64_t> OpenVinoScan1D(const Plugin& plugin, uint32_t data_type,
+                                     const std::vector<uint64_t>& values) {
+  std::mt19937_64 rng(1);
+  const std::vector<uint32_t> sizes = {static_cast<uint32_t>(values.size())};
+  HostTensor input(data_type, sizes, Layout::kPacked, rng);
+  HostTensor output(data_type, sizes, Layout::kPacked, rng);
+  HostTensor axis = HostTensor::Scalar(OPCTS_DTYPE_INT32, 0);
+  for (size_t i = 0; i < values.size(); ++i) input.Set(i, values[i]);
+  const opcts_tensor_desc in = input.desc(), out = output.desc(), axis_desc = axis.desc();
+  opcts_openvino_cumsum_desc desc{&in, &axis_desc, &out, 0, 0};
+  std::string message;
+  EXPECT_EQ(plugin.Execute({OPCTS_OP_OPENVINO_CUMSUM_3, &desc},
+                           {input.binding(), axis.binding(), output.binding()}, &message),
+            OPCTS_STATUS_OK)
+      << message;
+  std::vector<uint64_t> result(values.size());
+  for (size_t i = 0; i < values.size(); ++i) result[i] = output.Get(i);
+  return result;
+}
+
+// Where float32 arithmetic flushes subnormals (as on NVIDIA's driver; here the option makes the
+// backend act so), the scans of specs that keep them compute in float64 and round once.
+TEST_F(VulkanTest, ScansThatMustKeepSubnormalsComputeInFloat64WhereFloat32FlushesThem) {
+  const SharedInstance& flushing = Shared("validation=1;disable=float32_subnormals");
+  ASSERT_NE(flushing.plugin, nullptr) << flushing.message;
+  const std::string details = flushing.plugin->Info().details;
+  if (details.find("float64 scans=1") == std::string::npos)
+    GTEST_SKIP() << "this device has no float64 arithmetic to compute in: " << details;
+  EXPECT_NE(details.find("subnormal be flushed: computed in float64"), std::string::npos)
+      << details;
+  // 3, 3 and -7 units of 2^-149 (subnormal sums), then 1, 2^-24 twice, -1, FLT_MAX twice. In
+  // float64 the sixth sum is 1 + 2^-23, a float32; float32 one step at a time gives 1 there
+  // (1 + 2^-24 ties to even, twice), so the sum shows where the arithmetic ran.
+  const std::vector<uint64_t> f32 = {0x00000003, 0x00000003, 0x80000007, 0x3F800000, 0x33800000,
+                                     0x33800000, 0xBF800000, 0x7F7FFFFF, 0x7F7FFFFF};
+  EXPECT_EQ(OpenVinoScan1D(*flushing.plugin, OPCTS_DTYPE_FLOAT32, f32),
+            (std::vector<uint64_t>{0x00000003, 0x00000006, 0x80000001, 0x3F800000, 0x3F800000,
+                                   0x3F800001, 0x34000000, 0x7F7FFFFF, 0x7F800000}));
+  // DirectML's float32 may flush: it keeps the device's float32 arithmetic.
+  EXPECT_EQ(
+      Scan1D(*flushing.plugin, OPCTS_OP_DML_CUMULATIVE_SUMMATION, OPCTS_DTYPE_FLOAT32, f32)[5],
+      0x3F800000u);
+  // bfloat16: 1, 1 and -3 units of 2^-133, 1, then 2^-8 twice (1 + 2^-8 ties to even), -inf,
+  // NaN.
+  const std::vector<uint64_t> bf16 =
+      OpenVinoScan1D(*flushing.plugin, OPCTS_DTYPE_BFLOAT16,
+                     {0x0001, 0x0001, 0x8003, 0x3F80, 0x3B80, 0x3B80, 0xFF80, 0x7FC0});
+  EXPECT_EQ(std::vector<uint64_t>(bf16.begin(), bf16.begin() + 7),
+            (std::vector<uint64_t>{0x0001, 0x0002, 0x8001, 0x3F80, 0x3F80, 0x3F81, 0xFF80}));
+  EXPECT_TRUE(std::isnan(DecodeFloat(OPCTS_DTYPE_BFLOAT16, bf16[7])));
+
+  // Without float64 too, those scans are refused, and so are the claims that need them.
+  const SharedInstance& neither = Shared("validation=1;disable=float32_subnormals,float64");
+  ASSERT_NE(neither.plugin, nullptr) << neither.message;
+  EXPECT_STREQ(neither.plugin->Info().extra_support, "");
+  const uint32_t sizes[1] = {4};
+  opcts_tensor_desc t{OPCTS_DTYPE_FLOAT32, 0, 1, sizes, nullptr, 16, 0};
+  opcts_openvino_cumsum_desc ov{&t, nullptr, &t, 0, 0};
+  std::string message;
+  EXPECT_EQ(neither.plugin->Query({OPCTS_OP_OPENVINO_CUMSUM_3, &ov}, &message),
+            OPCTS_STATUS_NOT_SUPPORTED);
+  EXPECT_NE(message.find("keeps FLOAT32 subnormals"), std::string::npos) << message;
+  opcts_dml_cumulative_desc dml{&t, &t, 0, 0, 0};
+  EXPECT_EQ(neither.plugin->Query({OPCTS_OP_DML_CUMULATIVE_SUMMATION, &dml}, &message),
+            OPCTS_STATUS_OK)
+      << message;
+}
+
 // ---------------------------------------------------------------------------------------------
 // ScatterND
 

@@ -32,8 +32,10 @@ struct Accumulator {
   Convert narrow;
 };
 
-Accumulator AccumulatorFor(uint32_t data_type, bool in_float64) {
-  if (in_float64) {
+// What `op`'s scans of `data_type` accumulate in on this device, and the conversions to and from.
+Accumulator AccumulatorFor(const abi::Operator& op, uint32_t data_type,
+                           const EnabledFeatures& enabled) {
+  if (ScansInFloat64(op, data_type, enabled)) {
     return data_type == OPCTS_DTYPE_BFLOAT16
                ? Accumulator{"f64", 8, Convert::kBFloat16ToDouble, Convert::kDoubleToBFloat16}
                : Accumulator{"f64", 8, Convert::kFloatToDouble, Convert::kDoubleToFloat};
@@ -111,8 +113,8 @@ Result<void> CheckScanSupport(const Device& device, const abi::Operator& op,
   const DeviceCaps& caps = device.caps();
   OPCTS_TRY(CheckBufferFits(caps, "the input", RoundToWords(input.total_tensor_size_in_bytes)));
   OPCTS_TRY(CheckBufferFits(caps, "the output", RoundToWords(output.total_tensor_size_in_bytes)));
-  const bool in_float64 = ScansInFloat64(op, input.data_type, device.enabled());
-  const uint64_t work = layout.element_count * AccumulatorFor(input.data_type, in_float64).bytes;
+  const uint64_t work =
+      layout.element_count * AccumulatorFor(op, input.data_type, device.enabled()).bytes;
   return CheckBufferFits(caps, "the packed accumulators", work);
 }
 
@@ -121,7 +123,7 @@ Result<void> RunScan(Gpu& gpu, const ScanProblem& problem, const opcts_binding& 
   const plugin::TensorLayout in = plugin::MakeLayout(*problem.input);
   const plugin::TensorLayout out = plugin::MakeLayout(*problem.output);
   const uint32_t element_bytes = static_cast<uint32_t>(plugin::DTypeSize(in.data_type));
-  const Accumulator acc = AccumulatorFor(in.data_type, problem.in_float64);
+  const Accumulator acc = AccumulatorFor(*problem.op, in.data_type, gpu.device.enabled());
   const Geometry g =
       PlanGeometry(in, problem.axis, gpu.device.workgroup_size() * kItemsPerInvocation);
   const ScanParams params{g.lines,

@@ -19,13 +19,13 @@
 namespace opcts::vulkan {
 
 struct ScanProblem {
+  const abi::Operator* op;
   const opcts_tensor_desc* input;
   const opcts_tensor_desc* output;
   bool product;
   uint32_t axis;
   bool reverse;
   bool exclusive;
-  bool in_float64;  // ScansInFloat64
 };
 
 // Query-time checks beyond the descriptor's validity: dtype and buffer limits.

@@ -206,9 +206,8 @@ Result<void> Backend::Run(const opcts_op_desc& op, const opcts_binding* bindings
     return RunScatter(gpu, plugin::ReadScatter(info, op.desc), bindings);
   const plugin::ScanView scan = plugin::ReadScan(info, op.desc);
   OPCTS_ASSIGN_OR_RETURN(const uint32_t axis, plugin::ResolveScanAxis(scan, bindings));
-  const bool in_float64 = ScansInFloat64(info, scan.input.desc->data_type, device_->enabled());
-  ScanProblem problem{scan.input.desc,   scan.output.desc,    scan.product, axis,
-                      scan.reverse != 0, scan.exclusive != 0, in_float64};
+  ScanProblem problem{&info, scan.input.desc,   scan.output.desc,   scan.product,
+                      axis,  scan.reverse != 0, scan.exclusive != 0};
   return RunScan(gpu, problem, bindings[scan.input.binding], bindings[scan.output.binding]);
 }
 

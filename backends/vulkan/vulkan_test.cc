@@ -500,21 +500,27 @@ TEST_F(VulkanTest, FloatRoundingWithinAccuracyBound) {
   }
 }
 
-// Runs a FLOAT32 / FLOAT16 scan of `values` (as bits) along a 1-D tensor.
+// Runs a float scan of `values` (as bits) along a 1-D tensor: a DirectML cumulative operator,
+// or OpenVINO CumSum-3 (axis 0 as a scalar tensor).
 std::vector<uint64_t> Scan1D(const Plugin& plugin, uint32_t op_type, uint32_t data_type,
                              const std::vector<uint64_t>& values, bool exclusive = false) {
   std::mt19937_64 rng(1);
   const std::vector<uint32_t> sizes = {static_cast<uint32_t>(values.size())};
   HostTensor input(data_type, sizes, Layout::kPacked, rng);
   HostTensor output(data_type, sizes, Layout::kPacked, rng);
+  HostTensor axis = HostTensor::Scalar(OPCTS_DTYPE_INT32, 0);
   for (size_t i = 0; i < values.size(); ++i) input.Set(i, values[i]);
-  const opcts_tensor_desc in = input.desc();
-  const opcts_tensor_desc out = output.desc();
-  opcts_dml_cumulative_desc desc{&in, &out, 0, 0, exclusive ? 1u : 0u};
+  const opcts_tensor_desc in = input.desc(), out = output.desc(), axis_desc = axis.desc();
+  const uint32_t exclusive_flag = exclusive ? 1u : 0u;
+  opcts_dml_cumulative_desc dml{&in, &out, 0, 0, exclusive_flag};
+  opcts_openvino_cumsum_desc ov{&in, &axis_desc, &out, exclusive_flag, 0};
+  const bool openvino = op_type == OPCTS_OP_OPENVINO_CUMSUM_3;
   std::string message;
-  EXPECT_EQ(plugin.Execute({op_type, &desc}, {input.binding(), output.binding()}, &message),
-            OPCTS_STATUS_OK)
-      << message;
+  const int32_t status =
+      openvino ? plugin.Execute({op_type, &ov}, {input.binding(), axis.binding(), output.binding()},
+                                &message)
+               : plugin.Execute({op_type, &dml}, {input.binding(), output.binding()}, &message);
+  EXPECT_EQ(status, OPCTS_STATUS_OK) << message;
   std::vector<uint64_t> result(values.size());
   for (size_t i = 0; i < values.size(); ++i) result[i] = output.Get(i);
   return result;
@@ -585,27 +591,6 @@ TEST_F(VulkanTest, SubnormalsAreKeptOrTheDetailsSaySo) {
   }
 }
 
-// An OpenVINO CumSum-3 (a spec that lets no subnormal be flushed) along a 1-D tensor.
-std::vector<uint64_t> OpenVinoScan1D(const Plugin& plugin, uint32_t data_type,
-                                     const std::vector<uint64_t>& values) {
-  std::mt19937_64 rng(1);
-  const std::vector<uint32_t> sizes = {static_cast<uint32_t>(values.size())};
-  HostTensor input(data_type, sizes, Layout::kPacked, rng);
-  HostTensor output(data_type, sizes, Layout::kPacked, rng);
-  HostTensor axis = HostTensor::Scalar(OPCTS_DTYPE_INT32, 0);
-  for (size_t i = 0; i < values.size(); ++i) input.Set(i, values[i]);
-  const opcts_tensor_desc in = input.desc(), out = output.desc(), axis_desc = axis.desc();
-  opcts_openvino_cumsum_desc desc{&in, &axis_desc, &out, 0, 0};
-  std::string message;
-  EXPECT_EQ(plugin.Execute({OPCTS_OP_OPENVINO_CUMSUM_3, &desc},
-                           {input.binding(), axis.binding(), output.binding()}, &message),
-            OPCTS_STATUS_OK)
-      << message;
-  std::vector<uint64_t> result(values.size());
-  for (size_t i = 0; i < values.size(); ++i) result[i] = output.Get(i);
-  return result;
-}
-
 // Where float32 arithmetic flushes subnormals (as on NVIDIA's driver; here the option makes the
 // backend act so), the scans of specs that keep them compute in float64 and round once.
 TEST_F(VulkanTest, ScansThatMustKeepSubnormalsComputeInFloat64WhereFloat32FlushesThem) {
@@ -621,7 +606,7 @@ TEST_F(VulkanTest, ScansThatMustKeepSubnormalsComputeInFloat64WhereFloat32Flushe
   // (1 + 2^-24 ties to even, twice), so the sum shows where the arithmetic ran.
   const std::vector<uint64_t> f32 = {0x00000003, 0x00000003, 0x80000007, 0x3F800000, 0x33800000,
                                      0x33800000, 0xBF800000, 0x7F7FFFFF, 0x7F7FFFFF};
-  EXPECT_EQ(OpenVinoScan1D(*flushing.plugin, OPCTS_DTYPE_FLOAT32, f32),
+  EXPECT_EQ(Scan1D(*flushing.plugin, OPCTS_OP_OPENVINO_CUMSUM_3, OPCTS_DTYPE_FLOAT32, f32),
             (std::vector<uint64_t>{0x00000003, 0x00000006, 0x80000001, 0x3F800000, 0x3F800000,
                                    0x3F800001, 0x34000000, 0x7F7FFFFF, 0x7F800000}));
   // DirectML's float32 may flush: it keeps the device's float32 arithmetic.
@@ -631,8 +616,8 @@ TEST_F(VulkanTest, ScansThatMustKeepSubnormalsComputeInFloat64WhereFloat32Flushe
   // bfloat16: 1, 1 and -3 units of 2^-133, 1, then 2^-8 twice (1 + 2^-8 ties to even), -inf,
   // NaN.
   const std::vector<uint64_t> bf16 =
-      OpenVinoScan1D(*flushing.plugin, OPCTS_DTYPE_BFLOAT16,
-                     {0x0001, 0x0001, 0x8003, 0x3F80, 0x3B80, 0x3B80, 0xFF80, 0x7FC0});
+      Scan1D(*flushing.plugin, OPCTS_OP_OPENVINO_CUMSUM_3, OPCTS_DTYPE_BFLOAT16,
+             {0x0001, 0x0001, 0x8003, 0x3F80, 0x3B80, 0x3B80, 0xFF80, 0x7FC0});
   EXPECT_EQ(std::vector<uint64_t>(bf16.begin(), bf16.begin() + 7),
             (std::vector<uint64_t>{0x0001, 0x0002, 0x8001, 0x3F80, 0x3F80, 0x3F81, 0xFF80}));
   EXPECT_TRUE(std::isnan(DecodeFloat(OPCTS_DTYPE_BFLOAT16, bf16[7])));

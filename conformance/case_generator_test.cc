@@ -7,6 +7,7 @@
 #include <cmath>
 #include <map>
 #include <set>
+#include <tuple>
 
 #include <gtest/gtest.h>
 
@@ -182,6 +183,51 @@ TEST_F(CaseGeneratorTest, ScatterIndicesReachTheIndexDtypesExtremes) {
     }
   }
   EXPECT_EQ(checked, 4 + 1);  // DirectML's four index dtypes, ONNX's INT64
+}
+
+// Every float reduction (ONNX ScatterND's add, mul, max, min, each float dtype of its tables)
+// meets the smallest subnormal, ±infinity, NaN and -0.0 in its input and updates, with unique
+// and with repeated tuples: the random values of the other reduction cases hold none of them.
+TEST_F(CaseGeneratorTest, ScatterReductionsMeetTheFloatSpecials) {
+  std::map<std::tuple<const OperatorSpec*, DType, int64_t>, std::set<std::string>> seen;
+  for (const CaseRecipe& c : *cases_) {
+    const std::string& tag = c.value_tag;
+    const std::string suffix = "-specials";
+    if (tag.size() < suffix.size() ||
+        tag.compare(tag.size() - suffix.size(), suffix.size(), suffix))
+      continue;
+    const ScatterForm form = ScatterFormOf(*c.spec);
+    std::set<std::string>& found = seen[{c.spec, c.dtype, c.params.at(form.reduction_param)}];
+    found.insert(tag);
+    const Operation op = Materialize(c);
+    for (const std::string& name : {form.input, form.updates}) {
+      const TensorData& t = *op.Tensor(name);
+      for (uint64_t i = 0; i < ElementCount(t.desc); ++i) {
+        const long double x = BitsToLongDouble(c.dtype, LoadBits(c.dtype, t.Element(i)));
+        if (std::isnan(x)) found.insert("nan");
+        if (std::isinf(x)) found.insert(x > 0 ? "+inf" : "-inf");
+        if (x == 0 && std::signbit(x)) found.insert("-0");
+        if (std::fabs(x) == SmallestSubnormal(c.dtype)) found.insert("subnormal");
+      }
+    }
+  }
+  int checked = 0;
+  for (const OperatorSpec& spec : specs_->specs) {
+    if (spec.family.name != "scatter_nd" || ScatterFormOf(spec).reduction_param.empty()) continue;
+    const ParamSpec& reduction = *spec.FindParam(ScatterFormOf(spec).reduction_param);
+    for (DType t : TopSupport(spec).tensors.at(ScatterFormOf(spec).input).dtypes) {
+      if (!IsFloat(t)) continue;
+      for (int64_t r = 1; r < static_cast<int64_t>(reduction.enum_values.size()); ++r) {
+        const std::set<std::string>& found = seen[{&spec, t, r}];
+        for (const char* want :
+             {"unique-specials", "duplicates-specials", "nan", "+inf", "-inf", "-0", "subnormal"})
+          EXPECT_TRUE(found.count(want))
+              << spec.name << " " << DTypeName(t) << " reduction " << r << ": no " << want;
+        ++checked;
+      }
+    }
+  }
+  EXPECT_EQ(checked, 4 * 4);  // ONNX: float16, bfloat16, float32, float64 x add, mul, max, min
 }
 
 TEST_F(CaseGeneratorTest, EveryTableEntryHasCases) {

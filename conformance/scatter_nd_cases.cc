@@ -1,7 +1,8 @@
 // Cases for the scatter family, in either form (conformance/scatter_form.h): per data dtype x
 // rank, index configurations (tuple size, leading ones, slice or element writes) x index classes
 // (unique, boundary, negative, duplicates, out-of-range, the index dtype's extremes) over every
-// index dtype, a few layouts, and index/data types outside the tables.
+// index dtype, a few layouts, each reduction's float data drawn from the specials, and
+// index/data types outside the tables.
 #include <algorithm>
 #include <set>
 
@@ -42,8 +43,10 @@ class ScatterCaseBuilder {
   const ScatterForm& form() const { return form_; }
 
   // `reduction`: a value of the reduction role's enum, or -1 to leave the parameter at its default.
+  // `specials`: input and updates drawn from the float specials (Values::kExtremes) instead of
+  // the reduction's usual values.
   void Add(DType dtype, DType index_type, unsigned rank, const ScatterConfig& c,
-           const IndexClass& k, Layout layout, int64_t reduction = -1) {
+           const IndexClass& k, Layout layout, int64_t reduction = -1, bool specials = false) {
     if (k.values == Values::kIndexNegative && !IsSignedInt(index_type)) return;
     // Meaningful input dims 4, 3, 2, ... (2s from rank 5 on, to stay small); index tuples in a
     // grid of 3 x 2 x ... (2 x 2 x ... from rank 5).
@@ -63,11 +66,11 @@ class ScatterCaseBuilder {
     r.dtype = dtype;
     r.shape = shapes->input;
     r.layout = layout;
-    r.value_tag = k.tag;
+    r.value_tag = specials ? std::string(k.tag) + "-specials" : k.tag;
     r.params = shapes->params;
     const std::string reduction_name = reduction >= 0 ? ReductionName(spec_, form_, reduction) : "";
     if (reduction >= 0) r.params[form_.reduction_param] = reduction;
-    const Values values = ScatterDataValues(reduction_name);
+    const Values values = specials ? Values::kExtremes : ScatterDataValues(reduction_name);
     const Layout base = layout == Layout::kPadded ? Layout::kPadded : Layout::kPacked;
     TensorRecipe in{LayoutDesc(dtype, shapes->input, base), values, {}, tuples + 1, 0};
     TensorRecipe idx{LayoutDesc(index_type, shapes->indices, base), k.values, shapes->index_dims, 1,
@@ -98,6 +101,7 @@ class ScatterCaseBuilder {
          std::string(LayoutName(layout)), k.tag},
         options_.seed};
     if (!reduction_name.empty()) id.variant.push_back(reduction_name);
+    if (specials) id.variant.push_back("specials");
     if (!seen_.insert(id.Stem()).second) return;
     FinishRecipe(r, id);
     out_.push_back(std::move(r));
@@ -158,11 +162,19 @@ void GenerateScatterNDCases(const OperatorSpec& spec, const GenerateOptions& opt
       // the first two configurations.
       if (b.form().reduction_param.empty()) continue;
       const ParamSpec& reduction = *spec.FindParam(b.form().reduction_param);
-      for (int64_t value = 1; value < static_cast<int64_t>(reduction.enum_values.size()); ++value)
+      for (int64_t value = 1; value < static_cast<int64_t>(reduction.enum_values.size()); ++value) {
         for (size_t c = 0; c < std::min<size_t>(2, configs.size()); ++c)
           for (const IndexClass& k : kIndexClasses)
             b.Add(dtype, index.dtypes[turn++ % index.dtypes.size()], rank, configs[c], k,
                   Layout::kPacked, value);
+        // Floats: ±0, ±infinity, NaN, the largest finite and the smallest subnormal values among
+        // ordinary ones, so each reduction meets signed zeros, overflow, NaN and subnormal
+        // results (a device that flushes them), alone and in repeated tuples.
+        if (IsFloat(dtype))
+          for (const IndexClass& k : {kIndexClasses[0], kIndexClasses[3]})  // unique, duplicates
+            b.Add(dtype, index.dtypes[turn++ % index.dtypes.size()], rank, configs[0], k,
+                  Layout::kPacked, value, /*specials=*/true);
+      }
     }
   }
   // Types outside the tables: data BFLOAT16; 8- and 16-bit integer indices.

@@ -171,8 +171,24 @@ void StoreNumber(uint32_t t, size_t size, uint8_t* p, Number n) {
   std::memcpy(p, &n.i, size);
 }
 
+#ifdef OPCTS_MUTANT_REDUCTION_FLUSH_TO_ZERO
+// Mutant: float32 and bfloat16 add and mul run in float32 arithmetic that flushes subnormal
+// operands and results to signed zero, as a GPU's float32 may, where the spec says IEEE 754
+// (max and min compare the bits as integers, untouched).
+double Flushed(uint32_t t, double v) {
+  const bool float32_range = t == OPCTS_DTYPE_FLOAT32 || t == OPCTS_DTYPE_BFLOAT16;
+  return float32_range && std::fabs(v) < 0x1p-126 ? std::copysign(0.0, v) : v;
+}
+#endif
+
 Number Combine(uint32_t t, plugin::ScatterReduction reduction, Number a, Number b) {
   using R = plugin::ScatterReduction;
+#ifdef OPCTS_MUTANT_REDUCTION_FLUSH_TO_ZERO
+  if (IsFloatType(t) && reduction == R::kAdd)
+    return {Flushed(t, Flushed(t, a.f) + Flushed(t, b.f)), 0};
+  if (IsFloatType(t) && reduction == R::kMul)
+    return {Flushed(t, Flushed(t, a.f) * Flushed(t, b.f)), 0};
+#endif
   if (IsFloatType(t)) {
     if (reduction == R::kAdd) return {a.f + b.f, 0};
     if (reduction == R::kMul) return {a.f * b.f, 0};

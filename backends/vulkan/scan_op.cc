@@ -35,7 +35,7 @@ struct Accumulator {
 // What `op`'s scans of `data_type` accumulate in on this device, and the conversions to and from.
 Accumulator AccumulatorFor(const abi::Operator& op, uint32_t data_type,
                            const EnabledFeatures& enabled) {
-  if (ScansInFloat64(op, data_type, enabled)) {
+  if (ComputesInFloat64(op, data_type, enabled)) {
     return data_type == OPCTS_DTYPE_BFLOAT16
                ? Accumulator{"f64", 8, Convert::kBFloat16ToDouble, Convert::kDoubleToBFloat16}
                : Accumulator{"f64", 8, Convert::kFloatToDouble, Convert::kDoubleToFloat};

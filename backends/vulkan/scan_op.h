@@ -3,7 +3,7 @@
 //
 // Plan: pack the input into a row-major buffer of accumulators (strided_copy.comp; float16 and
 // bfloat16 widen to float32, 8/16-bit integers to 32-bit words; float32 and bfloat16 to float64
-// where the device flushes float32 subnormals that the operator must keep: ScansInFloat64 in
+// where the device flushes float32 subnormals that the operator must keep: ComputesInFloat64 in
 // support.h), scan it in place, unpack into
 // the output's layout. Reading everything before writing anything makes in-place execution
 // (output binding == input binding) correct for any pair of layouts.

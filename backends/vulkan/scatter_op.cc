@@ -28,12 +28,13 @@ struct ScatterParams {
   uint32_t strides[kMaxRank];
 };
 
-// Mirrors the push constants of scatter_reduce.comp: ScatterParams, then three words.
+// Mirrors the push constants of scatter_reduce.comp: ScatterParams, then four words.
 struct ReduceParams {
   ScatterParams scatter;
   uint32_t reduction;
   uint32_t kind;
   uint32_t elements;
+  uint32_t in_float64;
 };
 
 // scatter_reduce.comp's data kinds.
@@ -69,12 +70,14 @@ struct Footprint {
   uint32_t index_word_bytes;   // a packed index: 4 bytes, or 8 for 64-bit index types
   uint64_t index_words;
   uint64_t update_words;
-  uint64_t winners;  // duplicate resolution (one word per output element); with a reduction,
-                     // the float16/bfloat16 accumulators (two words)
-  uint64_t work;     // the packed input, for in-place runs whose layouts differ
+  uint64_t elements;  // the output's
+  uint64_t winners;   // duplicate resolution (one word per output element); with a reduction,
+                      // a flag word and the float16/bfloat16 accumulator: float32 (one word) or,
+                      // computing in float64, two words
+  uint64_t work;      // the packed input, for in-place runs whose layouts differ
 };
 
-Footprint Measure(const plugin::ScatterView& view) {
+Footprint Measure(const plugin::ScatterView& view, bool in_float64) {
   Footprint f;
   f.data_bytes = static_cast<uint32_t>(plugin::DTypeSize(view.input.desc->data_type));
   f.index_bytes = static_cast<uint32_t>(plugin::DTypeSize(view.indices.desc->data_type));
@@ -82,19 +85,26 @@ Footprint Measure(const plugin::ScatterView& view) {
   f.index_word_bytes = f.index_bytes == 8 ? 8 : 4;
   f.index_words = plugin::MakeLayout(*view.indices.desc).element_count * f.index_word_bytes;
   f.update_words = plugin::MakeLayout(*view.updates.desc).element_count * f.update_word_bytes;
-  f.winners = std::max<uint64_t>(view.output.desc->total_tensor_size_in_bytes / f.data_bytes, 1) *
-              (view.reduction != 0 ? 8 : 4);
+  f.elements = std::max<uint64_t>(view.output.desc->total_tensor_size_in_bytes / f.data_bytes, 1);
+  f.winners = f.elements * (view.reduction == 0 ? 4 : in_float64 ? 12 : 8);
   f.work = RoundToWords(plugin::MakeLayout(*view.input.desc).element_count * f.data_bytes);
   return f;
 }
 
+// Whether the reduction computes in float64 (support.h).
+bool ReducesInFloat64(const Device& device, const abi::Operator& op,
+                      const plugin::ScatterView& view) {
+  return view.reduction != 0 && ComputesInFloat64(op, view.input.desc->data_type, device.enabled());
+}
+
 }  // namespace
 
-Result<void> CheckScatterSupport(const Device& device, const plugin::ScatterView& view) {
+Result<void> CheckScatterSupport(const Device& device, const abi::Operator& op,
+                                 const plugin::ScatterView& view) {
   if (view.reduction != 0)
-    OPCTS_TRY(CheckReductionDType(view.input.desc->data_type, device.enabled()));
+    OPCTS_TRY(CheckReductionDType(op, view.input.desc->data_type, device.enabled()));
   const DeviceCaps& caps = device.caps();
-  const Footprint f = Measure(view);
+  const Footprint f = Measure(view, ReducesInFloat64(device, op, view));
   OPCTS_TRY(CheckElementCount("the input", plugin::MakeLayout(*view.input.desc).element_count));
   OPCTS_TRY(CheckElementCount("the updates", plugin::MakeLayout(*view.updates.desc).element_count));
   OPCTS_TRY(CheckBufferFits(caps, "the input",
@@ -111,12 +121,14 @@ Result<void> CheckScatterSupport(const Device& device, const plugin::ScatterView
   return CheckBufferFits(caps, "the packed input", f.work);
 }
 
-Result<void> RunScatter(Gpu& gpu, const plugin::ScatterView& view, const opcts_binding* bindings) {
+Result<void> RunScatter(Gpu& gpu, const abi::Operator& op, const plugin::ScatterView& view,
+                        const opcts_binding* bindings) {
   const plugin::TensorLayout in = plugin::MakeLayout(*view.input.desc);
   const plugin::TensorLayout indices = plugin::MakeLayout(*view.indices.desc);
   const plugin::TensorLayout updates = plugin::MakeLayout(*view.updates.desc);
   const plugin::TensorLayout out = plugin::MakeLayout(*view.output.desc);
-  const Footprint f = Measure(view);
+  const bool in_float64 = ReducesInFloat64(gpu.device, op, view);
+  const Footprint f = Measure(view, in_float64);
   const opcts_binding& input = bindings[view.input.binding];
   const opcts_binding& indices_binding = bindings[view.indices.binding];
   const opcts_binding& updates_binding = bindings[view.updates.binding];
@@ -214,9 +226,9 @@ Result<void> RunScatter(Gpu& gpu, const plugin::ScatterView& view, const opcts_b
   }
   // Plain writes: one invocation per update element. Reductions: one per slice element.
   const ReduceParams reduce{params, view.reduction, ReduceKind(view.input.desc->data_type),
-                            static_cast<uint32_t>(f.winners / 8)};
+                            static_cast<uint32_t>(f.elements), in_float64 ? 1u : 0u};
   const std::string kernel = view.reduction == 0 ? "scatter_nd"
-                             : view.input.desc->data_type == OPCTS_DTYPE_FLOAT64
+                             : view.input.desc->data_type == OPCTS_DTYPE_FLOAT64 || in_float64
                                  ? "scatter_reduce.f64"
                                  : "scatter_reduce";
   for (uint32_t phase : {0u, 1u}) {

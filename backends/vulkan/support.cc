@@ -7,19 +7,31 @@
 #include "opcts/backend.h"
 
 namespace opcts::vulkan {
-bool ScansInFloat64(const abi::Operator& op, uint32_t data_type, const EnabledFeatures& enabled) {
+bool ComputesInFloat64(const abi::Operator& op, uint32_t data_type,
+                       const EnabledFeatures& enabled) {
   return (data_type == OPCTS_DTYPE_FLOAT32 || data_type == OPCTS_DTYPE_BFLOAT16) &&
          !enabled.float32_subnormals && !op.MayFlushSubnormals(data_type);
 }
 
-Result<void> CheckScanDType(const abi::Operator& op, uint32_t data_type,
-                            const EnabledFeatures& enabled) {
-  if (ScansInFloat64(op, data_type, enabled) && !(enabled.float64 && enabled.float64_subnormals)) {
+namespace {
+
+Result<void> CheckFloat64Fallback(const abi::Operator& op, uint32_t data_type,
+                                  const EnabledFeatures& enabled) {
+  if (ComputesInFloat64(op, data_type, enabled) &&
+      !(enabled.float64 && enabled.float64_subnormals)) {
     return NotSupported(std::string(op.name) + " keeps " + plugin::DTypeName(data_type) +
                         " subnormals (its spec lets none be flushed); this device's float32 "
                         "arithmetic flushes them (measured at create) and it has no float64 "
                         "arithmetic that keeps them to compute in instead");
   }
+  return {};
+}
+
+}  // namespace
+
+Result<void> CheckScanDType(const abi::Operator& op, uint32_t data_type,
+                            const EnabledFeatures& enabled) {
+  OPCTS_TRY(CheckFloat64Fallback(op, data_type, enabled));
   if ((data_type == OPCTS_DTYPE_INT64 || data_type == OPCTS_DTYPE_UINT64) && !enabled.int64) {
     return NotSupported("64-bit integer scans need shaderInt64, which this device lacks");
   }
@@ -29,7 +41,9 @@ Result<void> CheckScanDType(const abi::Operator& op, uint32_t data_type,
   return {};
 }
 
-Result<void> CheckReductionDType(uint32_t data_type, const EnabledFeatures& enabled) {
+Result<void> CheckReductionDType(const abi::Operator& op, uint32_t data_type,
+                                 const EnabledFeatures& enabled) {
+  OPCTS_TRY(CheckFloat64Fallback(op, data_type, enabled));
   if (data_type == OPCTS_DTYPE_FLOAT64 && !enabled.float64) {
     return NotSupported("float64 scatter reductions need shaderFloat64, which this device lacks");
   }
@@ -55,7 +69,7 @@ plugin::Claims Claim(const EnabledFeatures& enabled) {
         level.tensors.begin(), level.tensors.end(), [&](const abi::TensorSupport& t) {
           return std::string_view(t.tensor) != data->name ||
                  std::all_of(t.data_types.begin(), t.data_types.end(), [&](uint32_t d) {
-                   return (scatter ? CheckReductionDType(d, enabled)
+                   return (scatter ? CheckReductionDType(op, d, enabled)
                                    : CheckScanDType(op, d, enabled))
                        .ok();
                  });

@@ -3,7 +3,9 @@
 //
 // Data movement (ScatterND, and every load/store) works on 32-bit words, so it needs no device
 // feature; only arithmetic does: scans of 64-bit integers need shaderInt64, float64 scans and
-// float64 scatter reductions shaderFloat64 (the reductions do 64-bit integers on 32-bit words).
+// float64 scatter reductions shaderFloat64 (the reductions do 64-bit integers on 32-bit words),
+// and so do float32 and bfloat16 ones on a device that flushes the float32 subnormals the
+// operator must keep (ComputesInFloat64).
 #pragma once
 
 #include <cstdint>
@@ -15,17 +17,18 @@
 
 namespace opcts::vulkan {
 
-// Whether `op`'s scans of `data_type` compute in float64: the type's subnormals are float32 ones
-// (float32, bfloat16), the device's float32 arithmetic flushes them, and op's spec does not let
-// them be flushed. float64 holds every float32 and bfloat16 exactly and keeps the subnormals;
-// the result is rounded back once.
-bool ScansInFloat64(const abi::Operator& op, uint32_t data_type, const EnabledFeatures& enabled);
+// Whether `op`'s arithmetic on `data_type` (a scan, a scatter reduction) computes in float64:
+// the type's subnormals are float32 ones (float32, bfloat16), the device's float32 arithmetic
+// flushes them, and op's spec does not let them be flushed. float64 holds every float32 and
+// bfloat16 exactly and keeps the subnormals; each result is rounded back once.
+bool ComputesInFloat64(const abi::Operator& op, uint32_t data_type, const EnabledFeatures& enabled);
 
 // kNotSupported, naming the missing device feature, when the device cannot scan `data_type`
-// under `op`.
+// under `op`, or reduce it (a scatter reduction other than none).
 Result<void> CheckScanDType(const abi::Operator& op, uint32_t data_type,
                             const EnabledFeatures& enabled);
-Result<void> CheckReductionDType(uint32_t data_type, const EnabledFeatures& enabled);
+Result<void> CheckReductionDType(const abi::Operator& op, uint32_t data_type,
+                                 const EnabledFeatures& enabled);
 
 // Per scheme, the highest level whose tables (and every lower level's, in the operator table
 // generated from the specs) this backend meets on this device: scans and scatter reductions for

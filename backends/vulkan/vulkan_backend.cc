@@ -56,10 +56,11 @@ Result<std::unique_ptr<Backend>> Backend::Create(const char* options_text) {
   const EnabledFeatures& enabled = self->device_->enabled();
   if (!enabled.float32_subnormals) {
     const bool emulated = enabled.float64 && enabled.float64_subnormals;
-    measured += std::string(f32 == kPreserved ? "; option disable=float32_subnormals" : "") +
-                "; float32 and bfloat16 scans of operators whose spec lets no subnormal be "
-                "flushed: " +
-                (emulated ? "computed in float64" : "NOT_SUPPORTED (no float64 that keeps them)");
+    measured +=
+        std::string(f32 == kPreserved ? "; option disable=float32_subnormals" : "") +
+        "; float32 and bfloat16 scans and scatter reductions of operators whose spec lets no "
+        "subnormal be flushed: " +
+        (emulated ? "computed in float64" : "NOT_SUPPORTED (no float64 that keeps them)");
   }
   self->device_description_ =
       self->DescribeDevice() + "; subnormals in scan arithmetic (measured at create): " + measured;
@@ -167,7 +168,7 @@ Result<void> Backend::CheckSupport(const opcts_op_desc& op) {
   // CheckDescriptor refuses operators and families it does not know: a scan or a scatter.
   const abi::Operator& info = *abi::FindOperator(op.type);
   if (std::string_view(info.family) == "scatter_nd")
-    return CheckScatterSupport(*device_, plugin::ReadScatter(info, op.desc));
+    return CheckScatterSupport(*device_, info, plugin::ReadScatter(info, op.desc));
   const plugin::ScanView scan = plugin::ReadScan(info, op.desc);
   return CheckScanSupport(*device_, info, *scan.input.desc, *scan.output.desc);
 }
@@ -203,7 +204,7 @@ Result<void> Backend::Run(const opcts_op_desc& op, const opcts_binding* bindings
   Gpu gpu{*device_, *kernels_, *commands_, *buffers_};
   const abi::Operator& info = *abi::FindOperator(op.type);
   if (std::string_view(info.family) == "scatter_nd")
-    return RunScatter(gpu, plugin::ReadScatter(info, op.desc), bindings);
+    return RunScatter(gpu, info, plugin::ReadScatter(info, op.desc), bindings);
   const plugin::ScanView scan = plugin::ReadScan(info, op.desc);
   OPCTS_ASSIGN_OR_RETURN(const uint32_t axis, plugin::ResolveScanAxis(scan, bindings));
   ScanProblem problem{&info, scan.input.desc,   scan.output.desc,   scan.product,

@@ -876,13 +876,39 @@ TEST_F(VulkanTest, ScatterNDInPlaceWithDifferentLayouts) {
   EXPECT_TRUE(shared.GuardsIntact());
 }
 
-// ONNX ScatterND reductions over sixteen duplicate tuples on element 0; element 1 untouched.
-// float16 add: 2048 + 16 x 1 is 2064 (0x6808) accumulated in float32 and rounded once (rounding
-// after every update would stay at 2048, 0x6800). INT8 mul: 3^16 = 43046721 = 0x290D741, modulo
-// 256 0x41. UINT64 add: 2^63 + 16 x 2^59 = 2^64, which wraps to 0 (a carry across the 32-bit
-// words). float32 max with NaN updates: the NaN.
-TEST_F(VulkanTest, ScatterReductionsOfDuplicatesInTupleOrder) {
+// ONNX ScatterND of {base, x} with `reduction`, every tuple on element 0, one update each:
+// element 0 of the output (element 1 must stay x), or a test failure.
+uint64_t ReduceIntoElement0(const Plugin& plugin, uint32_t dtype, uint32_t reduction, uint64_t base,
+                            const std::vector<uint64_t>& updates) {
   std::mt19937_64 rng(7);
+  const auto n = static_cast<uint32_t>(updates.size());
+  HostTensor data(dtype, {2}, Layout::kPacked, rng), output(dtype, {2}, Layout::kPacked, rng);
+  HostTensor indices(OPCTS_DTYPE_INT64, {n, 1}, Layout::kPacked, rng),
+      update_tensor(dtype, {n}, Layout::kPacked, rng);
+  data.Set(0, base);
+  const uint64_t untouched = data.Get(1);
+  for (uint32_t t = 0; t < n; ++t) {
+    indices.Set(t, 0);
+    update_tensor.Set(t, updates[t]);
+  }
+  const opcts_tensor_desc d = data.desc(), i = indices.desc(), u = update_tensor.desc(),
+                          o = output.desc();
+  const opcts_onnx_scatter_nd_desc desc{&d, &i, &u, &o, reduction};
+  std::string message;
+  const int32_t status = plugin.Execute(
+      {OPCTS_OP_ONNX_SCATTER_ND, &desc},
+      {data.binding(), indices.binding(), update_tensor.binding(), output.binding()}, &message);
+  EXPECT_EQ(status, OPCTS_STATUS_OK) << message;
+  EXPECT_EQ(output.Get(1), untouched) << "untouched element, dtype " << dtype;
+  EXPECT_TRUE(output.GuardsIntact());
+  return output.Get(0);
+}
+
+// Sixteen duplicate tuples on element 0. float16 add: 2048 + 16 x 1 is 2064 (0x6808)
+// accumulated in float32 and rounded once (rounding after every update would stay at 2048,
+// 0x6800). INT8 mul: 3^16 = 43046721 = 0x290D741, modulo 256 0x41. UINT64 add: 2^63 + 16 x 2^59 =
+// 2^64, which wraps to 0 (a carry across the 32-bit words). float32 max with NaN updates: the NaN.
+TEST_F(VulkanTest, ScatterReductionsOfDuplicatesInTupleOrder) {
   struct Case {
     uint32_t dtype, reduction;
     uint64_t base, update, want;
@@ -895,29 +921,58 @@ TEST_F(VulkanTest, ScatterReductionsOfDuplicatesInTupleOrder) {
       {OPCTS_DTYPE_FLOAT32, OPCTS_SCATTER_REDUCTION_MAX, 0x3F800000, 0x7FC00000, 0x7FC00000},
   };
   for (const Case& c : cases) {
-    HostTensor data(c.dtype, {2}, Layout::kPacked, rng), output(c.dtype, {2}, Layout::kPacked, rng);
-    HostTensor indices(OPCTS_DTYPE_INT64, {16, 1}, Layout::kPacked, rng),
-        updates(c.dtype, {16}, Layout::kPacked, rng);
-    data.Set(0, c.base);
-    data.Set(1, c.update);
-    for (uint32_t t = 0; t < 16; ++t) {
-      indices.Set(t, 0);
-      updates.Set(t, c.update);
-    }
-    const opcts_tensor_desc d = data.desc(), i = indices.desc(), u = updates.desc(),
-                            o = output.desc();
-    const opcts_onnx_scatter_nd_desc desc{&d, &i, &u, &o, c.reduction};
-    std::string message;
-    ASSERT_EQ(
-        plugin_->Execute({OPCTS_OP_ONNX_SCATTER_ND, &desc},
-                         {data.binding(), indices.binding(), updates.binding(), output.binding()},
-                         &message),
-        OPCTS_STATUS_OK)
-        << message;
-    EXPECT_EQ(output.Get(0), c.want) << std::hex << "dtype " << c.dtype;
-    EXPECT_EQ(output.Get(1), c.update) << "untouched element, dtype " << c.dtype;
-    EXPECT_TRUE(output.GuardsIntact());
+    EXPECT_EQ(ReduceIntoElement0(*plugin_, c.dtype, c.reduction, c.base,
+                                 std::vector<uint64_t>(16, c.update)),
+              c.want)
+        << std::hex << "dtype " << c.dtype;
   }
+}
+
+// As the scans above: where float32 arithmetic flushes subnormals, ONNX ScatterND's float32 and
+// bfloat16 reductions compute in float64 and round each result once (float32 add and mul give
+// the float32 operation's own result, subnormals included; max and min keep an operand's bits).
+TEST_F(VulkanTest, ScatterReductionsThatMustKeepSubnormalsComputeInFloat64WhereFloat32FlushesThem) {
+  const SharedInstance& flushing = Shared("validation=1;disable=float32_subnormals");
+  ASSERT_NE(flushing.plugin, nullptr) << flushing.message;
+  const std::string details = flushing.plugin->Info().details;
+  if (details.find("float64 scans=1") == std::string::npos)
+    GTEST_SKIP() << "this device has no float64 arithmetic to compute in: " << details;
+  const Plugin& p = *flushing.plugin;
+  constexpr uint32_t kAdd = OPCTS_SCATTER_REDUCTION_ADD, kMul = OPCTS_SCATTER_REDUCTION_MUL,
+                     kMax = OPCTS_SCATTER_REDUCTION_MAX, kMin = OPCTS_SCATTER_REDUCTION_MIN;
+  // float32: 3 + 3 units of 2^-149; 2^-126 x 2^-1 (a subnormal product), 2^-149 x 0.5 (ties to
+  // even: +0); +0 against the smallest subnormals.
+  EXPECT_EQ(ReduceIntoElement0(p, OPCTS_DTYPE_FLOAT32, kAdd, 0x00000003, {0x00000003}),
+            0x00000006u);
+  EXPECT_EQ(ReduceIntoElement0(p, OPCTS_DTYPE_FLOAT32, kMul, 0x00800000, {0x3F000000}),
+            0x00400000u);
+  EXPECT_EQ(ReduceIntoElement0(p, OPCTS_DTYPE_FLOAT32, kMul, 0x00000001, {0x3F000000}), 0u);
+  EXPECT_EQ(ReduceIntoElement0(p, OPCTS_DTYPE_FLOAT32, kMax, 0x00000000, {0x00000001}),
+            0x00000001u);
+  EXPECT_EQ(ReduceIntoElement0(p, OPCTS_DTYPE_FLOAT32, kMin, 0x00000000, {0x80000001}),
+            0x80000001u);
+  // bfloat16 accumulates: 1 + 2^-30 - 1 is 2^-30 (0x3080) in float64, 0 in float32 (1 + 2^-30
+  // rounds to 1 there), so the sum shows where the arithmetic ran. Then subnormals: 1 + 1 units
+  // of 2^-133; max of +0 and one unit.
+  EXPECT_EQ(ReduceIntoElement0(p, OPCTS_DTYPE_BFLOAT16, kAdd, 0x3F80, {0x3080, 0xBF80}), 0x3080u);
+  EXPECT_EQ(ReduceIntoElement0(p, OPCTS_DTYPE_BFLOAT16, kAdd, 0x0001, {0x0001}), 0x0002u);
+  EXPECT_EQ(ReduceIntoElement0(p, OPCTS_DTYPE_BFLOAT16, kMax, 0x0000, {0x0001}), 0x0001u);
+
+  // Without float64 too, those reductions are refused; plain writes are not.
+  const SharedInstance& neither = Shared("validation=1;disable=float32_subnormals,float64");
+  ASSERT_NE(neither.plugin, nullptr) << neither.message;
+  const uint32_t sizes[1] = {4}, index_sizes[2] = {1, 1}, update_sizes[1] = {1};
+  const opcts_tensor_desc t{OPCTS_DTYPE_FLOAT32, 0, 1, sizes, nullptr, 16, 0};
+  const opcts_tensor_desc i{OPCTS_DTYPE_INT64, 0, 2, index_sizes, nullptr, 8, 0};
+  const opcts_tensor_desc u{OPCTS_DTYPE_FLOAT32, 0, 1, update_sizes, nullptr, 4, 0};
+  opcts_onnx_scatter_nd_desc desc{&t, &i, &u, &t, kAdd};
+  std::string message;
+  EXPECT_EQ(neither.plugin->Query({OPCTS_OP_ONNX_SCATTER_ND, &desc}, &message),
+            OPCTS_STATUS_NOT_SUPPORTED);
+  EXPECT_NE(message.find("keeps FLOAT32 subnormals"), std::string::npos) << message;
+  desc.reduction = OPCTS_SCATTER_REDUCTION_NONE;
+  EXPECT_EQ(neither.plugin->Query({OPCTS_OP_ONNX_SCATTER_ND, &desc}, &message), OPCTS_STATUS_OK)
+      << message;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -10,7 +10,9 @@
 // 1 rounds the touched ones back. Every other type combines in the output in phase 0: integers
 // modulo 2^n (64-bit ones on 32-bit words, no shaderInt64 needed), float32 and float64 rounded
 // once per update, max and min exact with a NaN when either operand is one. The HAS_F64 variant
-// adds float64.
+// adds float64, and `in_float64`: float32 and bfloat16 computed in float64 (their values
+// converted exactly, each result rounded back once; bfloat16 accumulators two words), for a
+// device whose float32 arithmetic flushes the subnormals the operator must keep (support.h).
 #extension GL_GOOGLE_include_directive : require
 #include "element_access.glsl"
 #include "float_bits.glsl"
@@ -38,7 +40,8 @@ layout(push_constant) uniform Params {
   uint strides[8];
   uint reduction;  // 1 add, 2 mul, 3 max, 4 min
   uint kind;       // kF32 ... kUInt below
-  uint elements;   // output elements: the scratch's second half starts there
+  uint elements;   // output elements: the scratch's accumulators start there
+  uint in_float64;  // 1: float32 / bfloat16 computed in float64 (HAS_F64 only)
 } p;
 
 const uint kAdd = 1u, kMul = 2u, kMax = 3u;
@@ -102,9 +105,31 @@ double CombineDoubles(double a, double b) {
 uint HalfToFloat(uint bits) { return p.kind == kF16 ? HalfToFloatBits(bits) : BFloat16ToFloatBits(bits); }
 uint FloatToHalf(uint bits) { return p.kind == kF16 ? FloatToHalfBits(bits) : FloatToBFloat16Bits(bits); }
 
+#if HAS_F64
+// A float32 or bfloat16 element as float64 (exact, subnormals kept), and back, rounded once.
+double NarrowToDouble(uint bits) {
+  return packDouble2x32(FloatToDoubleBits(p.kind == kBF16 ? BFloat16ToFloatBits(bits) : bits));
+}
+uint DoubleToNarrow(double value) {
+  return DoubleToNarrowBits(unpackDouble2x32(value), p.kind == kBF16 ? 7u : 23u);
+}
+
+// CombineFloats for float32 / bfloat16 computed in float64; max and min keep the operand's bits.
+uvec2 CombineInFloat64(uvec2 a, uvec2 b) {
+  double da = NarrowToDouble(a.x), db = NarrowToDouble(b.x);
+  if (p.reduction <= kMul) return uvec2(DoubleToNarrow(CombineDoubles(da, db)), 0u);
+  if (isnan(da)) return a;
+  if (isnan(db)) return b;
+  return (p.reduction == kMax ? da < db : db < da) ? b : a;
+}
+#endif
+
 // One update combined into the output element (every kind but float16/bfloat16 add and mul).
 uvec2 Combine(uvec2 a, uvec2 b) {
   if (p.kind == kInt || p.kind == kUInt) return CombineInts(Widen(a), Widen(b));
+#if HAS_F64
+  if (p.in_float64 != 0u) return CombineInFloat64(a, b);
+#endif
   if (p.kind == kF32) return uvec2(floatBitsToUint(CombineFloats(uintBitsToFloat(a.x), uintBitsToFloat(b.x))), 0u);
 #if HAS_F64
   if (p.kind == kF64) return unpackDouble2x32(CombineDoubles(packDouble2x32(a), packDouble2x32(b)));
@@ -114,6 +139,43 @@ uvec2 Combine(uvec2 a, uvec2 b) {
   if (isnan(fa)) return a;
   if (isnan(fb)) return b;
   return (p.reduction == kMax ? fa < fb : fb < fa) ? b : a;
+}
+
+// The running value of a float16/bfloat16 add or mul, as bits: float32 in one scratch word, or
+// float64 in two.
+uint AccumulatorAt(uint element) { return p.elements + (p.in_float64 != 0u ? 2u : 1u) * element; }
+
+uvec2 LoadAccumulator(uint element) {
+  uint at = AccumulatorAt(element);
+  return uvec2(scratch[at], p.in_float64 != 0u ? scratch[at + 1u] : 0u);
+}
+
+void StoreAccumulator(uint element, uvec2 value) {
+  uint at = AccumulatorAt(element);
+  scratch[at] = value.x;
+  if (p.in_float64 != 0u) scratch[at + 1u] = value.y;
+}
+
+uvec2 WidenToAccumulator(uint bits) {
+#if HAS_F64
+  if (p.in_float64 != 0u) return unpackDouble2x32(NarrowToDouble(bits));
+#endif
+  return uvec2(HalfToFloat(bits), 0u);
+}
+
+uint NarrowAccumulator(uvec2 value) {
+#if HAS_F64
+  if (p.in_float64 != 0u) return DoubleToNarrow(packDouble2x32(value));
+#endif
+  return FloatToHalf(value.x);
+}
+
+uvec2 Accumulate(uvec2 sum, uvec2 term) {
+#if HAS_F64
+  if (p.in_float64 != 0u)
+    return unpackDouble2x32(CombineDoubles(packDouble2x32(sum), packDouble2x32(term)));
+#endif
+  return uvec2(floatBitsToUint(CombineFloats(uintBitsToFloat(sum.x), uintBitsToFloat(term.x))), 0u);
 }
 
 void main() {
@@ -130,12 +192,11 @@ void main() {
       } else if (kPhase == 0u) {
         if (scratch[element] == 0u) {
           scratch[element] = 1u;
-          scratch[p.elements + element] = HalfToFloat(LoadOutput(element, p.data_bytes).x);
+          StoreAccumulator(element, WidenToAccumulator(LoadOutput(element, p.data_bytes).x));
         }
-        float sum = uintBitsToFloat(scratch[p.elements + element]);
-        scratch[p.elements + element] = floatBitsToUint(CombineFloats(sum, uintBitsToFloat(HalfToFloat(update.x))));
+        StoreAccumulator(element, Accumulate(LoadAccumulator(element), WidenToAccumulator(update.x)));
       } else {
-        StoreOutput(element, p.data_bytes, uvec2(FloatToHalf(scratch[p.elements + element]), 0u));
+        StoreOutput(element, p.data_bytes, uvec2(NarrowAccumulator(LoadAccumulator(element)), 0u));
       }
     }
   }

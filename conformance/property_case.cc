@@ -174,12 +174,12 @@ Result<CaseRecipe> ScanFromId(const OperatorSpec& spec, const CaseId& id) {
 }
 
 // DirectML: <input>.in<A>-idx<B>-<indices>-<index dtype>.<layout>.<values>[.<reduction>]
-// ONNX:     <input>-idx<indices>-<index dtype>.<layout>.<values>[.<reduction>]
+// ONNX:     <input>-idx<indices>-<index dtype>.<layout>.<values>[.<reduction>[.specials]]
 Result<CaseRecipe> ScatterFromId(const OperatorSpec& spec, const CaseId& id) {
   const IdReader read{id};
   const ScatterForm f = ScatterFormOf(spec);
   const size_t shape_parts = f.HasDimensionCounts() ? 2 : 1;
-  if (id.variant.size() < shape_parts + 2 || id.variant.size() > shape_parts + 3)
+  if (id.variant.size() < shape_parts + 2 || id.variant.size() > shape_parts + 4)
     return read.Bad(id.ToString(), "a scatter case id");
   std::string input_text, indices_text, index_dtype_text;
   unsigned input_dims = 0, indices_dims = 0;
@@ -243,8 +243,14 @@ Result<CaseRecipe> ScatterFromId(const OperatorSpec& spec, const CaseId& id) {
                    Values::kIndexDuplicates})
     if (IndexTag(v) == values) c.index_values = v, known = true;
   if (!known) return read.Bad(values, "unique, boundary, negative or duplicates");
-  if (id.variant.size() == shape_parts + 3) {
-    const std::string& reduction = id.variant.back();
+  // Then the reduction, if any, and "specials" (float data from the specials) after it.
+  if (id.variant.size() == shape_parts + 4) {
+    if (id.variant.back() != "specials") return read.Bad(id.variant.back(), "specials");
+    if (!IsFloat(c.dtype)) return read.Bad(id.variant.back(), "a part of float cases only");
+    c.specials = true;
+  }
+  if (id.variant.size() >= shape_parts + 3) {
+    const std::string& reduction = id.variant[shape_parts + 2];
     const ParamSpec* param =
         f.reduction_param.empty() ? nullptr : spec.FindParam(f.reduction_param);
     known = false;
@@ -252,6 +258,7 @@ Result<CaseRecipe> ScatterFromId(const OperatorSpec& spec, const CaseId& id) {
       if (ReductionName(spec, f, static_cast<int64_t>(v)) == reduction)
         c.reduction = static_cast<int64_t>(v), known = true;
     if (!known) return read.Bad(reduction, "a reduction of " + spec.name);
+    if (c.specials && c.reduction == 0) return read.Bad(reduction, "a reduction other than none");
   }
   return Checked(BuildScatterRecipe(c), id);
 }
@@ -341,12 +348,12 @@ CaseRecipe BuildScatterRecipe(const ScatterChoices& c) {
   const std::string layout_tag =
       std::string(LayoutName(c.layout)) +
       (c.layout == Layout::kBroadcast ? std::to_string(c.broadcast_dim) : "");
-  r.value_tag = IndexTag(c.index_values);
+  r.value_tag = IndexTag(c.index_values) + (c.specials ? "-specials" : "");
   r.seed = c.seed;
   r.in_place = c.layout == Layout::kInPlace;
   r.params = s.params;
   const std::string reduction = ReductionName(spec, f, c.reduction);
-  const Values values = ScatterDataValues(reduction);
+  const Values values = c.specials ? Values::kExtremes : ScatterDataValues(reduction);
   if (!reduction.empty()) r.params[f.reduction_param] = c.reduction;
   const uint64_t terms = ElementCount(PackedDesc(c.index_dtype, s.indices)) / s.indices.back() + 1;
   const Layout input_layout =
@@ -378,8 +385,9 @@ CaseRecipe BuildScatterRecipe(const ScatterChoices& c) {
     id.variant = {FormatShape(s.input) + "-idx" + FormatShape(s.indices) + "-" +
                   std::string(DTypeShortName(c.index_dtype))};
   }
-  id.variant.insert(id.variant.end(), {layout_tag, r.value_tag});
+  id.variant.insert(id.variant.end(), {layout_tag, IndexTag(c.index_values)});
   if (!reduction.empty()) id.variant.push_back(reduction);
+  if (c.specials) id.variant.push_back("specials");
   r.id = id.ToString();
   std::map<std::string, TensorDesc> descs;
   for (const auto& [name, t] : r.tensors) descs[name] = t.desc;

@@ -45,6 +45,7 @@ struct ScatterChoices {
   ScatterShapes shapes;   // input, indices and updates; the dimension counts
   int64_t reduction = 0;  // the reduction role's value (0, none, when the operator has none)
   Values index_values = Values::kIndexUnique;
+  bool specials = false;            // float input and updates from the specials (reductions only)
   Layout layout = Layout::kPacked;  // packed, padded, transposed, broadcast (updates), in-place
   unsigned broadcast_dim = 0;
   uint64_t seed = 0;

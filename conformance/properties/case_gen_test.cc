@@ -147,6 +147,23 @@ TEST(CaseGen, ScatterDrawsReachEveryTableEntry) {
       TableEntries(spec, n.indices));
 }
 
+// ONNX ScatterND's float reductions are drawn with data from the float specials too, and only
+// they: every float dtype x reduction the tables list.
+TEST(CaseGen, ScatterDrawsFloatReductionsWithSpecials) {
+  const OperatorSpec& spec = Spec("ONNX_SCATTER_ND");
+  const rc::Gen<ScatterChoices> gen = ScatterChoicesGen(spec, {});
+  std::set<std::pair<DType, int64_t>> float_reductions, with_specials;
+  for (int i = 0; i < 4000; ++i) {
+    const ScatterChoices c = gen(rc::Random(i), i % 100).value();
+    if (IsFloat(c.dtype) && c.reduction != 0) float_reductions.insert({c.dtype, c.reduction});
+    if (!c.specials) continue;
+    EXPECT_TRUE(IsFloat(c.dtype) && c.reduction != 0) << BuildScatterRecipe(c).id;
+    with_specials.insert({c.dtype, c.reduction});
+  }
+  EXPECT_EQ(float_reductions.size(), 4u * 4u);  // float16, bfloat16, float32, float64 x 4
+  EXPECT_EQ(with_specials, float_reductions);
+}
+
 // Distinct targets: no two index tuples name the same element (negative coordinates counted
 // from the back).
 RC_GTEST_PROP(CaseGen, UniqueTargetScattersHaveDistinctTuples, ()) {

@@ -81,6 +81,8 @@ rc::Gen<ScatterChoices> ScatterChoicesGen(const OperatorSpec& spec, ScatterGenOp
         for (size_t v = 0; v < spec.FindParam(f.reduction_param)->enum_values.size(); ++v)
           allowed.push_back(static_cast<int64_t>(v));
       c.reduction = *ChoiceOf(allowed);
+      // Float reductions: half the cases with ±0, ±infinity, NaN and subnormals in their data.
+      c.specials = IsFloat(c.dtype) && c.reduction != 0 && *rc::gen::arbitrary<bool>();
     }
     // Unique tuples need no more tuples than there are target positions.
     uint64_t positions = 1;

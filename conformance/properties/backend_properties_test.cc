@@ -17,13 +17,30 @@
 namespace opcts {
 namespace {
 
-const std::vector<std::string> kBackends = {"cpu-reference", "cpu-simd"};
+// Every built-in backend and the options it is created with; vulkan where it was built (on
+// lavapipe without a GPU), under the validation layer: a message fails the execute.
+const std::map<std::string, std::string> kBackends = {{"cpu-reference", ""},
+                                                      {"cpu-simd", ""},
+#if OPCTS_PROPERTY_VULKAN
+                                                      {"vulkan", "validation=1"}
+#endif
+};
 
-// Each backend is loaded once per process.
+std::vector<std::string> BackendNames() {
+  std::vector<std::string> names;
+  names.reserve(kBackends.size());
+  for (const auto& [name, options] : kBackends) names.push_back(name);
+  return names;
+}
+
+// Each backend is loaded once per process, from the build's plugin folder.
 const PluginLoad& Load(const std::string& name) {
   static std::map<std::string, PluginLoad> loads;
   auto it = loads.find(name);
-  if (it == loads.end()) it = loads.emplace(name, LoadPlugin(name, "")).first;
+  if (it == loads.end()) {
+    const std::string path = std::string(OPCTS_BUILT_PLUGIN_DIR) + "/opcts-" + name + ".so";
+    it = loads.emplace(name, LoadPlugin(path, kBackends.at(name))).first;
+  }
   return it->second;
 }
 
@@ -96,7 +113,7 @@ std::string TestName(const testing::TestParamInfo<std::string>& info) {
   return name;
 }
 
-INSTANTIATE_TEST_SUITE_P(BuiltIn, BackendProperty, testing::ValuesIn(kBackends), TestName);
+INSTANTIATE_TEST_SUITE_P(BuiltIn, BackendProperty, testing::ValuesIn(BackendNames()), TestName);
 
 }  // namespace
 }  // namespace opcts

@@ -2,12 +2,8 @@
 #include <cstring>
 
 #include "bench/device_copy.h"
-#include "buffer_pool.h"
-#include "command_stream.h"
-#include "device.h"
-#include "instance.h"
-#include "kernel_cache.h"
 #include "options.h"
+#include "runtime.h"
 
 namespace opcts::bench {
 namespace {
@@ -25,51 +21,42 @@ class VulkanCopy final : public DeviceCopy {
     std::unique_ptr<VulkanCopy> self(new VulkanCopy);
     OPCTS_ASSIGN_OR_RETURN(const vulkan::Options options,
                            vulkan::ParseOptions(options_text.c_str()));
-    OPCTS_ASSIGN_OR_RETURN(self->instance_, vulkan::Instance::Create(options.validation));
-    OPCTS_ASSIGN_OR_RETURN(self->device_, vulkan::Device::Create(*self->instance_, options));
-    OPCTS_ASSIGN_OR_RETURN(self->kernels_, vulkan::KernelCache::Create(*self->device_));
-    OPCTS_ASSIGN_OR_RETURN(self->commands_,
-                           vulkan::CommandStream::Create(*self->device_, *self->kernels_));
-    self->buffers_ = std::make_unique<vulkan::BufferPool>(*self->device_);
+    OPCTS_ASSIGN_OR_RETURN(self->vk_, vulkan::Runtime::Create(options));
     return std::unique_ptr<DeviceCopy>(std::move(self));
   }
 
   Result<double> TimeDeviceCopy(uint64_t bytes) override {
-    OPCTS_TRY(buffers_->Ensure(Slot::kInput, bytes));
-    OPCTS_TRY(buffers_->Ensure(Slot::kOutput, bytes));
+    OPCTS_TRY(vk_.buffers->Ensure(Slot::kInput, bytes));
+    OPCTS_TRY(vk_.buffers->Ensure(Slot::kOutput, bytes));
     const Clock::time_point start = Clock::now();
-    OPCTS_TRY(commands_->Begin());
-    commands_->Copy(buffers_->buffer(Slot::kInput), 0, buffers_->buffer(Slot::kOutput), 0, bytes);
-    OPCTS_TRY(commands_->SubmitAndWait());
+    OPCTS_TRY(vk_.commands->Begin());
+    vk_.commands->Copy(vk_.buffers->buffer(Slot::kInput), 0, vk_.buffers->buffer(Slot::kOutput), 0,
+                       bytes);
+    OPCTS_TRY(vk_.commands->SubmitAndWait());
     return SecondsSince(start);
   }
 
   // As an execute stages a tensor: in at the start of staging, out after it.
   Result<double> TimeStagedCopy(const uint8_t* from, uint8_t* to, uint64_t bytes) override {
-    OPCTS_TRY(buffers_->Ensure(Slot::kWork, bytes));
-    OPCTS_TRY(buffers_->Ensure(Slot::kStaging, 2 * bytes));
-    const VkBuffer staging = buffers_->buffer(Slot::kStaging);
+    OPCTS_TRY(vk_.buffers->Ensure(Slot::kWork, bytes));
+    OPCTS_TRY(vk_.buffers->Ensure(Slot::kStaging, 2 * bytes));
+    const VkBuffer staging = vk_.buffers->buffer(Slot::kStaging);
     const Clock::time_point start = Clock::now();
-    std::memcpy(buffers_->staging(), from, bytes);
-    OPCTS_TRY(commands_->Begin());
-    commands_->Copy(staging, 0, buffers_->buffer(Slot::kWork), 0, bytes);
-    commands_->Barrier();
-    commands_->Copy(buffers_->buffer(Slot::kWork), 0, staging, bytes, bytes);
-    commands_->Barrier();
-    OPCTS_TRY(commands_->SubmitAndWait());
-    std::memcpy(to, buffers_->staging() + bytes, bytes);
+    std::memcpy(vk_.buffers->staging(), from, bytes);
+    OPCTS_TRY(vk_.commands->Begin());
+    vk_.commands->Copy(staging, 0, vk_.buffers->buffer(Slot::kWork), 0, bytes);
+    vk_.commands->Barrier();
+    vk_.commands->Copy(vk_.buffers->buffer(Slot::kWork), 0, staging, bytes, bytes);
+    vk_.commands->Barrier();
+    OPCTS_TRY(vk_.commands->SubmitAndWait());
+    std::memcpy(to, vk_.buffers->staging() + bytes, bytes);
     return SecondsSince(start);
   }
 
  private:
   VulkanCopy() = default;
 
-  // Declared in the order they depend on each other: destroyed in reverse.
-  std::unique_ptr<vulkan::Instance> instance_;
-  std::unique_ptr<vulkan::Device> device_;
-  std::unique_ptr<vulkan::KernelCache> kernels_;
-  std::unique_ptr<vulkan::CommandStream> commands_;
-  std::unique_ptr<vulkan::BufferPool> buffers_;
+  vulkan::Runtime vk_;
 };
 
 }  // namespace

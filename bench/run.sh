@@ -18,8 +18,9 @@
 # OUT/targets.md, OUT/targets.svg, OUT/peers.md.
 # --gpu (~8 min on an H200's host): the vulkan backend on its device (OPCTS_VULKAN_DEVICE picks
 # one) at every size: DirectML's cumulative summation (every dtype and layout), ScatterND float32
-# with 1 KiB and 16 KiB slices, OpenVINO's float64 scans; 3 repetitions, each against the device's own copy and
-# the staged round trip (bench/device_copy.h). Writes OUT/gpu.json, OUT/gpu.md.
+# with 1 KiB and 16 KiB slices, OpenVINO's float64 scans; 3 repetitions, each against the
+# device's own copy and the staged round trip (bench/device_copy.h). Writes OUT/gpu.json,
+# OUT/gpu.md.
 # DIR defaults to build/release, OUT to DIR/bench.
 set -euo pipefail
 
@@ -37,7 +38,7 @@ while [[ $# -gt 0 ]]; do
     --build) build="$2"; shift ;;
     --out) out="$2"; shift ;;
     --) shift; extra=("$@"); break ;;
-    -h|--help) sed -n '2,23p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,24p' "$0"; exit 0 ;;
     *) echo "run.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
   shift

@@ -25,7 +25,8 @@ struct EnabledFeatures {
   bool full_subgroups = false;  // VK_PIPELINE_SHADER_STAGE_CREATE_REQUIRE_FULL_SUBGROUPS_BIT
   bool float_controls = false;  // may add float-control execution modes to float kernels
   // The arithmetic keeps subnormals (measured at create: Device::RecordSubnormals); where float32
-  // does not, scans that must keep them compute in float64 (scan_op.h).
+  // does not, the scans and scatter reductions that must keep them compute in float64
+  // (ComputesInFloat64, support.h).
   bool float32_subnormals = true;
   bool float64_subnormals = true;
 };

@@ -38,22 +38,18 @@ Result<std::unique_ptr<Backend>> Backend::Create(const char* options_text) {
   OPCTS_ASSIGN_OR_RETURN(const Options options, ParseOptions(options_text));
   std::unique_ptr<Backend> self(new Backend());
 
-  OPCTS_ASSIGN_OR_RETURN(self->instance_, Instance::Create(options.validation));
-  OPCTS_ASSIGN_OR_RETURN(self->device_, Device::Create(*self->instance_, options));
-  OPCTS_ASSIGN_OR_RETURN(self->kernels_, KernelCache::Create(*self->device_));
-  OPCTS_ASSIGN_OR_RETURN(self->commands_, CommandStream::Create(*self->device_, *self->kernels_));
-  self->buffers_ = std::make_unique<BufferPool>(*self->device_);
+  OPCTS_ASSIGN_OR_RETURN(self->vk_, Runtime::Create(options));
 
   // The probes scan DirectML's operator, whose float32 may flush: the device's own arithmetic.
   OPCTS_ASSIGN_OR_RETURN(const std::string f32, self->ProbeSubnormals(OPCTS_DTYPE_FLOAT32));
   std::string measured = "float32 " + f32;
   std::string f64 = "not used";
-  if (self->device_->enabled().float64) {
+  if (self->vk_.device->enabled().float64) {
     OPCTS_ASSIGN_OR_RETURN(f64, self->ProbeSubnormals(OPCTS_DTYPE_FLOAT64));
     measured += ", float64 " + f64;
   }
-  self->device_->RecordSubnormals(f32 == kPreserved, f64 == kPreserved);
-  const EnabledFeatures& enabled = self->device_->enabled();
+  self->vk_.device->RecordSubnormals(f32 == kPreserved, f64 == kPreserved);
+  const EnabledFeatures& enabled = self->vk_.device->enabled();
   if (!enabled.float32_subnormals) {
     const bool emulated = enabled.float64 && enabled.float64_subnormals;
     measured +=
@@ -68,7 +64,7 @@ Result<std::unique_ptr<Backend>> Backend::Create(const char* options_text) {
 }
 
 Backend::~Backend() {
-  if (device_) vkDeviceWaitIdle(device_->get());
+  if (vk_.device) vkDeviceWaitIdle(vk_.device->get());
 }
 
 Result<std::string> Backend::ProbeSubnormals(uint32_t data_type) {
@@ -99,8 +95,8 @@ Result<std::string> Backend::ProbeSubnormals(uint32_t data_type) {
 }
 
 std::string Backend::DescribeDevice() const {
-  const DeviceCaps& caps = device_->caps();
-  const EnabledFeatures& enabled = device_->enabled();
+  const DeviceCaps& caps = vk_.device->caps();
+  const EnabledFeatures& enabled = vk_.device->enabled();
   const FloatControls& fc = caps.float_controls;
   std::string text = "driver: " + caps.driver + "; Vulkan " +
                      ApiVersionString(caps.device_api_version) + " (used as " +
@@ -109,7 +105,7 @@ std::string Backend::DescribeDevice() const {
           " (arithmetic in compute: " + Flag(caps.subgroup_arithmetic) +
           ", used: " + Flag(enabled.subgroups) +
           ", full subgroups required: " + Flag(enabled.full_subgroups) + ")";
-  text += "; workgroup size " + std::to_string(device_->workgroup_size());
+  text += "; workgroup size " + std::to_string(vk_.device->workgroup_size());
   text += "; features: shaderFloat16=" + Flag(caps.shader_float16) +
           " storageBuffer16BitAccess=" + Flag(caps.storage_buffer_16bit_access) +
           " shaderInt8=" + Flag(caps.shader_int8) +
@@ -125,8 +121,8 @@ std::string Backend::DescribeDevice() const {
   if (fc.known) {
     text += "; float controls: float32 " + FloatControlsText(fc, 0) + ", float64 " +
             FloatControlsText(fc, 1) + "; modes requested: float32 " +
-            ModesText(kernels_->FloatModes(32)) + ", float64 " +
-            ModesText(kernels_->FloatModes(64));
+            ModesText(vk_.kernels->FloatModes(32)) + ", float64 " +
+            ModesText(vk_.kernels->FloatModes(64));
   } else {
     text += "; float controls: unknown (needs Vulkan 1.2)";
   }
@@ -136,8 +132,8 @@ std::string Backend::DescribeDevice() const {
 }
 
 const char* Backend::Details() {
-  const bool validation = instance_->validation();
-  const uint64_t count = validation ? instance_->validation_log().count() : 0;
+  const bool validation = vk_.instance->validation();
+  const uint64_t count = validation ? vk_.instance->validation_log().count() : 0;
   if (details_.empty() || count != details_validation_count_) {
     details_.push_back(
         device_description_ +
@@ -151,8 +147,8 @@ void Backend::GetInfo(opcts_backend_info* info) {
   std::lock_guard lock(mutex_);
   info->name = "vulkan";
   info->version = OPCTS_VERSION_STRING;
-  info->device = device_->caps().name.c_str();
-  if (!claims_) claims_ = Claim(device_->enabled());
+  info->device = vk_.device->caps().name.c_str();
+  if (!claims_) claims_ = Claim(vk_.device->enabled());
   info->feature_level = claims_->feature_level;
   info->extra_support = claims_->extra_support.c_str();
   info->details = Details();
@@ -168,9 +164,9 @@ Result<void> Backend::CheckSupport(const opcts_op_desc& op) {
   // CheckDescriptor refuses operators and families it does not know: a scan or a scatter.
   const abi::Operator& info = *abi::FindOperator(op.type);
   if (std::string_view(info.family) == "scatter_nd")
-    return CheckScatterSupport(*device_, info, plugin::ReadScatter(info, op.desc));
+    return CheckScatterSupport(*vk_.device, info, plugin::ReadScatter(info, op.desc));
   const plugin::ScanView scan = plugin::ReadScan(info, op.desc);
-  return CheckScanSupport(*device_, info, *scan.input.desc, *scan.output.desc);
+  return CheckScanSupport(*vk_.device, info, *scan.input.desc, *scan.output.desc);
 }
 
 Result<void> Backend::Execute(const opcts_op_desc& op, const opcts_binding* bindings,
@@ -183,25 +179,25 @@ Result<void> Backend::Execute(const opcts_op_desc& op, const opcts_binding* bind
   }
   OPCTS_TRY(CheckSupport(op));
   OPCTS_TRY(plugin::CheckBindings(op, bindings, binding_count));
-  const uint64_t validation_before = instance_->validation_log().count();
+  const uint64_t validation_before = vk_.instance->validation_log().count();
   Result<void> ran = Run(op, bindings);
   // native_code is the failing call's VkResult (vk_error.h); a timed-out fence wait counts as
   // a loss too (CommandStream::SubmitAndWait).
   if (!ran.ok() &&
       (ran.error().native_code == VK_ERROR_DEVICE_LOST || ran.error().native_code == VK_TIMEOUT))
     lost_ = true;
-  const uint64_t validation_after = instance_->validation_log().count();
+  const uint64_t validation_after = vk_.instance->validation_log().count();
   if (ran.ok() && validation_after != validation_before) {
     return InternalError("Vulkan validation layer reported " +
                          std::to_string(validation_after - validation_before) +
                          " message(s) during this execute; first: " +
-                         instance_->validation_log().Message(validation_before));
+                         vk_.instance->validation_log().Message(validation_before));
   }
   return ran;
 }
 
 Result<void> Backend::Run(const opcts_op_desc& op, const opcts_binding* bindings) {
-  Gpu gpu{*device_, *kernels_, *commands_, *buffers_};
+  Gpu gpu = vk_.gpu();
   const abi::Operator& info = *abi::FindOperator(op.type);
   if (std::string_view(info.family) == "scatter_nd")
     return RunScatter(gpu, info, plugin::ReadScatter(info, op.desc), bindings);

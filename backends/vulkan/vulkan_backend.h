@@ -11,13 +11,9 @@
 #include <string>
 
 #include "base/result.h"
-#include "buffer_pool.h"
-#include "command_stream.h"
 #include "common/plugin_support.h"
-#include "device.h"
-#include "instance.h"
-#include "kernel_cache.h"
 #include "opcts/backend.h"
+#include "runtime.h"
 
 namespace opcts::vulkan {
 
@@ -40,12 +36,7 @@ class Backend {
   std::string DescribeDevice() const;
   const char* Details();
 
-  // Declared in creation order: destroyed in reverse.
-  std::unique_ptr<Instance> instance_;
-  std::unique_ptr<Device> device_;
-  std::unique_ptr<KernelCache> kernels_;
-  std::unique_ptr<CommandStream> commands_;
-  std::unique_ptr<BufferPool> buffers_;
+  Runtime vk_;
 
   std::mutex mutex_;
   bool lost_ = false;  // a device loss or timeout: no further executes

@@ -157,7 +157,8 @@ Result<BenchResults> LoadBenchJson(const std::string& path) {
     const Run& run = runs[name];
     if (run.median == nullptr && run.iterations.empty()) continue;  // only mean/stddev: unused
     const std::vector<std::string> parts = Split(name, '/');
-    if (parts.size() == 2 && parts[0] == "memcpy") {
+    const bool zeros = parts.size() == 3 && parts[0] == "memcpy" && parts[2] == "zeros";
+    if ((parts.size() == 2 && parts[0] == "memcpy") || zeros) {
       const MemcpyResult m{Field(run, "bytes"), Field(run, "one_thread_memcpy_bytes_per_second"),
                            Field(run, "all_thread_memcpy_bytes_per_second"),
                            Field(run, "all_thread_stream_copy_bytes_per_second"),
@@ -167,7 +168,7 @@ Result<BenchResults> LoadBenchJson(const std::string& path) {
         return InvalidInput(path + ": benchmark \"" + name +
                             "\" lacks bytes or one of the three copies' counters (one-thread "
                             "and all-thread memcpy, all-thread streaming copy)");
-      results.memcpy.push_back(m);
+      (zeros ? results.memcpy_zeros : results.memcpy).push_back(m);
       continue;
     }
     if (parts.size() != 5)
@@ -200,6 +201,7 @@ Result<BenchResults> LoadBenchJson(const std::string& path) {
     results.results.push_back(r);
   }
   SortBySize(results.memcpy);
+  SortBySize(results.memcpy_zeros);
   return results;
 }
 
@@ -208,6 +210,8 @@ void BenchResults::Append(BenchResults more) {
                  std::make_move_iterator(more.results.end()));
   memcpy.insert(memcpy.end(), more.memcpy.begin(), more.memcpy.end());
   SortBySize(memcpy);
+  memcpy_zeros.insert(memcpy_zeros.end(), more.memcpy_zeros.begin(), more.memcpy_zeros.end());
+  SortBySize(memcpy_zeros);
   skipped.insert(skipped.end(), std::make_move_iterator(more.skipped.begin()),
                  std::make_move_iterator(more.skipped.end()));
   if (!more.context.empty()) context += (context.empty() ? "" : " | ") + more.context;
@@ -257,6 +261,32 @@ std::string CopyLimitLine(const std::vector<const BenchResult*>& in_class) {
          std::to_string(fastest[0]) + ", " + n + "-thread memcpy in " + std::to_string(fastest[1]) +
          ", the streaming copy in " + std::to_string(fastest[2]) + " of " +
          std::to_string(in_class.size()) + " cases.\n";
+}
+
+// The copies of zero bytes beside the same copies of pseudo-random bytes (memcpy/<bytes>), or ""
+// when the run has none: how much faster this machine writes zeros, which the copy limit does not
+// copy.
+std::string ZeroCopiesParagraph(const BenchResults& results) {
+  std::ostringstream p;
+  for (const MemcpyResult& z : results.memcpy_zeros)
+    for (const MemcpyResult& m : results.memcpy) {
+      if (m.bytes != z.bytes) continue;
+      p << (p.tellp() == 0 ? "\nThe same copies of **zero bytes**, which the baselines never copy "
+                             "(some machines write zeros faster than any other data), against "
+                             "pseudo-random bytes (`memcpy/<bytes>/zeros` and `memcpy/<bytes>`): "
+                           : "; ")
+        << static_cast<uint64_t>(z.bytes) << " bytes: one-thread memcpy "
+        << Fixed(z.one_thread_bytes_per_second / m.one_thread_bytes_per_second, 2) << "×, "
+        << z.threads << "-thread memcpy "
+        << Fixed(z.all_thread_bytes_per_second / m.all_thread_bytes_per_second, 2)
+        << "×, streaming copy "
+        << Fixed(z.all_thread_stream_bytes_per_second / m.all_thread_stream_bytes_per_second, 2)
+        << "× (" << GBps(z.all_thread_stream_bytes_per_second) << " against "
+        << GBps(m.all_thread_stream_bytes_per_second) << " GB/s)";
+      break;
+    }
+  if (p.tellp() != 0) p << ".\n";
+  return p.str();
 }
 
 // The device copies' GB/s over a size class's cases that have them, or "" when none has.
@@ -386,6 +416,7 @@ std::string RenderMarkdown(const BenchResults& results) {
           "the **staged copy** (the bytes from host memory through host-visible staging to the "
           "device and back, the round trip every vulkan execute makes), each recorded, "
           "submitted and waited for as an execute is, in the same iterations.\n";
+  md << ZeroCopiesParagraph(results);
   for (const std::string& size : sizes) {
     std::vector<std::string> rows;  // "op/dtype/layout" in first-seen order
     std::map<std::string, std::map<std::string, const BenchResult*>> cells;

@@ -38,7 +38,8 @@ struct BenchResult {
 };
 
 // memcpy/<bytes>, the copies on their own: memcpy on one thread, memcpy and the streaming copy
-// split over `threads` (every core).
+// split over `threads` (every core), of pseudo-random bytes; memcpy/<bytes>/zeros, the same of
+// zero bytes (which some machines write faster than any other data: not a limit).
 struct MemcpyResult {
   double bytes = 0;
   double one_thread_bytes_per_second = 0;
@@ -55,6 +56,7 @@ struct Skip {
 struct BenchResults {
   std::vector<BenchResult> results;
   std::vector<MemcpyResult> memcpy;
+  std::vector<MemcpyResult> memcpy_zeros;
   std::vector<Skip> skipped;
   std::string context;  // one line: date, load average, backends' devices
 

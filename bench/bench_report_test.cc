@@ -268,6 +268,30 @@ TEST(BenchReport, RendersTheDeviceCopiesOfVulkanCases) {
   EXPECT_EQ(plain.find("device copy"), std::string::npos) << plain;
 }
 
+TEST(BenchReport, SetsTheCopiesOfZerosBesideThoseOfData) {
+  const std::string zeros = R"json(,
+    {"name": "memcpy/67108864/zeros/manual_time", "run_name": "memcpy/67108864/zeros/manual_time",
+     "run_type": "iteration", "bytes": 67108864, "one_thread_memcpy_bytes_per_second": 11e9,
+     "all_thread_memcpy_bytes_per_second": 30e9,
+     "all_thread_stream_copy_bytes_per_second": 50e9, "memcpy_threads": 2}
+  ]
+})json";
+  std::string json = kJson;
+  json.replace(json.rfind("\n  ]\n}"), std::string::npos, zeros);
+  const Result<BenchResults> loaded = LoadBenchJson(WriteTemp("zeros.json", json));
+  ASSERT_TRUE(loaded) << loaded.error().message;
+  ASSERT_EQ(loaded->memcpy.size(), 1u);  // not a baseline of the plot's copy lines
+  ASSERT_EQ(loaded->memcpy_zeros.size(), 1u);
+  EXPECT_DOUBLE_EQ(loaded->memcpy_zeros[0].all_thread_stream_bytes_per_second, 50e9);
+  const std::string md = RenderMarkdown(*loaded);
+  EXPECT_NE(md.find("67108864 bytes: one-thread memcpy 1.10×, 2-thread memcpy 1.50×, streaming "
+                    "copy 2.00× (50.00 against 25.00 GB/s)."),
+            std::string::npos)
+      << md;
+  const std::string plain = RenderMarkdown(*LoadBenchJson(WriteTemp("plain3.json", kJson)));
+  EXPECT_EQ(plain.find("zero bytes"), std::string::npos) << plain;
+}
+
 TEST(BenchReport, RejectsWhatIsNotBenchmarkOutput) {
   const Result<BenchResults> absent = LoadBenchJson(testing::TempDir() + "absent.json");
   ASSERT_FALSE(absent);

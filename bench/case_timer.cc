@@ -10,6 +10,7 @@
 #include <thread>
 #include <vector>
 
+#include "bench/baseline_bytes.h"
 #include "bench/parallel_copy.h"
 #include "conformance/abi_operation.h"
 #include "conformance/case_executor.h"
@@ -228,16 +229,20 @@ void TimeCase(benchmark::State& state, const Plugin& plugin, const BenchCase& c,
   const Buffer copy_from(slots * c.bytes), copy_to(slots * c.bytes);
   const Buffer all_from(slots * c.bytes), all_to(slots * c.bytes);
   const Buffer stream_from(slots * c.bytes), stream_to(slots * c.bytes);
+  for (const Buffer* from : {&copy_from, &all_from, &stream_from})
+    FillWithInputs(op, from->data(), from->size());
   uint64_t slot = 0;
   // In-place ScatterND: the slices also copied to the same rows of a buffer the output's size,
   // over every core, as cold as the operator's: the limit of the writes' pattern itself.
   const std::vector<uint32_t> scatter_rows = ScatterRows(op, c.scatter);
   const Buffer scatter_from(c.scatter.count * c.scatter.slice_bytes),
       scatter_to(uint64_t{c.scatter.rows} * c.scatter.slice_bytes);
+  FillWithInputs(op, scatter_from.data(), scatter_from.size());
   double scattered_copy_seconds = 0;
   // The device's copies (device_copy.h); the staged one from and to host buffers of its own.
   const Buffer staged_from(device_copy != nullptr ? c.bytes : 0),
       staged_to(device_copy != nullptr ? c.bytes : 0);
+  FillWithInputs(op, staged_from.data(), staged_from.size());
   double device_copy_seconds = 0, staged_copy_seconds = 0;
 
   auto fail = [&](int32_t status) {
@@ -274,7 +279,7 @@ void TimeCase(benchmark::State& state, const Plugin& plugin, const BenchCase& c,
     const Clock::time_point t5 = Clock::now();
     Times times{status, t1 - t0, t2 - t1, t3 - t2, t4 - t3, t5 - t4};
     if (device_copy != nullptr) {
-      times.device = device_copy->TimeDeviceCopy(c.bytes);
+      times.device = device_copy->TimeDeviceCopy(staged_from.data(), c.bytes);
       times.staged = device_copy->TimeStagedCopy(staged_from.data(), staged_to.data(), c.bytes);
     }
     return times;
@@ -353,9 +358,11 @@ void TimeCase(benchmark::State& state, const Plugin& plugin, const BenchCase& c,
   state.counters["back_to_back_bytes_per_second"] = static_cast<double>(c.bytes) / fastest;
 }
 
-void TimeMemcpy(benchmark::State& state, uint64_t bytes) {
+void TimeMemcpy(benchmark::State& state, uint64_t bytes, bool zeros) {
   const Buffer from(bytes), to(bytes), all_from(bytes), all_to(bytes), stream_from(bytes),
       stream_to(bytes);
+  if (!zeros)
+    for (const Buffer* b : {&from, &all_from, &stream_from}) FillPseudoRandom(b->data(), b->size());
   CopyTimes copies;
   for (auto _ : state) {
     const Clock::time_point t0 = Clock::now();

@@ -2,7 +2,8 @@
 // the conformance runner calls it. Every iteration also copies the case's bytes between other
 // buffers three times: with one thread's memcpy, with memcpy split over every core, and split
 // over every core with streaming stores (ParallelCopy, stream_copy.h): the fastest is the
-// machine's copy limit, taken under the same load as the operator.
+// machine's copy limit, taken under the same load as the operator. The copies move the case's
+// input bytes (never zeros, which some machines write faster than any other data).
 //
 //   benchmark::RegisterBenchmark(c.Name("cpu-simd").c_str(), [&](benchmark::State& s) {
 //     TimeCase(s, *plugin, c);
@@ -41,8 +42,10 @@ namespace opcts::bench {
 void TimeCase(benchmark::State& state, const Plugin& plugin, const BenchCase& c,
               DeviceCopy* device_copy);
 
-// The baselines on their own: the three copies of `bytes`, each between buffers of its own (the
-// same counters, without the ratios). `state` must use manual time.
-void TimeMemcpy(benchmark::State& state, uint64_t bytes);
+// The baselines on their own: the three copies of `bytes` of pseudo-random data, each between
+// buffers of its own (the same counters, without the ratios); with `zeros`, of zero bytes (the
+// copy limit before 2026-12-04, which some machines write faster than any other data). `state`
+// must use manual time.
+void TimeMemcpy(benchmark::State& state, uint64_t bytes, bool zeros);
 
 }  // namespace opcts::bench

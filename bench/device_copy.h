@@ -9,7 +9,7 @@
 //   the backend can reach by design.
 //
 //   Result<std::unique_ptr<DeviceCopy>> copy = OpenDeviceCopy("vulkan", "device=1");
-//   if (copy && *copy) Result<double> seconds = (*copy)->TimeDeviceCopy(bytes);
+//   if (copy && *copy) Result<double> seconds = (*copy)->TimeDeviceCopy(host_bytes, bytes);
 #pragma once
 
 #include <cstdint>
@@ -23,8 +23,9 @@ namespace opcts::bench {
 class DeviceCopy {
  public:
   virtual ~DeviceCopy() = default;
-  // Seconds to record, submit and wait for a device-local copy of `bytes`.
-  virtual Result<double> TimeDeviceCopy(uint64_t bytes) = 0;
+  // Seconds to record, submit and wait for a device-local copy of `bytes`: the first `bytes` of
+  // `from` (host memory), put in the source buffer untimed (a GPU may copy zeros faster too).
+  virtual Result<double> TimeDeviceCopy(const uint8_t* from, uint64_t bytes) = 0;
   // Seconds of the staged round trip of `bytes` from `from` to `to` (host memory).
   virtual Result<double> TimeStagedCopy(const uint8_t* from, uint8_t* to, uint64_t bytes) = 0;
 };

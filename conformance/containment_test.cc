@@ -48,6 +48,7 @@ class ContainmentTest : public ::testing::Test {
     result_ = RunConformance(*specs_, options, log_, log_);
     seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     auto journal = ReadJournal(options.journal);
+    std::filesystem::remove(options.journal);  // read: nothing left in the temp directory
     EXPECT_TRUE(journal) << journal.error().message << "\n" << log_.str();
     if (!journal) return {};
     EXPECT_EQ(journal->cases.size(), journal->header.planned_cases) << "nothing lost";

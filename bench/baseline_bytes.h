@@ -1,7 +1,7 @@
 // What the baselines copy: data like the operator's, never the zeros a fresh buffer holds. On
 // some machines memory takes lines of zeros much faster than other data (a Zen 5 VM: streaming
-// stores of zeros at 2x the GB/s of other floats, the streaming copy of zeros at 1.1-1.2x,
-// results/zero-copy-zen5.md), a limit no operator writing real data can reach.
+// stores of zeros at 2x the GB/s of other floats, the streaming copy of zeros at 1.26x that of
+// pseudo-random bytes, results/zero-copy-zen5.md), a limit no operator writing real data reaches.
 //
 //   FillWithInputs(op, buffer, size);  // the case's input bytes, repeated
 //   FillPseudoRandom(buffer, size);    // for the copies timed without a case

@@ -243,6 +243,11 @@ void TimeCase(benchmark::State& state, const Plugin& plugin, const BenchCase& c,
   const Buffer staged_from(device_copy != nullptr ? c.bytes : 0),
       staged_to(device_copy != nullptr ? c.bytes : 0);
   FillWithInputs(op, staged_from.data(), staged_from.size());
+  if (device_copy != nullptr)
+    if (const Result<void> loaded = device_copy->LoadSource(staged_from.data(), c.bytes); !loaded) {
+      state.SkipWithError((backend + "'s device copy failed: " + loaded.error().message).c_str());
+      return;
+    }
   double device_copy_seconds = 0, staged_copy_seconds = 0;
 
   auto fail = [&](int32_t status) {
@@ -279,7 +284,7 @@ void TimeCase(benchmark::State& state, const Plugin& plugin, const BenchCase& c,
     const Clock::time_point t5 = Clock::now();
     Times times{status, t1 - t0, t2 - t1, t3 - t2, t4 - t3, t5 - t4};
     if (device_copy != nullptr) {
-      times.device = device_copy->TimeDeviceCopy(staged_from.data(), c.bytes);
+      times.device = device_copy->TimeDeviceCopy(c.bytes);
       times.staged = device_copy->TimeStagedCopy(staged_from.data(), staged_to.data(), c.bytes);
     }
     return times;

@@ -9,7 +9,8 @@
 //   the backend can reach by design.
 //
 //   Result<std::unique_ptr<DeviceCopy>> copy = OpenDeviceCopy("vulkan", "device=1");
-//   if (copy && *copy) Result<double> seconds = (*copy)->TimeDeviceCopy(host_bytes, bytes);
+//   if (copy && *copy && (*copy)->LoadSource(host_bytes, bytes))
+//     Result<double> seconds = (*copy)->TimeDeviceCopy(bytes);
 #pragma once
 
 #include <cstdint>
@@ -23,9 +24,11 @@ namespace opcts::bench {
 class DeviceCopy {
  public:
   virtual ~DeviceCopy() = default;
-  // Seconds to record, submit and wait for a device-local copy of `bytes`: the first `bytes` of
-  // `from` (host memory), put in the source buffer untimed (a GPU may copy zeros faster too).
-  virtual Result<double> TimeDeviceCopy(const uint8_t* from, uint64_t bytes) = 0;
+  // Puts `bytes` of `from` (host memory) in the device copy's source buffer, once per case: the
+  // device copies the case's bytes, not whatever the buffer held (a GPU may copy zeros faster).
+  virtual Result<void> LoadSource(const uint8_t* from, uint64_t bytes) = 0;
+  // Seconds to record, submit and wait for a device-local copy of `bytes` (those LoadSource put).
+  virtual Result<double> TimeDeviceCopy(uint64_t bytes) = 0;
   // Seconds of the staged round trip of `bytes` from `from` to `to` (host memory).
   virtual Result<double> TimeStagedCopy(const uint8_t* from, uint8_t* to, uint64_t bytes) = 0;
 };

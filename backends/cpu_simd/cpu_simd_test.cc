@@ -512,6 +512,29 @@ TEST_P(CpuSimdTarget, ScansWideRowsFourAtATime) {
     }
 }
 
+// Rows of up to 16 whole vectors, adjacent in memory, keep the running row in registers
+// (NarrowRows): along the middle axis, rows of 16 to 320 elements, from one vector to more than
+// 16 on every target; both directions, inclusive and exclusive, in place.
+TEST_P(CpuSimdTarget, ScansNarrowRowsAlongAMiddleAxis) {
+  uint32_t seed = 2700;
+  for (const uint32_t dtype : {OPCTS_DTYPE_FLOAT32, OPCTS_DTYPE_FLOAT16, OPCTS_DTYPE_FLOAT64,
+                               OPCTS_DTYPE_INT64, OPCTS_DTYPE_UINT8})
+    for (const uint32_t width : {16u, 48u, 64u, 128u, 256u, 320u})
+      for (int mode = 0; mode < 4; ++mode) {
+        ScanCase c;
+        c.op = mode == 3 ? Op::kDmlProduct : Op::kDmlSum;
+        c.dtype = dtype;
+        c.sizes = {3, 9, width};
+        c.axis = 1;
+        c.reverse = mode & 1;
+        c.exclusive = mode & 2;
+        c.in_place = mode == 1;
+        c.seed = ++seed;
+        RunScanCase(*backend_, c);
+        if (HasFailure()) return;
+      }
+}
+
 // A large float16 row recurrence streams its output on every target (the threads tests stream
 // on the dispatched one only). Padded rows of 8016 bytes start at every multiple of 16 bytes:
 // where a target's float16 vectors are wider, some rows stream and the others store plainly.

@@ -486,6 +486,25 @@ TEST_P(CpuSimdTarget, ScansStridedBroadcastAndPaddedTensors) {
           }
 }
 
+// Four modes of a scan: forward sum, reverse sum in place, exclusive sum, exclusive reverse
+// product.
+void RunFourModes(const Backend& backend, uint32_t dtype, const std::vector<uint32_t>& sizes,
+                  uint32_t axis, uint32_t* seed) {
+  for (int mode = 0; mode < 4; ++mode) {
+    ScanCase c;
+    c.op = mode == 3 ? Op::kDmlProduct : Op::kDmlSum;
+    c.dtype = dtype;
+    c.sizes = sizes;
+    c.axis = axis;
+    c.reverse = mode & 1;
+    c.exclusive = mode & 2;
+    c.in_place = mode == 1;
+    c.seed = ++*seed;
+    RunScanCase(backend, c);
+    if (testing::Test::HasFailure()) return;
+  }
+}
+
 // Rows are combined four at a time, several vectors of each row a step: 7 rows leave three over,
 // and 4124 float32 or float16 columns leave whole vectors and lanes over the last step on every
 // target. (Below 65 536 elements one thread does all, so the row is not split.)
@@ -496,20 +515,10 @@ TEST_P(CpuSimdTarget, ScansWideRowsFourAtATime) {
                                                   {OPCTS_DTYPE_FLOAT16, 4124},
                                                   {OPCTS_DTYPE_FLOAT64, 2100},
                                                   {OPCTS_DTYPE_INT64, 2050},
-                                                  {OPCTS_DTYPE_UINT8, 8200}})
-    for (int mode = 0; mode < 4; ++mode) {
-      ScanCase c;
-      c.op = mode == 3 ? Op::kDmlProduct : Op::kDmlSum;
-      c.dtype = dtype;
-      c.sizes = {7, width};
-      c.axis = 0;
-      c.reverse = mode & 1;
-      c.exclusive = mode & 2;
-      c.in_place = mode == 1;
-      c.seed = ++seed;
-      RunScanCase(*backend_, c);
-      if (HasFailure()) return;
-    }
+                                                  {OPCTS_DTYPE_UINT8, 8200}}) {
+    RunFourModes(*backend_, dtype, {7, width}, 0, &seed);
+    if (HasFailure()) return;
+  }
 }
 
 // Rows of up to 16 whole vectors, adjacent in memory, keep the running row in registers
@@ -519,20 +528,10 @@ TEST_P(CpuSimdTarget, ScansNarrowRowsAlongAMiddleAxis) {
   uint32_t seed = 2700;
   for (const uint32_t dtype : {OPCTS_DTYPE_FLOAT32, OPCTS_DTYPE_FLOAT16, OPCTS_DTYPE_FLOAT64,
                                OPCTS_DTYPE_INT64, OPCTS_DTYPE_UINT8})
-    for (const uint32_t width : {16u, 48u, 64u, 128u, 256u, 320u})
-      for (int mode = 0; mode < 4; ++mode) {
-        ScanCase c;
-        c.op = mode == 3 ? Op::kDmlProduct : Op::kDmlSum;
-        c.dtype = dtype;
-        c.sizes = {3, 9, width};
-        c.axis = 1;
-        c.reverse = mode & 1;
-        c.exclusive = mode & 2;
-        c.in_place = mode == 1;
-        c.seed = ++seed;
-        RunScanCase(*backend_, c);
-        if (HasFailure()) return;
-      }
+    for (const uint32_t width : {16u, 48u, 64u, 128u, 256u, 320u}) {
+      RunFourModes(*backend_, dtype, {3, 9, width}, 1, &seed);
+      if (HasFailure()) return;
+    }
 }
 
 // A large float16 row recurrence streams its output on every target (the threads tests stream

@@ -313,6 +313,11 @@ constexpr size_t kRowGroup = 4;
 // 0.87-0.97x (bench/results/row-line-ab.md). At most 4, 16 loaded vectors: half of AVX-512's
 // registers. AVX2 float16 takes 4 too (a whole line), though with the running row that is more
 // vectors than AVX2's 16 registers: measured faster than 2 there all the same (same file).
+// Where one vector is a whole line (AVX3, 4- and 8-byte types) and the job asks for
+// one_line_steps (AMD Zen 5), a step is that one vector: along axis 0 on Zen 5, 4-byte types
+// 0.83-0.94x of the copy limit with two vectors, 0.91-0.98x with one, in three runs; 8-byte
+// ones 0.92-0.98x, 0.94-0.98x (bench/results/row-step-zen5-ab.md). On Emerald Rapids two
+// vectors won (int64 outer 0.75-0.76x -> 0.91-0.92x, row-line-ab.md): only Zen 5 steps by one.
 template <class D, class S>
 constexpr size_t kRowStepVectors = std::clamp<size_t>(64 / (hn::MaxLanes(D()) * sizeof(S)), 2, 4);
 
@@ -436,15 +441,16 @@ void ScanRowsT(bool exclusive, const RowsJob& job) {
     else
       PrefetchAhead(p, ahead);
   };
+  const bool one_line_steps = job.one_line_steps && hn::MaxLanes(d) * sizeof(S) == 64;
   for (; r + kRowGroup <= job.rows; r += kRowGroup) {
     const S* in[kRowGroup] = {in_row(r), in_row(r + 1), in_row(r + 2), in_row(r + 3)};
     S* out[kRowGroup] = {out_row(r), out_row(r + 1), out_row(r + 2), out_row(r + 3)};
     size_t x = 0;
-    for (; x + kU * n <= job.width; x += kU * n) {
+    for (; !one_line_steps && x + kU * n <= job.width; x += kU * n) {
       for (const S* row : in) prefetch(row + x);
       RowGroupStep<K, kOp, kU>(d, exclusive, job.stream, in, out, x, running);
     }
-    for (; x + n <= job.width; x += n) {
+    for (; x + n <= job.width; x += n) {  // and every step of one_line_steps
       for (const S* row : in) prefetch(row + x);
       RowGroupStep<K, kOp, 1>(d, exclusive, job.stream, in, out, x, running);
     }

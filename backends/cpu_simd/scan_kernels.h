@@ -181,6 +181,7 @@ struct RowsJob {
   size_t width;
   void* scratch;  // width compute-type elements (at most 8 bytes each), owned by the caller
   bool stream;    // output stores bypass the caches (an output larger than the caches)
+  bool one_line_steps = false;  // groups of rows step one cache line of each row (AMD Zen 5)
 };
 void ScanRows(SimdTarget target, const ScanType& t, const RowsJob& job);
 

@@ -373,7 +373,7 @@ HWY_INLINE void NarrowRows(D d, bool exclusive, const RowsJob& job, size_t vecto
   const ptrdiff_t ahead = job.in_row_step > 0 ? kPrefetchBytes : -kPrefetchBytes;
   hn::Vec<D> run[kV], v[kV];
   for (size_t u = 0; u < kV; ++u) {
-    run[u] = v[u] = hn::Zero(d);  // the vectors from `vectors` on stay unused
+    run[u] = v[u] = hn::Zero(d);  // set for the compiler's sake: those from `vectors` on go unused
     if (u < vectors) run[u] = hn::LoadU(d, running + u * n);
   }
   for (; r < job.rows; ++r) {

@@ -534,6 +534,29 @@ TEST_P(CpuSimdTarget, ScansNarrowRowsAlongAMiddleAxis) {
     }
 }
 
+// A 1d line of at least 65 536 elements is scanned by both threads in pieces of 256 KiB, each
+// reduced, then scanned after the carry into it (ScanSplitLine): 4.5 pieces and 3 elements
+// leave a short last piece, on every target (the threads tests run the dispatched one). A
+// streamed output (24 MiB) of odd length also scans single elements before the first aligned
+// vector and after the last.
+TEST_P(CpuSimdTarget, ScansLongLinesInPiecesAcrossThreads) {
+  uint32_t seed = 2800;
+  for (const uint32_t dtype : {OPCTS_DTYPE_FLOAT32, OPCTS_DTYPE_FLOAT16, OPCTS_DTYPE_FLOAT64,
+                               OPCTS_DTYPE_INT64, OPCTS_DTYPE_UINT8}) {
+    const uint32_t piece = (256u << 10) / Info(dtype).size;
+    RunFourModes(*backend_, dtype, {piece * 9 / 2 + 3}, 0, &seed);
+    if (HasFailure()) return;
+  }
+  for (const bool reverse : {false, true}) {
+    ScanCase c;
+    c.sizes = {6400003};
+    c.reverse = c.exclusive = reverse;
+    c.seed = ++seed;
+    RunScanCase(*backend_, c);
+    if (HasFailure()) return;
+  }
+}
+
 // A large float16 row recurrence streams its output on every target (the threads tests stream
 // on the dispatched one only). Padded rows of 8016 bytes start at every multiple of 16 bytes:
 // where a target's float16 vectors are wider, some rows stream and the others store plainly.

@@ -149,9 +149,14 @@ constexpr uint8_t kGuardByte = 0xA5;
 
 class Tensor {
  public:
-  // Empty `strides`: packed. The buffer is the implied minimum, with guards on both sides.
-  Tensor(uint32_t dtype, std::vector<uint32_t> sizes, std::vector<uint32_t> strides = {})
-      : dtype_(dtype), sizes_(std::move(sizes)), given_strides_(std::move(strides)) {
+  // Empty `strides`: packed. The buffer is the implied minimum, with guards on both sides, the
+  // first one `misalign` bytes longer (off the alignment operator new gives).
+  Tensor(uint32_t dtype, std::vector<uint32_t> sizes, std::vector<uint32_t> strides = {},
+         size_t misalign = 0)
+      : dtype_(dtype),
+        sizes_(std::move(sizes)),
+        given_strides_(std::move(strides)),
+        lead_(kGuard + misalign) {
     strides_ = given_strides_;
     if (strides_.empty()) {
       strides_.resize(sizes_.size());
@@ -164,13 +169,13 @@ class Tensor {
     uint64_t last = 0;
     for (size_t d = 0; d < sizes_.size(); ++d) last += uint64_t{sizes_[d] - 1} * strides_[d];
     bytes_ = ((last + 1) * Info(dtype_).size + 3) / 4 * 4;
-    storage_.assign(bytes_ + 2 * kGuard, kGuardByte);
+    storage_.assign(lead_ + bytes_ + kGuard, kGuardByte);
     std::fill(data(), data() + bytes_, uint8_t{0xCD});  // a pattern, not a result
   }
   Tensor(const Tensor&) = delete;
   Tensor& operator=(const Tensor&) = delete;
 
-  uint8_t* data() { return storage_.data() + kGuard; }
+  uint8_t* data() { return storage_.data() + lead_; }
   const std::vector<uint8_t>& storage() const { return storage_; }
   uint32_t dtype() const { return dtype_; }
   const std::vector<uint32_t>& sizes() const { return sizes_; }
@@ -205,7 +210,7 @@ class Tensor {
   }
   uint64_t GetBuffer(uint64_t element) const {
     uint64_t bits = 0;
-    std::memcpy(&bits, storage_.data() + kGuard + element * Info(dtype_).size, Info(dtype_).size);
+    std::memcpy(&bits, storage_.data() + lead_ + element * Info(dtype_).size, Info(dtype_).size);
     return bits;
   }
   void SetBuffer(uint64_t element, uint64_t bits) {
@@ -219,14 +224,17 @@ class Tensor {
     return v;
   }
   bool GuardsIntact() const {
+    for (size_t i = 0; i < lead_; ++i)
+      if (storage_[i] != kGuardByte) return false;
     for (size_t i = 0; i < kGuard; ++i)
-      if (storage_[i] != kGuardByte || storage_[kGuard + bytes_ + i] != kGuardByte) return false;
+      if (storage_[lead_ + bytes_ + i] != kGuardByte) return false;
     return true;
   }
 
  private:
   uint32_t dtype_;
   std::vector<uint32_t> sizes_, given_strides_, strides_;
+  size_t lead_;  // bytes before the buffer
   uint64_t bytes_ = 0;
   std::vector<uint8_t> storage_;
   opcts_tensor_desc desc_{};
@@ -304,13 +312,15 @@ struct ScanCase {
   bool negative_axis = false;  // OpenVINO: pass axis - rank
   uint32_t seed = 1;
   bool negative_zeros = false;  // every element -0.0: the carries must keep its sign
+  size_t out_misalign = 0;      // the output buffer starts this many bytes off alignment
 
   std::string Describe() const {
     return std::string(OpName(op)) + (negative_zeros ? " of -0.0" : "") + " " + Info(dtype).name +
            " sizes " + Shape(sizes) + " in_strides " + Shape(in_strides) + " out_strides " +
            Shape(out_strides) + " axis " + std::to_string(axis) + (reverse ? " reverse" : "") +
-           (exclusive ? " exclusive" : "") + (in_place ? " in-place" : "") + " seed " +
-           std::to_string(seed);
+           (exclusive ? " exclusive" : "") + (in_place ? " in-place" : "") +
+           (out_misalign ? " output misaligned by " + std::to_string(out_misalign) : "") +
+           " seed " + std::to_string(seed);
   }
 };
 
@@ -333,7 +343,7 @@ void RunScanCase(const Backend& backend, const ScanCase& c) {
   SCOPED_TRACE(c.Describe());
   const bool product = c.op == Op::kDmlProduct;
   Tensor in(c.dtype, c.sizes, c.in_strides);
-  Tensor separate_out(c.dtype, c.sizes, c.out_strides);
+  Tensor separate_out(c.dtype, c.sizes, c.out_strides, c.out_misalign);
   Tensor& out = c.in_place ? in : separate_out;
   std::mt19937_64 rng(c.seed);
   for (uint64_t e = 0; e < in.buffer_elements(); ++e)
@@ -572,6 +582,30 @@ TEST_P(CpuSimdTarget, StreamsLargeFloat16Rows) {
     RunScanCase(*backend_, c);
     if (HasFailure()) return;
   }
+}
+
+// The ABI does not require element-aligned buffers. An output that starts between element
+// boundaries has no aligned vector anywhere, so none of its stores may go around the caches (a
+// misaligned streaming store faults), however large it is: one line split across the threads,
+// lines shared out, and rows, each way.
+TEST_P(CpuSimdTarget, StoresElementMisalignedOutputsPlainly) {
+  struct Shape {
+    std::vector<uint32_t> sizes;
+    uint32_t axis;
+  };
+  const Shape shapes[] = {{{6400001}, 0}, {{1601, 4001}, 1}, {{1601, 4001}, 0}};  // 25.6 MB
+  uint32_t seed = 2900;
+  for (const Shape& shape : shapes)
+    for (const bool backward_exclusive : {false, true}) {
+      ScanCase c;
+      c.sizes = shape.sizes;
+      c.axis = shape.axis;
+      c.reverse = c.exclusive = backward_exclusive;
+      c.out_misalign = 2;
+      c.seed = ++seed;
+      RunScanCase(*backend_, c);
+      if (HasFailure()) return;
+    }
 }
 
 TEST_P(CpuSimdTarget, ScansInPlace) {

@@ -122,8 +122,18 @@ HWY_INLINE hn::Vec<D> LoadElems(D d, const StorageT<K>* p) {
   }
 }
 
-// Stores a vector; with `stream` (an output too large to stay in cache) a whole, aligned vector
-// of at least 16 bytes goes around the caches, saving the read-for-ownership of its line.
+// Whether Lanes(d) elements of kind K stored at p are aligned to their size: what a streaming
+// store needs (StoreElems).
+template <ElemKind K, class D>
+HWY_INLINE bool AlignedVectorAt(D d, const StorageT<K>* p) {
+  return reinterpret_cast<uintptr_t>(p) % (hn::Lanes(d) * sizeof(StorageT<K>)) == 0;
+}
+
+// Stores a vector; with `stream` (an output too large to stay in cache, and p aligned to the
+// vector: AlignedVectorAt) a whole vector of at least 16 bytes goes around the caches, saving
+// the read-for-ownership of its line. The line scans check the alignment once per line, not
+// per store: float16 lines on AVX2, bound by their loop's instructions there, ran 1.07x faster
+// on one Zen 5 thread (bench/results/aligned-stream-ab.md).
 template <class D>
 HWY_INLINE void Put(D d, hn::Vec<D> v, hn::TFromD<D>* p, bool stream) {
 #if HWY_TARGET == HWY_SCALAR
@@ -131,15 +141,14 @@ HWY_INLINE void Put(D d, hn::Vec<D> v, hn::TFromD<D>* p, bool stream) {
 #else
   constexpr size_t kBytes = hn::MaxLanes(D()) * sizeof(hn::TFromD<D>);
   if constexpr (kBytes >= 16) {
-    if (stream && reinterpret_cast<uintptr_t>(p) % kBytes == 0 &&
-        hn::Lanes(d) * sizeof(*p) == kBytes)
-      return hn::Stream(v, d, p);
+    if (stream && hn::Lanes(d) * sizeof(*p) == kBytes) return hn::Stream(v, d, p);
   }
 #endif
   hn::StoreU(v, d, p);
 }
 
-// Stores compute lanes as Lanes(d) elements of kind K, rounding or truncating once.
+// Stores compute lanes as Lanes(d) elements of kind K, rounding or truncating once; `stream`
+// as for Put.
 template <ElemKind K, class D>
 HWY_INLINE void StoreElems(D d, hn::Vec<D> v, StorageT<K>* p, bool stream) {
   if constexpr (std::is_same_v<StorageT<K>, ComputeT<K>>) {
@@ -272,6 +281,7 @@ template <ElemKind K, ScanOp kOp>
 constexpr bool kHasEmptySumHead = (kOp == ScanOp::kSum) && std::is_floating_point_v<ComputeT<K>>;
 
 // The head row of an exclusive float sum: +0.0 stored, the running value combined with the row.
+// `stream` as for Put.
 template <ElemKind K, class D>
 HWY_INLINE void EmptySumRowStep(D d, bool stream, const StorageT<K>* in, StorageT<K>* out, size_t x,
                                 ComputeT<K>* running) {
@@ -321,7 +331,9 @@ constexpr size_t kRowGroup = 4;
 template <class D, class S>
 constexpr size_t kRowStepVectors = std::clamp<size_t>(64 / (hn::MaxLanes(D()) * sizeof(S)), 2, 4);
 
-// One row: `r` (the running value) combined with `v` and stored, before (exclusive) or after.
+// One row: `r` (the running value) combined with `v` and stored, before (exclusive) or after;
+// `stream` as for Put. The rows' steps are whole vectors from each row's start, so a row's
+// stores are all aligned or none is: the callers check once per row.
 template <ElemKind K, ScanOp kOp, class D>
 HWY_INLINE hn::Vec<D> RowStep(D d, bool exclusive, bool stream, hn::Vec<D> r, hn::Vec<D> v,
                               StorageT<K>* out) {
@@ -335,7 +347,7 @@ HWY_INLINE hn::Vec<D> RowStep(D d, bool exclusive, bool stream, hn::Vec<D> r, hn
 // output row may alias its input row (in place), and rows a multiple of 4 KiB apart would
 // otherwise make each load wait for the store before it (4K aliasing).
 template <ElemKind K, ScanOp kOp, size_t kU, class D>
-HWY_INLINE void RowGroupStep(D d, bool exclusive, bool stream, const StorageT<K>* const* in,
+HWY_INLINE void RowGroupStep(D d, bool exclusive, const bool* stream, const StorageT<K>* const* in,
                              StorageT<K>* const* out, size_t x, ComputeT<K>* running) {
   const size_t n = hn::Lanes(d);
   hn::Vec<D> v[kRowGroup][kU];
@@ -345,7 +357,7 @@ HWY_INLINE void RowGroupStep(D d, bool exclusive, bool stream, const StorageT<K>
   for (size_t u = 0; u < kU; ++u) r[u] = hn::LoadU(d, running + x + u * n);
   for (size_t g = 0; g < kRowGroup; ++g)
     for (size_t u = 0; u < kU; ++u)
-      r[u] = RowStep<K, kOp>(d, exclusive, stream, r[u], v[g][u], out[g] + x + u * n);
+      r[u] = RowStep<K, kOp>(d, exclusive, stream[g], r[u], v[g][u], out[g] + x + u * n);
   for (size_t u = 0; u < kU; ++u) hn::StoreU(r[u], d, running + x + u * n);
 }
 
@@ -380,6 +392,7 @@ HWY_INLINE void NarrowRows(D d, bool exclusive, const RowsJob& job, size_t vecto
     const auto* in =
         reinterpret_cast<const S*>(job.in + static_cast<ptrdiff_t>(r) * job.in_row_step);
     auto* out = reinterpret_cast<S*>(job.out + static_cast<ptrdiff_t>(r) * job.out_row_step);
+    const bool stream = job.stream && AlignedVectorAt<K>(d, out);
     for (size_t u = 0; u < kV; ++u) {  // every load before any store, as in RowGroupStep
       if (u < vectors) {
         PrefetchAheadIntoL2(in + u * n, ahead);
@@ -388,7 +401,7 @@ HWY_INLINE void NarrowRows(D d, bool exclusive, const RowsJob& job, size_t vecto
     }
     for (size_t u = 0; u < kV; ++u)
       if (u < vectors)
-        run[u] = RowStep<K, kOp>(d, exclusive, job.stream, run[u], v[u], out + u * n);
+        run[u] = RowStep<K, kOp>(d, exclusive, stream, run[u], v[u], out + u * n);
   }
 }
 
@@ -411,9 +424,10 @@ void ScanRowsT(bool exclusive, const RowsJob& job) {
   size_t r = 0;
   if constexpr (kHasEmptySumHead<K, kOp>) {
     if (exclusive) {
+      const bool stream = job.stream && AlignedVectorAt<K>(d, out_row(0));
       size_t x = 0;
       for (; x + n <= job.width; x += n)
-        EmptySumRowStep<K>(d, job.stream, in_row(0), out_row(0), x, running + x);
+        EmptySumRowStep<K>(d, stream, in_row(0), out_row(0), x, running + x);
       for (; x < job.width; ++x)
         EmptySumRowStep<K>(d1, false, in_row(0), out_row(0), x, running + x);
       r = 1;
@@ -445,21 +459,25 @@ void ScanRowsT(bool exclusive, const RowsJob& job) {
   for (; r + kRowGroup <= job.rows; r += kRowGroup) {
     const S* in[kRowGroup] = {in_row(r), in_row(r + 1), in_row(r + 2), in_row(r + 3)};
     S* out[kRowGroup] = {out_row(r), out_row(r + 1), out_row(r + 2), out_row(r + 3)};
+    bool stream[kRowGroup];
+    for (size_t g = 0; g < kRowGroup; ++g) stream[g] = job.stream && AlignedVectorAt<K>(d, out[g]);
     size_t x = 0;
     for (; !one_line_steps && x + kU * n <= job.width; x += kU * n) {
       for (const S* row : in) prefetch(row + x);
-      RowGroupStep<K, kOp, kU>(d, exclusive, job.stream, in, out, x, running);
+      RowGroupStep<K, kOp, kU>(d, exclusive, stream, in, out, x, running);
     }
     for (; x + n <= job.width; x += n) {  // and every step of one_line_steps
       for (const S* row : in) prefetch(row + x);
-      RowGroupStep<K, kOp, 1>(d, exclusive, job.stream, in, out, x, running);
+      RowGroupStep<K, kOp, 1>(d, exclusive, stream, in, out, x, running);
     }
-    for (; x < job.width; ++x) RowGroupStep<K, kOp, 1>(d1, exclusive, false, in, out, x, running);
+    constexpr bool kCached[kRowGroup] = {};
+    for (; x < job.width; ++x) RowGroupStep<K, kOp, 1>(d1, exclusive, kCached, in, out, x, running);
   }
   for (; r < job.rows; ++r) {  // the last rows, fewer than a group
+    const bool stream = job.stream && AlignedVectorAt<K>(d, out_row(r));
     size_t x = 0;
     for (; x + n <= job.width; x += n)
-      SingleRowStep<K, kOp>(d, exclusive, job.stream, in_row(r), out_row(r), x, running + x);
+      SingleRowStep<K, kOp>(d, exclusive, stream, in_row(r), out_row(r), x, running + x);
     for (; x < job.width; ++x)
       SingleRowStep<K, kOp>(d1, exclusive, false, in_row(r), out_row(r), x, running + x);
   }
@@ -639,7 +657,8 @@ void ScanLineT(const StorageT<K>* in, StorageT<K>* out, size_t n, ComputeT<K>* c
   const LineTag<C> d;
   // What is left after whole 512-bit vectors: at most one vector of two blocks.
   using RestTag = hn::CappedTag<C, 32 / sizeof(C)>;
-  // Streaming stores need aligned vectors: single elements up to the first aligned one.
+  // Streaming stores need aligned vectors: single elements up to the first aligned one. Then
+  // every vector is aligned (the rest vectors, half as wide, too), or none is and none streams.
   const size_t vector_bytes = hn::Lanes(d) * sizeof(StorageT<K>);
   C c = *carry_io;
   if constexpr (!kReverse) {
@@ -647,6 +666,7 @@ void ScanLineT(const StorageT<K>* in, StorageT<K>* out, size_t n, ComputeT<K>* c
     size_t i = 0;
     for (; i < aligned; ++i)
       c = ScanOne<K, kOp, kExclusive, kReverse>(in, out, i, c, head && i == 0);
+    stream = stream && AlignedVectorAt<K>(d, out + i);
     c = ScanVectors<K, kOp, kExclusive, kReverse>(d, in, out, n, &i, c, head, stream, prefetch);
     if constexpr (kWholeVectorScan<C>)
       c = ScanVectors<K, kOp, kExclusive, kReverse>(RestTag(), in, out, n, &i, c, head, stream,
@@ -663,6 +683,7 @@ void ScanLineT(const StorageT<K>* in, StorageT<K>* out, size_t n, ComputeT<K>* c
       --i;
       c = ScanOne<K, kOp, kExclusive, kReverse>(in, out, i, c, head && i == n - 1);
     }
+    stream = stream && AlignedVectorAt<K>(d, out + i);  // the end of the last vector
     c = ScanVectors<K, kOp, kExclusive, kReverse>(d, in, out, n, &i, c, head, stream, prefetch);
     if constexpr (kWholeVectorScan<C>)
       c = ScanVectors<K, kOp, kExclusive, kReverse>(RestTag(), in, out, n, &i, c, head, stream,

@@ -400,8 +400,7 @@ HWY_INLINE void NarrowRows(D d, bool exclusive, const RowsJob& job, size_t vecto
       }
     }
     for (size_t u = 0; u < kV; ++u)
-      if (u < vectors)
-        run[u] = RowStep<K, kOp>(d, exclusive, stream, run[u], v[u], out + u * n);
+      if (u < vectors) run[u] = RowStep<K, kOp>(d, exclusive, stream, run[u], v[u], out + u * n);
   }
 }
 

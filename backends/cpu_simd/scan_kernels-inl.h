@@ -281,12 +281,11 @@ template <ElemKind K, ScanOp kOp>
 constexpr bool kHasEmptySumHead = (kOp == ScanOp::kSum) && std::is_floating_point_v<ComputeT<K>>;
 
 // The head row of an exclusive float sum: +0.0 stored, the running value combined with the row.
-// `stream` as for Put.
 template <ElemKind K, class D>
 HWY_INLINE void EmptySumRowStep(D d, bool stream, const StorageT<K>* in, StorageT<K>* out, size_t x,
                                 ComputeT<K>* running) {
   const auto v = LoadElems<K>(d, in + x);  // before the store: in place, out is in
-  StoreElems<K>(d, hn::Zero(d), out + x, stream);
+  StoreElems<K>(d, hn::Zero(d), out + x, stream && AlignedVectorAt<K>(d, out + x));
   hn::StoreU(Apply<ScanOp::kSum>(hn::LoadU(d, running), v), d, running);
 }
 
@@ -331,12 +330,14 @@ constexpr size_t kRowGroup = 4;
 template <class D, class S>
 constexpr size_t kRowStepVectors = std::clamp<size_t>(64 / (hn::MaxLanes(D()) * sizeof(S)), 2, 4);
 
-// One row: `r` (the running value) combined with `v` and stored, before (exclusive) or after;
-// `stream` as for Put. The rows' steps are whole vectors from each row's start, so a row's
-// stores are all aligned or none is: the callers check once per row.
+// One row: `r` (the running value) combined with `v` and stored, before (exclusive) or after.
+// Streamed only where the vector is aligned: checking once per row instead (a row's steps are
+// whole vectors) measured 1.03x for float16 along axis 0 and grew the row kernels' code by a
+// quarter (bench/results/aligned-stream-ab.md).
 template <ElemKind K, ScanOp kOp, class D>
 HWY_INLINE hn::Vec<D> RowStep(D d, bool exclusive, bool stream, hn::Vec<D> r, hn::Vec<D> v,
                               StorageT<K>* out) {
+  stream = stream && AlignedVectorAt<K>(d, out);
   if (exclusive) StoreElems<K>(d, r, out, stream);
   r = Apply<kOp>(r, v);
   if (!exclusive) StoreElems<K>(d, r, out, stream);
@@ -347,7 +348,7 @@ HWY_INLINE hn::Vec<D> RowStep(D d, bool exclusive, bool stream, hn::Vec<D> r, hn
 // output row may alias its input row (in place), and rows a multiple of 4 KiB apart would
 // otherwise make each load wait for the store before it (4K aliasing).
 template <ElemKind K, ScanOp kOp, size_t kU, class D>
-HWY_INLINE void RowGroupStep(D d, bool exclusive, const bool* stream, const StorageT<K>* const* in,
+HWY_INLINE void RowGroupStep(D d, bool exclusive, bool stream, const StorageT<K>* const* in,
                              StorageT<K>* const* out, size_t x, ComputeT<K>* running) {
   const size_t n = hn::Lanes(d);
   hn::Vec<D> v[kRowGroup][kU];
@@ -357,7 +358,7 @@ HWY_INLINE void RowGroupStep(D d, bool exclusive, const bool* stream, const Stor
   for (size_t u = 0; u < kU; ++u) r[u] = hn::LoadU(d, running + x + u * n);
   for (size_t g = 0; g < kRowGroup; ++g)
     for (size_t u = 0; u < kU; ++u)
-      r[u] = RowStep<K, kOp>(d, exclusive, stream[g], r[u], v[g][u], out[g] + x + u * n);
+      r[u] = RowStep<K, kOp>(d, exclusive, stream, r[u], v[g][u], out[g] + x + u * n);
   for (size_t u = 0; u < kU; ++u) hn::StoreU(r[u], d, running + x + u * n);
 }
 
@@ -392,7 +393,6 @@ HWY_INLINE void NarrowRows(D d, bool exclusive, const RowsJob& job, size_t vecto
     const auto* in =
         reinterpret_cast<const S*>(job.in + static_cast<ptrdiff_t>(r) * job.in_row_step);
     auto* out = reinterpret_cast<S*>(job.out + static_cast<ptrdiff_t>(r) * job.out_row_step);
-    const bool stream = job.stream && AlignedVectorAt<K>(d, out);
     for (size_t u = 0; u < kV; ++u) {  // every load before any store, as in RowGroupStep
       if (u < vectors) {
         PrefetchAheadIntoL2(in + u * n, ahead);
@@ -400,7 +400,8 @@ HWY_INLINE void NarrowRows(D d, bool exclusive, const RowsJob& job, size_t vecto
       }
     }
     for (size_t u = 0; u < kV; ++u)
-      if (u < vectors) run[u] = RowStep<K, kOp>(d, exclusive, stream, run[u], v[u], out + u * n);
+      if (u < vectors)
+        run[u] = RowStep<K, kOp>(d, exclusive, job.stream, run[u], v[u], out + u * n);
   }
 }
 
@@ -423,10 +424,9 @@ void ScanRowsT(bool exclusive, const RowsJob& job) {
   size_t r = 0;
   if constexpr (kHasEmptySumHead<K, kOp>) {
     if (exclusive) {
-      const bool stream = job.stream && AlignedVectorAt<K>(d, out_row(0));
       size_t x = 0;
       for (; x + n <= job.width; x += n)
-        EmptySumRowStep<K>(d, stream, in_row(0), out_row(0), x, running + x);
+        EmptySumRowStep<K>(d, job.stream, in_row(0), out_row(0), x, running + x);
       for (; x < job.width; ++x)
         EmptySumRowStep<K>(d1, false, in_row(0), out_row(0), x, running + x);
       r = 1;
@@ -458,25 +458,21 @@ void ScanRowsT(bool exclusive, const RowsJob& job) {
   for (; r + kRowGroup <= job.rows; r += kRowGroup) {
     const S* in[kRowGroup] = {in_row(r), in_row(r + 1), in_row(r + 2), in_row(r + 3)};
     S* out[kRowGroup] = {out_row(r), out_row(r + 1), out_row(r + 2), out_row(r + 3)};
-    bool stream[kRowGroup];
-    for (size_t g = 0; g < kRowGroup; ++g) stream[g] = job.stream && AlignedVectorAt<K>(d, out[g]);
     size_t x = 0;
     for (; !one_line_steps && x + kU * n <= job.width; x += kU * n) {
       for (const S* row : in) prefetch(row + x);
-      RowGroupStep<K, kOp, kU>(d, exclusive, stream, in, out, x, running);
+      RowGroupStep<K, kOp, kU>(d, exclusive, job.stream, in, out, x, running);
     }
     for (; x + n <= job.width; x += n) {  // and every step of one_line_steps
       for (const S* row : in) prefetch(row + x);
-      RowGroupStep<K, kOp, 1>(d, exclusive, stream, in, out, x, running);
+      RowGroupStep<K, kOp, 1>(d, exclusive, job.stream, in, out, x, running);
     }
-    constexpr bool kCached[kRowGroup] = {};
-    for (; x < job.width; ++x) RowGroupStep<K, kOp, 1>(d1, exclusive, kCached, in, out, x, running);
+    for (; x < job.width; ++x) RowGroupStep<K, kOp, 1>(d1, exclusive, false, in, out, x, running);
   }
   for (; r < job.rows; ++r) {  // the last rows, fewer than a group
-    const bool stream = job.stream && AlignedVectorAt<K>(d, out_row(r));
     size_t x = 0;
     for (; x + n <= job.width; x += n)
-      SingleRowStep<K, kOp>(d, exclusive, stream, in_row(r), out_row(r), x, running + x);
+      SingleRowStep<K, kOp>(d, exclusive, job.stream, in_row(r), out_row(r), x, running + x);
     for (; x < job.width; ++x)
       SingleRowStep<K, kOp>(d1, exclusive, false, in_row(r), out_row(r), x, running + x);
   }

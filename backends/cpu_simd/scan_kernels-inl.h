@@ -332,8 +332,8 @@ constexpr size_t kRowStepVectors = std::clamp<size_t>(64 / (hn::MaxLanes(D()) * 
 
 // One row: `r` (the running value) combined with `v` and stored, before (exclusive) or after.
 // Streamed only where the vector is aligned: checking once per row instead (a row's steps are
-// whole vectors) measured 1.03x for float16 along axis 0 and grew the row kernels' code by a
-// quarter (bench/results/aligned-stream-ab.md).
+// whole vectors) measured 1.03-1.04x for float16 along axis 0 and grew the row kernels' code
+// by a fifth (bench/results/aligned-stream-ab.md).
 template <ElemKind K, ScanOp kOp, class D>
 HWY_INLINE hn::Vec<D> RowStep(D d, bool exclusive, bool stream, hn::Vec<D> r, hn::Vec<D> v,
                               StorageT<K>* out) {

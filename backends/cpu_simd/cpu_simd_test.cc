@@ -149,8 +149,8 @@ constexpr uint8_t kGuardByte = 0xA5;
 
 class Tensor {
  public:
-  // Empty `strides`: packed. The buffer is the implied minimum, with guards on both sides, the
-  // first one `misalign` bytes longer (off the alignment operator new gives).
+  // Empty `strides`: packed. The buffer is the implied minimum, with guards on both sides; the
+  // first is `misalign` bytes longer, which moves the buffer off operator new's alignment.
   Tensor(uint32_t dtype, std::vector<uint32_t> sizes, std::vector<uint32_t> strides = {},
          size_t misalign = 0)
       : dtype_(dtype),

@@ -149,14 +149,17 @@ void RunRows(const ScanArgs& a, const Plan& p, const Buffers& b, bool parallel) 
   });
 }
 
-// One long contiguous line scanned by all threads in pieces, claimed in order: the claimer of a
-// piece reduces it (reading it into cache), waits for the carry into it, passes carry op total
-// on at once, and only then scans the piece from cache, so no thread waits for another's scan
-// (scanning a piece in one pass when its carry is already known passes the carry on only at
-// the end, and measured 25% slower for float16), and a piece waits only for an earlier piece,
-// which a running thread has claimed. Each piece is read before it is written, by its claimer
-// alone, so this is safe in place. Reducing the next piece inside the scan's own pass, or the two
-// interleaved in blocks, measured no better (bench/results/split-line-ab.md).
+// One long contiguous line scanned by all threads in pieces, claimed in order. A thread holding
+// a piece whose total it knows waits for the carry into it, passes carry op total on at once,
+// claims its next piece and scans this one from cache while reducing the next one in the same
+// pass (ScanLine's `along`), from memory. So each piece is read from memory once, in a pass that
+// also writes, as a copy does; no thread waits for another's scan, only for an earlier piece's
+// carry, which a running thread holds. A reduce pass of its own for each piece, from cache
+// before its scan, held 1d lines to about 1 / (1 + copy rate / (4 x reduce rate)) of the copy
+// limit (bench/results/split-line-roofline-zen5.md); reducing along took them 1.03-1.10x faster
+// (bench/results/fused-split-line-ab.md). Each piece is read before it is written, by its
+// claimer alone, so this is safe in place. One fence per thread, at the end: no other thread
+// reads the output before the job ends.
 void ScanSplitLine(const ScanArgs& a, const unsigned char* in, unsigned char* out, size_t n,
                    size_t es, bool stream) {
   const size_t piece = std::max<size_t>(kLinePieceBytes / es, 1024);
@@ -174,24 +177,46 @@ void ScanSplitLine(const ScanArgs& a, const unsigned char* in, unsigned char* ou
     known.store(static_cast<uint32_t>(i + 1), std::memory_order_seq_cst);
     known.notify_all();
   };
-  // The scan of a piece reads it from cache, so instead of its own input it prefetches the piece
-  // this thread most likely claims next (`threads` pieces on) for that piece's reduce: memory is
-  // then read while this piece is written, as a copy does: 1.01-1.30x the GB/s on Zen 5
-  // (bench/results/next-piece-prefetch-ab.md).
-  const auto next_piece_bytes = static_cast<ptrdiff_t>(a.pool->threads() * piece * es);
-  a.pool->Run(pieces, true, [&](uint64_t k, unsigned) {
+  struct Piece {
+    const unsigned char* src;
+    unsigned char* dst;
+    size_t length;
+  };
+  auto piece_at = [&](size_t k) {
     const size_t walked = k * piece, length = std::min(piece, n - walked);
     const size_t begin = a.reverse ? n - walked - length : walked;
-    const unsigned char* src = in + begin * es;
-    unsigned char* dst = out + begin * es;
+    return Piece{in + begin * es, out + begin * es, length};
+  };
+  std::atomic<uint64_t> claimed{0};
+  // One job per thread, each claiming pieces until none is left: a thread that wakes late finds
+  // them all claimed and returns.
+  a.pool->Run(a.pool->threads(), true, [&](uint64_t, unsigned) {
+    size_t k = claimed.fetch_add(1, std::memory_order_relaxed);
+    if (k >= pieces) return;
+    Piece p = piece_at(k);
     Carry total = IdentityCarry(a.type);
-    ReduceLine(a.target, a.type, src, length, &total);
-    for (uint32_t seen; (seen = known.load(std::memory_order_acquire)) <= k;)
-      known.wait(seen, std::memory_order_acquire);
-    Carry carry = carries[k];
-    publish(k + 1, Combine(a.type, carry, total));
-    ScanLine(a.target, a.type, a.reverse, src, dst, length, &carry, /*head=*/k == 0, stream,
-             next_piece_bytes);
+    ReduceLine(a.target, a.type, p.src, p.length, &total);  // the first piece only
+    for (;;) {
+      for (uint32_t seen; (seen = known.load(std::memory_order_acquire)) <= k;)
+        known.wait(seen, std::memory_order_acquire);
+      Carry carry = carries[k];
+      publish(k + 1, Combine(a.type, carry, total));
+      const size_t next = claimed.fetch_add(1, std::memory_order_relaxed);
+      if (next >= pieces) {
+        ScanLine(a.target, a.type, a.reverse, p.src, p.dst, p.length, &carry, k == 0, stream);
+        break;
+      }
+      const Piece q = piece_at(next);
+      total = IdentityCarry(a.type);
+      if (q.length == p.length) {
+        ScanLine(a.target, a.type, a.reverse, p.src, p.dst, p.length, &carry, k == 0, stream,
+                 kPrefetchBytes, q.src, &total);
+      } else {  // q is the last piece, shorter; its total would only carry out of the line
+        ScanLine(a.target, a.type, a.reverse, p.src, p.dst, p.length, &carry, k == 0, stream);
+      }
+      k = next;
+      p = q;
+    }
     if (stream) hwy::FlushStream();
   });
 }

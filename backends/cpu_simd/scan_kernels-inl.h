@@ -520,22 +520,22 @@ HWY_INLINE ComputeT<K> ScanOne(const StorageT<K>* in, StorageT<K>* out, size_t i
       LineStep<K, kOp, kExclusive, kReverse>(d1, in + i, out + i, hn::Set(d1, c), head, false));
 }
 
-// Calls step(at, at_head) for the whole vectors of tag d from element *i on, forward up to n or
-// in reverse down to 0, prefetching `prefetch` bytes ahead in scan order; leaves *i past them.
-// at_head: the vector holds the line's head.
-template <bool kReverse, class D, class S, class Step>
-HWY_INLINE void ForEachVector(D d, const S* in, size_t n, size_t* i, bool head, ptrdiff_t prefetch,
+// Calls side(at) and then step(at, at_head) for the whole vectors of tag d from element *i on,
+// forward up to n or in reverse down to 0; leaves *i past them. at_head: the vector holds the
+// line's head. side: the vector's prefetch, and what else rides along (ScanLineT).
+template <bool kReverse, class D, class Side, class Step>
+HWY_INLINE void ForEachVector(D d, size_t n, size_t* i, bool head, const Side& side,
                               const Step& step) {
   const size_t lanes = hn::Lanes(d);
   if constexpr (!kReverse) {
     for (; *i + lanes <= n; *i += lanes) {
-      PrefetchAheadIntoL2(in + *i, prefetch);
+      side(*i);
       step(*i, head && *i == 0);
     }
   } else {
     while (*i >= lanes) {
       *i -= lanes;
-      PrefetchAheadIntoL2(in + *i, -prefetch);
+      side(*i);
       step(*i, head && *i + lanes == n);
     }
   }
@@ -550,16 +550,16 @@ HWY_INLINE void ForEachVector(D d, const S* in, size_t n, size_t* i, bool head, 
 // starts as c). One shuffle per vector fewer than a prefix of the vector and a broadcast of its
 // total, and the carry chain is one combine. Any grouping of a sum or product is valid
 // (reference/README).
-template <ElemKind K, ScanOp kOp, bool kExclusive, bool kReverse, class D>
+template <ElemKind K, ScanOp kOp, bool kExclusive, bool kReverse, class D, class Side>
 HWY_INLINE ComputeT<K> WindowVectors(D d, const StorageT<K>* in, StorageT<K>* out, size_t n,
                                      size_t* i, ComputeT<K> c, bool head, bool stream,
-                                     ptrdiff_t prefetch) {
+                                     const Side& side) {
   constexpr size_t kN = hn::MaxLanes(D());
   const auto identity = IdentityVec<kOp>(d);
   auto x_before = identity, pairs_before = identity, quads_before = identity,
        octets_before = identity;
   auto running = hn::Set(d, c);
-  ForEachVector<kReverse>(d, in, n, i, head, prefetch, [&](size_t at, bool at_head) {
+  ForEachVector<kReverse>(d, n, i, head, side, [&](size_t at, bool at_head) {
     const auto x = LoadElems<K>(d, in + at);
     const auto pairs = Apply<kOp>(x, SlideIn<1, kReverse>(d, x, x_before));
     const auto quads = Apply<kOp>(pairs, SlideIn<2, kReverse>(d, pairs, pairs_before));
@@ -594,13 +594,13 @@ HWY_INLINE ComputeT<K> WindowVectors(D d, const StorageT<K>* in, StorageT<K>* ou
 // and two combines (9 ops instead of 11 per float32 vector; an exclusive scan also saves a
 // cross-block shuffle). AVX2 float16 lines, the compute-bound ones: 1.11-1.21x the ratio to the
 // copy limit from memory on Zen 5 (same-run A/B, bench/results/block-window-ab.md).
-template <ElemKind K, ScanOp kOp, bool kExclusive, bool kReverse, class D>
+template <ElemKind K, ScanOp kOp, bool kExclusive, bool kReverse, class D, class Side>
 HWY_INLINE ComputeT<K> BlockWindowVectors(D d, const StorageT<K>* in, StorageT<K>* out, size_t n,
                                           size_t* i, ComputeT<K> c, bool head, bool stream,
-                                          ptrdiff_t prefetch) {
+                                          const Side& side) {
   auto running = hn::Set(d, c);
   auto totals_before = IdentityVec<kOp>(d);  // the previous vector's block totals
-  ForEachVector<kReverse>(d, in, n, i, head, prefetch, [&](size_t at, bool at_head) {
+  ForEachVector<kReverse>(d, n, i, head, side, [&](size_t at, bool at_head) {
     const auto prefix = BlockPrefix<kReverse, kOp>(d, LoadElems<K>(d, in + at));
     const auto totals = BlockTotals<kReverse>(d, prefix);
     // Per block, the total of the block just before it in scan order: this vector's other
@@ -622,73 +622,26 @@ HWY_INLINE ComputeT<K> BlockWindowVectors(D d, const StorageT<K>* in, StorageT<K
 #endif
 
 // Whole vectors of tag d from element *i on, forward up to n or in reverse down to 0, after the
-// running value c; returns the value after them and leaves *i past them.
-template <ElemKind K, ScanOp kOp, bool kExclusive, bool kReverse, class D>
+// running value c; returns the value after them and leaves *i past them. side(at) runs before
+// each vector (ForEachVector).
+template <ElemKind K, ScanOp kOp, bool kExclusive, bool kReverse, class D, class Side>
 HWY_INLINE ComputeT<K> ScanVectors(D d, const StorageT<K>* in, StorageT<K>* out, size_t n,
                                    size_t* i, ComputeT<K> c, bool head, bool stream,
-                                   ptrdiff_t prefetch) {
+                                   const Side& side) {
 #if OPCTS_CPU_SIMD_WHOLE_VECTOR_SCAN
   if constexpr (IsWholeVector<D>())
-    return WindowVectors<K, kOp, kExclusive, kReverse>(d, in, out, n, i, c, head, stream, prefetch);
+    return WindowVectors<K, kOp, kExclusive, kReverse>(d, in, out, n, i, c, head, stream, side);
 #endif
 #if HWY_TARGET != HWY_SCALAR
   if constexpr (TwoBlocks<D>())
     return BlockWindowVectors<K, kOp, kExclusive, kReverse>(d, in, out, n, i, c, head, stream,
-                                                            prefetch);
+                                                            side);
 #endif
   auto carry = hn::Set(d, c);
-  ForEachVector<kReverse>(d, in, n, i, head, prefetch, [&](size_t at, bool at_head) {
+  ForEachVector<kReverse>(d, n, i, head, side, [&](size_t at, bool at_head) {
     carry = LineStep<K, kOp, kExclusive, kReverse>(d, in + at, out + at, carry, at_head, stream);
   });
   return hn::GetLane(carry);
-}
-
-// `head`: the line starts here (element 0, or n - 1 in reverse); false for a later piece of a
-// line split across threads.
-template <ElemKind K, ScanOp kOp, bool kExclusive, bool kReverse>
-void ScanLineT(const StorageT<K>* in, StorageT<K>* out, size_t n, ComputeT<K>* carry_io, bool head,
-               bool stream, ptrdiff_t prefetch) {
-  using C = ComputeT<K>;
-  const LineTag<C> d;
-  // What is left after whole 512-bit vectors: at most one vector of two blocks.
-  using RestTag = hn::CappedTag<C, 32 / sizeof(C)>;
-  // Streaming stores need aligned vectors: single elements up to the first aligned one. Then
-  // every vector is aligned (the rest vectors, half as wide, too), or none is and none streams.
-  const size_t vector_bytes = hn::Lanes(d) * sizeof(StorageT<K>);
-  C c = *carry_io;
-  if constexpr (!kReverse) {
-    const size_t aligned = stream ? std::min(n, ElementsToAlignment(out, vector_bytes)) : 0;
-    size_t i = 0;
-    for (; i < aligned; ++i)
-      c = ScanOne<K, kOp, kExclusive, kReverse>(in, out, i, c, head && i == 0);
-    stream = stream && AlignedVectorAt<K>(d, out + i);
-    c = ScanVectors<K, kOp, kExclusive, kReverse>(d, in, out, n, &i, c, head, stream, prefetch);
-    if constexpr (kWholeVectorScan<C>)
-      c = ScanVectors<K, kOp, kExclusive, kReverse>(RestTag(), in, out, n, &i, c, head, stream,
-                                                    prefetch);
-    for (; i < n; ++i) c = ScanOne<K, kOp, kExclusive, kReverse>(in, out, i, c, head && i == 0);
-  } else {
-    // From the end: single elements down to an aligned end, whole vectors, single elements.
-    const size_t misaligned_end = reinterpret_cast<uintptr_t>(out + n) % vector_bytes;
-    const size_t tail = stream && misaligned_end % sizeof(StorageT<K>) == 0
-                            ? std::min(n, misaligned_end / sizeof(StorageT<K>))
-                            : 0;
-    size_t i = n;
-    for (; i > n - tail;) {
-      --i;
-      c = ScanOne<K, kOp, kExclusive, kReverse>(in, out, i, c, head && i == n - 1);
-    }
-    stream = stream && AlignedVectorAt<K>(d, out + i);  // the end of the last vector
-    c = ScanVectors<K, kOp, kExclusive, kReverse>(d, in, out, n, &i, c, head, stream, prefetch);
-    if constexpr (kWholeVectorScan<C>)
-      c = ScanVectors<K, kOp, kExclusive, kReverse>(RestTag(), in, out, n, &i, c, head, stream,
-                                                    prefetch);
-    while (i > 0) {
-      --i;
-      c = ScanOne<K, kOp, kExclusive, kReverse>(in, out, i, c, head && i == n - 1);
-    }
-  }
-  *carry_io = c;
 }
 
 // ---- reduction (the carry pass of a line split across threads) -------------------------------
@@ -716,6 +669,101 @@ void ReduceLineT(const StorageT<K>* in, size_t n, ComputeT<K>* total) {
   *total = t;
 }
 
+// ScanVectors' side work for a line read from memory: its input prefetched into L2, `bytes`
+// ahead in scan order.
+template <bool kReverse, class S>
+struct PrefetchInput {
+  const S* in;
+  ptrdiff_t bytes;
+  HWY_INLINE void operator()(size_t at) const {
+    PrefetchAheadIntoL2(in + at, kReverse ? -bytes : bytes);
+  }
+};
+
+// ScanVectors for a split line's piece that is in cache, reducing `along` (n more elements: the
+// next piece, in memory) into *along_total in the same pass: one vector of it beside each whole
+// vector scanned, the elements beside the rest apart (any grouping is valid: reference/README).
+// `along` is prefetched into L1: into L2 this gained nothing
+// (bench/results/fused-split-line-ab.md).
+template <ElemKind K, ScanOp kOp, bool kExclusive, bool kReverse, class D>
+HWY_INLINE ComputeT<K> ScanVectorsReducingAlong(D d, const StorageT<K>* in, StorageT<K>* out,
+                                                size_t n, size_t* i, ComputeT<K> c, bool head,
+                                                bool stream, const StorageT<K>* along,
+                                                ComputeT<K>* along_total) {
+  using C = ComputeT<K>;
+  const size_t start = *i;
+  auto acc = IdentityVec<kOp>(d);
+  c = ScanVectors<K, kOp, kExclusive, kReverse>(d, in, out, n, i, c, head, stream, [&](size_t at) {
+    PrefetchAhead(along + at, kReverse ? -kPrefetchBytes : kPrefetchBytes);
+    acc = Apply<kOp>(acc, LoadElems<K>(d, along + at));
+  });
+  const size_t lo = std::min(start, *i), hi = std::max(start, *i);
+  HWY_ALIGN C lane_values[hn::MaxLanes(D())];
+  hn::Store(acc, d, lane_values);
+  C t = *along_total;
+  for (size_t l = 0; l < hn::Lanes(d); ++l) t = ApplyScalar<kOp>(t, lane_values[l]);
+  ReduceLineT<K, kOp>(along, lo, &t);
+  ReduceLineT<K, kOp>(along + hi, n - hi, &t);
+  *along_total = t;
+  return c;
+}
+
+// `head`: the line starts here (element 0, or n - 1 in reverse); false for a later piece of a
+// line split across threads. `along`: null, or as for ScanVectorsReducingAlong.
+template <ElemKind K, ScanOp kOp, bool kExclusive, bool kReverse>
+void ScanLineT(const StorageT<K>* in, StorageT<K>* out, size_t n, ComputeT<K>* carry_io, bool head,
+               bool stream, ptrdiff_t prefetch, const StorageT<K>* along,
+               ComputeT<K>* along_total) {
+  using C = ComputeT<K>;
+  const LineTag<C> d;
+  const PrefetchInput<kReverse, StorageT<K>> prefetch_input{in, prefetch};
+  // What is left after whole 512-bit vectors: at most one vector of two blocks.
+  using RestTag = hn::CappedTag<C, 32 / sizeof(C)>;
+  // Streaming stores need aligned vectors: single elements up to the first aligned one. Then
+  // every vector is aligned (the rest vectors, half as wide, too), or none is and none streams.
+  const size_t vector_bytes = hn::Lanes(d) * sizeof(StorageT<K>);
+  C c = *carry_io;
+  if constexpr (!kReverse) {
+    const size_t aligned = stream ? std::min(n, ElementsToAlignment(out, vector_bytes)) : 0;
+    size_t i = 0;
+    for (; i < aligned; ++i)
+      c = ScanOne<K, kOp, kExclusive, kReverse>(in, out, i, c, head && i == 0);
+    stream = stream && AlignedVectorAt<K>(d, out + i);
+    c = along ? ScanVectorsReducingAlong<K, kOp, kExclusive, kReverse>(d, in, out, n, &i, c, head,
+                                                                       stream, along, along_total)
+              : ScanVectors<K, kOp, kExclusive, kReverse>(d, in, out, n, &i, c, head, stream,
+                                                          prefetch_input);
+    if constexpr (kWholeVectorScan<C>)
+      c = ScanVectors<K, kOp, kExclusive, kReverse>(RestTag(), in, out, n, &i, c, head, stream,
+                                                    prefetch_input);
+    for (; i < n; ++i) c = ScanOne<K, kOp, kExclusive, kReverse>(in, out, i, c, head && i == 0);
+  } else {
+    // From the end: single elements down to an aligned end, whole vectors, single elements.
+    const size_t misaligned_end = reinterpret_cast<uintptr_t>(out + n) % vector_bytes;
+    const size_t tail = stream && misaligned_end % sizeof(StorageT<K>) == 0
+                            ? std::min(n, misaligned_end / sizeof(StorageT<K>))
+                            : 0;
+    size_t i = n;
+    for (; i > n - tail;) {
+      --i;
+      c = ScanOne<K, kOp, kExclusive, kReverse>(in, out, i, c, head && i == n - 1);
+    }
+    stream = stream && AlignedVectorAt<K>(d, out + i);  // the end of the last vector
+    c = along ? ScanVectorsReducingAlong<K, kOp, kExclusive, kReverse>(d, in, out, n, &i, c, head,
+                                                                       stream, along, along_total)
+              : ScanVectors<K, kOp, kExclusive, kReverse>(d, in, out, n, &i, c, head, stream,
+                                                          prefetch_input);
+    if constexpr (kWholeVectorScan<C>)
+      c = ScanVectors<K, kOp, kExclusive, kReverse>(RestTag(), in, out, n, &i, c, head, stream,
+                                                    prefetch_input);
+    while (i > 0) {
+      --i;
+      c = ScanOne<K, kOp, kExclusive, kReverse>(in, out, i, c, head && i == n - 1);
+    }
+  }
+  *carry_io = c;
+}
+
 // ---- entry points, one per target, exported by scan_kernels.cc -------------------------------
 
 void ScanRowsTarget(const ScanType& t, const RowsJob& job) {
@@ -723,21 +771,24 @@ void ScanRowsTarget(const ScanType& t, const RowsJob& job) {
 }
 
 void ScanLineTarget(const ScanType& t, bool reverse, const void* in, void* out, size_t n,
-                    Carry* carry, bool head, bool stream, ptrdiff_t prefetch) {
+                    Carry* carry, bool head, bool stream, ptrdiff_t prefetch, const void* along,
+                    Carry* along_total) {
   VisitKindOp(t.kind, t.op, [&]<ElemKind K, ScanOp kOp>() {
     const auto* src = static_cast<const StorageT<K>*>(in);
     auto* dst = static_cast<StorageT<K>*>(out);
     ComputeT<K>* c = &CarryAs<ComputeT<K>>(*carry);
+    const auto* al = static_cast<const StorageT<K>*>(along);
+    ComputeT<K>* at = along_total ? &CarryAs<ComputeT<K>>(*along_total) : nullptr;
     if (t.exclusive) {
       if (reverse)
-        ScanLineT<K, kOp, true, true>(src, dst, n, c, head, stream, prefetch);
+        ScanLineT<K, kOp, true, true>(src, dst, n, c, head, stream, prefetch, al, at);
       else
-        ScanLineT<K, kOp, true, false>(src, dst, n, c, head, stream, prefetch);
+        ScanLineT<K, kOp, true, false>(src, dst, n, c, head, stream, prefetch, al, at);
     } else {
       if (reverse)
-        ScanLineT<K, kOp, false, true>(src, dst, n, c, head, stream, prefetch);
+        ScanLineT<K, kOp, false, true>(src, dst, n, c, head, stream, prefetch, al, at);
       else
-        ScanLineT<K, kOp, false, false>(src, dst, n, c, head, stream, prefetch);
+        ScanLineT<K, kOp, false, false>(src, dst, n, c, head, stream, prefetch, al, at);
     }
   });
 }

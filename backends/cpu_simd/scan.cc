@@ -156,8 +156,8 @@ void RunRows(const ScanArgs& a, const Plan& p, const Buffers& b, bool parallel) 
 // also writes, as a copy does; no thread waits for another's scan, only for an earlier piece's
 // carry, which a running thread holds. A reduce pass of its own for each piece, from cache
 // before its scan, held 1d lines to about 1 / (1 + copy rate / (4 x reduce rate)) of the copy
-// limit (bench/results/split-line-roofline-zen5.md); reducing along took them 1.03-1.10x faster
-// (bench/results/fused-split-line-ab.md). Each piece is read before it is written, by its
+// limit (bench/results/split-line-roofline-zen5.md); reducing along took them 1.03-1.12x faster
+// on Zen 5 (bench/results/fused-split-line-ab.md). Each piece is read before it is written, by its
 // claimer alone, so this is safe in place. One fence per thread, at the end: no other thread
 // reads the output before the job ends.
 void ScanSplitLine(const ScanArgs& a, const unsigned char* in, unsigned char* out, size_t n,

@@ -195,7 +195,7 @@ void ScanSplitLine(const ScanArgs& a, const unsigned char* in, unsigned char* ou
     if (k >= pieces) return;
     Piece p = piece_at(k);
     Carry total = IdentityCarry(a.type);
-    ReduceLine(a.target, a.type, p.src, p.length, &total);  // the first piece only
+    ReduceLine(a.target, a.type, p.src, p.length, &total);  // later ones are reduced along
     for (;;) {
       for (uint32_t seen; (seen = known.load(std::memory_order_acquire)) <= k;)
         known.wait(seen, std::memory_order_acquire);

@@ -646,6 +646,15 @@ HWY_INLINE ComputeT<K> ScanVectors(D d, const StorageT<K>* in, StorageT<K>* out,
 
 // ---- reduction (the carry pass of a line split across threads) -------------------------------
 
+// t op (the lanes of v, in lane order).
+template <ScanOp kOp, class D>
+HWY_INLINE hn::TFromD<D> CombineLanes(D d, hn::Vec<D> v, hn::TFromD<D> t) {
+  HWY_ALIGN hn::TFromD<D> lanes[hn::MaxLanes(D())];
+  hn::Store(v, d, lanes);
+  for (size_t l = 0; l < hn::Lanes(d); ++l) t = ApplyScalar<kOp>(t, lanes[l]);
+  return t;
+}
+
 template <ElemKind K, ScanOp kOp>
 void ReduceLineT(const StorageT<K>* in, size_t n, ComputeT<K>* total) {
   using C = ComputeT<K>;
@@ -661,10 +670,7 @@ void ReduceLineT(const StorageT<K>* in, size_t n, ComputeT<K>* total) {
     acc1 = Apply<kOp>(acc1, LoadElems<K>(d, in + i + lanes));
   }
   for (; i + lanes <= n; i += lanes) acc0 = Apply<kOp>(acc0, LoadElems<K>(d, in + i));
-  HWY_ALIGN C lane_values[hn::MaxLanes(hn::ScalableTag<C>())];
-  hn::Store(Apply<kOp>(acc0, acc1), d, lane_values);
-  C t = *total;
-  for (size_t l = 0; l < lanes; ++l) t = ApplyScalar<kOp>(t, lane_values[l]);
+  C t = CombineLanes<kOp>(d, Apply<kOp>(acc0, acc1), *total);
   for (; i < n; ++i) t = ApplyScalar<kOp>(t, hn::GetLane(LoadElems<K>(d1, in + i)));
   *total = t;
 }
@@ -690,7 +696,6 @@ HWY_INLINE ComputeT<K> ScanVectorsReducingAlong(D d, const StorageT<K>* in, Stor
                                                 size_t n, size_t* i, ComputeT<K> c, bool head,
                                                 bool stream, const StorageT<K>* along,
                                                 ComputeT<K>* along_total) {
-  using C = ComputeT<K>;
   const size_t start = *i;
   auto acc = IdentityVec<kOp>(d);
   c = ScanVectors<K, kOp, kExclusive, kReverse>(d, in, out, n, i, c, head, stream, [&](size_t at) {
@@ -698,10 +703,7 @@ HWY_INLINE ComputeT<K> ScanVectorsReducingAlong(D d, const StorageT<K>* in, Stor
     acc = Apply<kOp>(acc, LoadElems<K>(d, along + at));
   });
   const size_t lo = std::min(start, *i), hi = std::max(start, *i);
-  HWY_ALIGN C lane_values[hn::MaxLanes(D())];
-  hn::Store(acc, d, lane_values);
-  C t = *along_total;
-  for (size_t l = 0; l < hn::Lanes(d); ++l) t = ApplyScalar<kOp>(t, lane_values[l]);
+  ComputeT<K> t = CombineLanes<kOp>(d, acc, *along_total);
   ReduceLineT<K, kOp>(along, lo, &t);
   ReduceLineT<K, kOp>(along + hi, n - hi, &t);
   *along_total = t;
@@ -778,17 +780,17 @@ void ScanLineTarget(const ScanType& t, bool reverse, const void* in, void* out, 
     auto* dst = static_cast<StorageT<K>*>(out);
     ComputeT<K>* c = &CarryAs<ComputeT<K>>(*carry);
     const auto* al = static_cast<const StorageT<K>*>(along);
-    ComputeT<K>* at = along_total ? &CarryAs<ComputeT<K>>(*along_total) : nullptr;
+    ComputeT<K>* al_total = along_total ? &CarryAs<ComputeT<K>>(*along_total) : nullptr;
     if (t.exclusive) {
       if (reverse)
-        ScanLineT<K, kOp, true, true>(src, dst, n, c, head, stream, prefetch, al, at);
+        ScanLineT<K, kOp, true, true>(src, dst, n, c, head, stream, prefetch, al, al_total);
       else
-        ScanLineT<K, kOp, true, false>(src, dst, n, c, head, stream, prefetch, al, at);
+        ScanLineT<K, kOp, true, false>(src, dst, n, c, head, stream, prefetch, al, al_total);
     } else {
       if (reverse)
-        ScanLineT<K, kOp, false, true>(src, dst, n, c, head, stream, prefetch, al, at);
+        ScanLineT<K, kOp, false, true>(src, dst, n, c, head, stream, prefetch, al, al_total);
       else
-        ScanLineT<K, kOp, false, false>(src, dst, n, c, head, stream, prefetch, al, at);
+        ScanLineT<K, kOp, false, false>(src, dst, n, c, head, stream, prefetch, al, al_total);
     }
   });
 }

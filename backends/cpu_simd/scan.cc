@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <stdexcept>
 #include <vector>
 
@@ -30,6 +31,9 @@ constexpr size_t kRowChunkAlign = 64;
 constexpr size_t kLongLine = size_t{1} << 16;
 // A piece of such a line: small enough to stay in L2 between its reduce and its scan.
 constexpr size_t kLinePieceBytes = size_t{256} << 10;
+// How long a thread of such a line spins for the carry into its next piece before it sleeps:
+// several pieces' time (bench/results/carry-spin-ab.md).
+constexpr std::chrono::microseconds kCarrySpin{100};
 // Outputs at least this large are written around the caches (non-temporal stores): 3/4 of a
 // 32 MiB L3, glibc memcpy's rule. They would not stay cached for the next reader anyway, and a
 // cached store first reads the line it writes: a third stream of memory traffic.
@@ -149,6 +153,19 @@ void RunRows(const ScanArgs& a, const Plan& p, const Buffers& b, bool parallel) 
   });
 }
 
+// Returns once carries[k] is final (known > k). It usually is within a piece's time, tens of
+// microseconds, and a futex sleep and wake-up can take as long: spin for a while first.
+void AwaitCarry(const std::atomic<uint32_t>& known, size_t k) {
+  const auto spin_until = std::chrono::steady_clock::now() + kCarrySpin;
+  for (uint32_t seen; (seen = known.load(std::memory_order_acquire)) <= k;) {
+    if (std::chrono::steady_clock::now() < spin_until) {
+      for (int i = 0; i < 16; ++i) hwy::Pause();
+    } else {
+      known.wait(seen, std::memory_order_acquire);
+    }
+  }
+}
+
 // One long contiguous line scanned by all threads in pieces, claimed in order. A thread holding
 // a piece whose total it knows waits for the carry into it, passes carry op total on at once,
 // claims its next piece and scans this one from cache while reducing the next one in the same
@@ -197,8 +214,7 @@ void ScanSplitLine(const ScanArgs& a, const unsigned char* in, unsigned char* ou
     Carry total = IdentityCarry(a.type);
     ReduceLine(a.target, a.type, p.src, p.length, &total);  // later ones are reduced along
     for (;;) {
-      for (uint32_t seen; (seen = known.load(std::memory_order_acquire)) <= k;)
-        known.wait(seen, std::memory_order_acquire);
+      AwaitCarry(known, k);
       Carry carry = carries[k];
       publish(k + 1, Combine(a.type, carry, total));
       const size_t next = claimed.fetch_add(1, std::memory_order_relaxed);

@@ -20,8 +20,8 @@ namespace {
 
 // Below this many elements, waking a thread costs more than it saves.
 constexpr uint64_t kParallelMinElements = uint64_t{1} << 16;
-// Shared-out work comes in chunks of at least this many elements, when there are enough.
-constexpr uint64_t kChunkMinElements = uint64_t{1} << 16;
+// Shared-out work comes in chunks of at least this many input bytes, when there are enough.
+constexpr uint64_t kChunkMinBytes = uint64_t{512} << 10;
 // Columns per row job: the running row (8 bytes per column at most) stays in L2.
 constexpr size_t kRowChunk = 8192;
 // Row jobs split a row at multiples of this many columns (whole vectors on every target).
@@ -102,10 +102,10 @@ struct Buffers {
   bool stream;  // non-temporal output stores
 };
 
-// How many chunks to cut `items` equal items (`elements` in all) into: about kChunkMinElements
-// elements each, but at least 4 per thread (a late or slow thread leaves little behind).
-uint64_t ChunkCount(uint64_t items, uint64_t elements, unsigned threads) {
-  return std::min(items, std::max<uint64_t>(4 * uint64_t{threads}, elements / kChunkMinElements));
+// How many chunks to cut `items` equal items (`bytes` of input in all) into: about
+// kChunkMinBytes each, but at least 4 per thread (a late or slow thread leaves little behind).
+uint64_t ChunkCount(uint64_t items, uint64_t bytes, unsigned threads) {
+  return std::min(items, std::max<uint64_t>(4 * uint64_t{threads}, bytes / kChunkMinBytes));
 }
 
 // Row recurrence: each line's rows combined element-wise, vectorized across `width`. Work items
@@ -119,7 +119,7 @@ void RunRows(const ScanArgs& a, const Plan& p, const Buffers& b, bool parallel) 
   const size_t chunk_width = CeilDiv(CeilDiv(p.width, chunks), kRowChunkAlign) * kRowChunkAlign;
   chunks = CeilDiv(p.width, chunk_width);
   const uint64_t items = p.lines * chunks;
-  const uint64_t runs = ChunkCount(items, a.in->element_count, threads);
+  const uint64_t runs = ChunkCount(items, a.in->element_count * b.element_size, threads);
 
   // One running row per thread, 8 bytes per column (the widest compute type).
   std::vector<std::vector<uint64_t>> scratch(threads,
@@ -248,7 +248,7 @@ void RunLines(const ScanArgs& a, const Plan& p, const Buffers& b, bool parallel)
       ScanSplitLine(a, b.in + walker.a() * es, b.out + walker.b() * es, n, es, b.stream);
     return;
   }
-  const uint64_t runs = ChunkCount(p.lines, a.in->element_count, threads);
+  const uint64_t runs = ChunkCount(p.lines, a.in->element_count * es, threads);
   a.pool->Run(runs, parallel, [&](uint64_t run, unsigned) {
     const uint64_t begin = p.lines * run / runs, end = p.lines * (run + 1) / runs;
     OffsetWalker walker = LineWalker(p, begin);

@@ -218,18 +218,13 @@ void ScanSplitLine(const ScanArgs& a, const unsigned char* in, unsigned char* ou
       Carry carry = carries[k];
       publish(k + 1, Combine(a.type, carry, total));
       const size_t next = claimed.fetch_add(1, std::memory_order_relaxed);
-      if (next >= pieces) {
-        ScanLine(a.target, a.type, a.reverse, p.src, p.dst, p.length, &carry, k == 0, stream);
-        break;
-      }
-      const Piece q = piece_at(next);
+      const Piece q = next < pieces ? piece_at(next) : Piece{};
+      // The last piece, shorter, is not reduced along: its total would only carry out of the line.
+      const bool fold = q.length == p.length;
       total = IdentityCarry(a.type);
-      if (q.length == p.length) {
-        ScanLine(a.target, a.type, a.reverse, p.src, p.dst, p.length, &carry, k == 0, stream,
-                 kPrefetchBytes, q.src, &total);
-      } else {  // q is the last piece, shorter; its total would only carry out of the line
-        ScanLine(a.target, a.type, a.reverse, p.src, p.dst, p.length, &carry, k == 0, stream);
-      }
+      ScanLine(a.target, a.type, a.reverse, p.src, p.dst, p.length, &carry, k == 0, stream,
+               fold ? q.src : nullptr, &total);
+      if (next >= pieces) break;
       k = next;
       p = q;
     }

@@ -675,14 +675,13 @@ void ReduceLineT(const StorageT<K>* in, size_t n, ComputeT<K>* total) {
   *total = t;
 }
 
-// ScanVectors' side work for a line read from memory: its input prefetched into L2, `bytes`
-// ahead in scan order.
+// ScanVectors' side work for a line read from memory: its input prefetched into L2,
+// kPrefetchBytes ahead in scan order.
 template <bool kReverse, class S>
 struct PrefetchInput {
   const S* in;
-  ptrdiff_t bytes;
   HWY_INLINE void operator()(size_t at) const {
-    PrefetchAheadIntoL2(in + at, kReverse ? -bytes : bytes);
+    PrefetchAheadIntoL2(in + at, kReverse ? -kPrefetchBytes : kPrefetchBytes);
   }
 };
 
@@ -714,11 +713,10 @@ HWY_INLINE ComputeT<K> ScanVectorsReducingAlong(D d, const StorageT<K>* in, Stor
 // line split across threads. `along`: null, or as for ScanVectorsReducingAlong.
 template <ElemKind K, ScanOp kOp, bool kExclusive, bool kReverse>
 void ScanLineT(const StorageT<K>* in, StorageT<K>* out, size_t n, ComputeT<K>* carry_io, bool head,
-               bool stream, ptrdiff_t prefetch, const StorageT<K>* along,
-               ComputeT<K>* along_total) {
+               bool stream, const StorageT<K>* along, ComputeT<K>* along_total) {
   using C = ComputeT<K>;
   const LineTag<C> d;
-  const PrefetchInput<kReverse, StorageT<K>> prefetch_input{in, prefetch};
+  const PrefetchInput<kReverse, StorageT<K>> prefetch_input{in};
   // What is left after whole 512-bit vectors: at most one vector of two blocks.
   using RestTag = hn::CappedTag<C, 32 / sizeof(C)>;
   // Streaming stores need aligned vectors: single elements up to the first aligned one. Then
@@ -773,8 +771,7 @@ void ScanRowsTarget(const ScanType& t, const RowsJob& job) {
 }
 
 void ScanLineTarget(const ScanType& t, bool reverse, const void* in, void* out, size_t n,
-                    Carry* carry, bool head, bool stream, ptrdiff_t prefetch, const void* along,
-                    Carry* along_total) {
+                    Carry* carry, bool head, bool stream, const void* along, Carry* along_total) {
   VisitKindOp(t.kind, t.op, [&]<ElemKind K, ScanOp kOp>() {
     const auto* src = static_cast<const StorageT<K>*>(in);
     auto* dst = static_cast<StorageT<K>*>(out);
@@ -783,14 +780,14 @@ void ScanLineTarget(const ScanType& t, bool reverse, const void* in, void* out, 
     ComputeT<K>* al_total = along_total ? &CarryAs<ComputeT<K>>(*along_total) : nullptr;
     if (t.exclusive) {
       if (reverse)
-        ScanLineT<K, kOp, true, true>(src, dst, n, c, head, stream, prefetch, al, al_total);
+        ScanLineT<K, kOp, true, true>(src, dst, n, c, head, stream, al, al_total);
       else
-        ScanLineT<K, kOp, true, false>(src, dst, n, c, head, stream, prefetch, al, al_total);
+        ScanLineT<K, kOp, true, false>(src, dst, n, c, head, stream, al, al_total);
     } else {
       if (reverse)
-        ScanLineT<K, kOp, false, true>(src, dst, n, c, head, stream, prefetch, al, al_total);
+        ScanLineT<K, kOp, false, true>(src, dst, n, c, head, stream, al, al_total);
       else
-        ScanLineT<K, kOp, false, false>(src, dst, n, c, head, stream, prefetch, al, al_total);
+        ScanLineT<K, kOp, false, false>(src, dst, n, c, head, stream, al, al_total);
     }
   });
 }

@@ -23,11 +23,10 @@ void ScanRows(SimdTarget target, const ScanType& t, const RowsJob& job) {
 }
 
 void ScanLine(SimdTarget target, const ScanType& t, bool reverse, const void* in, void* out,
-              size_t n, Carry* carry, bool head, bool stream, ptrdiff_t prefetch, const void* along,
+              size_t n, Carry* carry, bool head, bool stream, const void* along,
               Carry* along_total) {
   HWY_DISPATCH_TABLE(ScanLineTarget)
-  [DispatchIndex(target)](t, reverse, in, out, n, carry, head, stream, prefetch, along,
-                          along_total);
+  [DispatchIndex(target)](t, reverse, in, out, n, carry, head, stream, along, along_total);
 }
 
 void ReduceLine(SimdTarget target, const ScanType& t, const void* in, size_t n, Carry* total) {

@@ -198,13 +198,13 @@ constexpr ptrdiff_t kPrefetchBytes = 8192;
 // stores bypass the caches, and the caller calls hwy::FlushStream() before another thread may
 // read them: once per run of lines, as a fence waits for the stores to reach memory (one per
 // 16 KiB line cost a thread 11% of its GB/s on Zen 5: bench/results/line-fence-ab.md). Each
-// vector prefetches into L2 the input `prefetch` bytes after it in scan order. With `along` (n
+// vector prefetches into L2 the input kPrefetchBytes after it in scan order. With `along` (n
 // more elements: a split line's next piece), *along_total = *along_total op (combination of
 // them), reduced in the same pass; the line's own input is then taken to be in cache, and
 // `along` is prefetched instead, into L1, kPrefetchBytes ahead.
 void ScanLine(SimdTarget target, const ScanType& t, bool reverse, const void* in, void* out,
-              size_t n, Carry* carry, bool head, bool stream, ptrdiff_t prefetch = kPrefetchBytes,
-              const void* along = nullptr, Carry* along_total = nullptr);
+              size_t n, Carry* carry, bool head, bool stream, const void* along = nullptr,
+              Carry* along_total = nullptr);
 
 // *total = *total op (combination of the n contiguous elements at `in`).
 void ReduceLine(SimdTarget target, const ScanType& t, const void* in, size_t n, Carry* total);

@@ -292,8 +292,9 @@ void RunScan(const ScanArgs& a) {
   // In place, each output line was just read into cache: streaming would save nothing.
   Buffers b{static_cast<const unsigned char*>(a.in_data), static_cast<unsigned char*>(a.out_data),
             es, out_span >= kStreamMinBytes && a.in_data != a.out_data};
-  // Element-for-element aliasing (the documented in-place case) is safe: every kernel reads an
-  // element before writing it and never reads it again. Any other overlap reads a copy.
+  // Element-for-element aliasing (the documented in-place case) is safe: every kernel that runs
+  // in place reads an element before writing it and never reads it again (the one that reads
+  // again checks for in == out). Any other overlap reads a copy.
   std::vector<unsigned char> input_copy;
   const bool overlap = b.in < b.out + out_span && b.out < b.in + in_span;
   if (overlap && !(b.in == b.out && a.in->strides == a.out->strides)) {

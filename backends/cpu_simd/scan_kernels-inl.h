@@ -177,6 +177,17 @@ HWY_INLINE V Apply(V a, V b) {
     return a * b;
 }
 
+// a op b off the carry chain: a float sum as a * 1 + b, the same rounding (a * 1 is exact) on
+// the multiply-add pipes, where on Zen 5 the adds share two pipes with the shuffles and the
+// float16 conversions.
+template <ScanOp kOp, class D>
+HWY_INLINE hn::Vec<D> ApplyOffChain(D d, hn::Vec<D> a, hn::Vec<D> b) {
+  if constexpr (kOp == ScanOp::kSum && std::is_floating_point_v<hn::TFromD<D>>)
+    return hn::MulAdd(a, hn::Set(d, 1), b);
+  else
+    return Apply<kOp>(a, b);
+}
+
 template <ScanOp kOp, class D>
 HWY_INLINE hn::Vec<D> IdentityVec(D d) {
   return hn::Set(d, Identity<kOp, hn::TFromD<D>>());
@@ -621,6 +632,83 @@ HWY_INLINE ComputeT<K> BlockWindowVectors(D d, const StorageT<K>* in, StorageT<K
 }
 #endif
 
+#if OPCTS_CPU_SIMD_F16C
+// A two-block vector v moved kLanes (at most a block) lanes along the scan direction, across
+// the blocks, the identity entering.
+template <size_t kLanes, bool kReverse, ScanOp kOp, class D>
+HWY_INLINE hn::Vec<D> SlideInIdentity(D d, hn::Vec<D> v) {
+  constexpr size_t kBlock = BlockLanes<D>();
+  static_assert(kLanes <= kBlock);
+  const auto identity = IdentityVec<kOp>(d);
+  // The block before each block in scan order: v's other block, or the identity.
+  const auto before =
+      kReverse ? hn::ConcatLowerUpper(d, identity, v) : hn::ConcatLowerUpper(d, v, identity);
+  if constexpr (kLanes == 0)
+    return v;
+  else if constexpr (kLanes == kBlock)
+    return before;
+  else if constexpr (kReverse)
+    return hn::CombineShiftRightLanes<kLanes>(d, before, v);
+  else
+    return hn::CombineShiftRightLanes<kBlock - kLanes>(d, v, before);
+}
+
+// Float16 lines on two-block vectors (AVX2) by the window recurrence of WindowVectors, the
+// window of eight built from the input loaded again 1, 2 and 3 elements back and converted (one
+// element further for an exclusive scan, whose window ends before each element) and one block
+// swap, its combines off the carry chain on the multiply-add pipes (ApplyOffChain). Counted on
+// the two pipes Zen 5's adds appear to share with its shuffles and conversions (a model that
+// fits the measurements), that is 1 shuffle, 1 add and 5 conversions per vector, where
+// BlockWindowVectors issues 4 shuffles, 5 adds and 2 conversions: one thread in L1 1.30-1.32x,
+// from memory on two 1.11-1.19x (bench/results/float16-avx2-shifted-loads-ab.md). The call's
+// first vector, whose window may reach before the call's first element (the identity there, and
+// perhaps not memory), is moved in registers instead. Not in place: an element is loaded again
+// after the vector holding it was stored.
+template <ElemKind K, ScanOp kOp, bool kExclusive, bool kReverse, class D, class Side>
+HWY_INLINE ComputeT<K> ShiftedLoadWindowVectors(D d, const StorageT<K>* in, StorageT<K>* out,
+                                                size_t n, size_t* i, ComputeT<K> c, bool head,
+                                                bool stream, const Side& side) {
+  constexpr size_t kE = kExclusive ? 1 : 0;
+  constexpr ptrdiff_t kBack = kReverse ? 1 : -1;  // one element earlier in scan order
+  auto quads_before = IdentityVec<kOp>(d);
+  auto running = hn::Set(d, c);
+  bool first = true;
+  ForEachVector<kReverse>(d, n, i, head, side, [&](size_t at, bool at_head) {
+    hn::Vec<D> quads;
+    if (first) {
+      const auto x = LoadElems<K>(d, in + at);
+      quads = ApplyOffChain<kOp>(d,
+                                 ApplyOffChain<kOp>(d, SlideInIdentity<kE, kReverse, kOp>(d, x),
+                                                    SlideInIdentity<kE + 1, kReverse, kOp>(d, x)),
+                                 ApplyOffChain<kOp>(d, SlideInIdentity<kE + 2, kReverse, kOp>(d, x),
+                                                    SlideInIdentity<kE + 3, kReverse, kOp>(d, x)));
+      first = false;
+    } else {
+      const auto back = [&](ptrdiff_t k) { return LoadElems<K>(d, in + at + kBack * k); };
+      quads = ApplyOffChain<kOp>(d, ApplyOffChain<kOp>(d, back(kE), back(kE + 1)),
+                                 ApplyOffChain<kOp>(d, back(kE + 2), back(kE + 3)));
+    }
+    const auto swapped = kReverse ? hn::ConcatLowerUpper(d, quads_before, quads)
+                                  : hn::ConcatLowerUpper(d, quads, quads_before);
+    quads_before = quads;
+    running = Apply<kOp>(running, ApplyOffChain<kOp>(d, quads, swapped));
+    auto result = running;
+    if constexpr (kExclusive && kHasEmptySumHead<K, kOp>) {
+      if (at_head) result = hn::IfThenZeroElse(HeadLane<kReverse>(d), result);
+    }
+    StoreElems<K>(d, result, out + at, stream);
+  });
+  if (first) return c;  // no whole vector
+  constexpr size_t kLast = kReverse ? 0 : hn::MaxLanes(D()) - 1;
+  c = hn::ExtractLane(running, kLast);
+  if constexpr (kExclusive) {  // the last element, which its own window left out
+    const hn::CappedTag<ComputeT<K>, 1> d1;
+    c = ApplyScalar<kOp>(c, hn::GetLane(LoadElems<K>(d1, in + (kReverse ? *i : *i - 1))));
+  }
+  return c;
+}
+#endif
+
 // Whole vectors of tag d from element *i on, forward up to n or in reverse down to 0, after the
 // running value c; returns the value after them and leaves *i past them. side(at) runs before
 // each vector (ForEachVector).
@@ -631,6 +719,13 @@ HWY_INLINE ComputeT<K> ScanVectors(D d, const StorageT<K>* in, StorageT<K>* out,
 #if OPCTS_CPU_SIMD_WHOLE_VECTOR_SCAN
   if constexpr (IsWholeVector<D>())
     return WindowVectors<K, kOp, kExclusive, kReverse>(d, in, out, n, i, c, head, stream, side);
+#endif
+#if OPCTS_CPU_SIMD_F16C
+  if constexpr (K == ElemKind::kF16 && TwoBlocks<D>()) {
+    if (in != out)  // it reads elements again after storing the vector that holds them
+      return ShiftedLoadWindowVectors<K, kOp, kExclusive, kReverse>(d, in, out, n, i, c, head,
+                                                                    stream, side);
+  }
 #endif
 #if HWY_TARGET != HWY_SCALAR
   if constexpr (TwoBlocks<D>())

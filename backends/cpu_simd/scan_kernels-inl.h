@@ -177,9 +177,9 @@ HWY_INLINE V Apply(V a, V b) {
     return a * b;
 }
 
-// a op b off the carry chain: a float sum as a * 1 + b, the same rounding (a * 1 is exact) on
-// the multiply-add pipes, where on Zen 5 the adds share two pipes with the shuffles and the
-// float16 conversions.
+// a op b off the carry chain: a float sum as a * 1 + b, the same rounding (a * 1 is exact), on
+// the multiply-add pipes rather than those Zen 5's adds appear to share with its shuffles and
+// float16 conversions (ShiftedLoadWindowVectors).
 template <ScanOp kOp, class D>
 HWY_INLINE hn::Vec<D> ApplyOffChain(D d, hn::Vec<D> a, hn::Vec<D> b) {
   if constexpr (kOp == ScanOp::kSum && std::is_floating_point_v<hn::TFromD<D>>)

@@ -597,6 +597,13 @@ HWY_INLINE ComputeT<K> WindowVectors(D d, const StorageT<K>* in, StorageT<K>* ou
 #endif
 
 #if HWY_TARGET != HWY_SCALAR
+// Per block of a two-block vector v, the block just before it in scan order: v's other block, or
+// the matching block of `before` (the vector before v in scan order, or a constant).
+template <bool kReverse, class D>
+HWY_INLINE hn::Vec<D> BlockBefore(D d, hn::Vec<D> v, hn::Vec<D> before) {
+  return kReverse ? hn::ConcatLowerUpper(d, before, v) : hn::ConcatLowerUpper(d, v, before);
+}
+
 // Vectors of two blocks (AVX2; 8- and 16-bit lanes on AVX-512) by the window recurrence of
 // WindowVectors, per block: each block is scanned within itself, and each block's running value
 // (everything before it in scan order) is its value one vector earlier combined with the two
@@ -614,10 +621,8 @@ HWY_INLINE ComputeT<K> BlockWindowVectors(D d, const StorageT<K>* in, StorageT<K
   ForEachVector<kReverse>(d, n, i, head, side, [&](size_t at, bool at_head) {
     const auto prefix = BlockPrefix<kReverse, kOp>(d, LoadElems<K>(d, in + at));
     const auto totals = BlockTotals<kReverse>(d, prefix);
-    // Per block, the total of the block just before it in scan order: this vector's other
-    // block, or the previous vector's.
-    const auto adjacent = kReverse ? hn::ConcatLowerUpper(d, totals_before, totals)
-                                   : hn::ConcatLowerUpper(d, totals, totals_before);
+    // Per block, the total of the block just before it in scan order.
+    const auto adjacent = BlockBefore<kReverse>(d, totals, totals_before);
     running = Apply<kOp>(running, Apply<kOp>(adjacent, totals_before));
     totals_before = totals;
     auto result =
@@ -639,10 +644,7 @@ template <size_t kLanes, bool kReverse, ScanOp kOp, class D>
 HWY_INLINE hn::Vec<D> SlideInIdentity(D d, hn::Vec<D> v) {
   constexpr size_t kBlock = BlockLanes<D>();
   static_assert(kLanes <= kBlock);
-  const auto identity = IdentityVec<kOp>(d);
-  // The block before each block in scan order: v's other block, or the identity.
-  const auto before =
-      kReverse ? hn::ConcatLowerUpper(d, identity, v) : hn::ConcatLowerUpper(d, v, identity);
+  const auto before = BlockBefore<kReverse>(d, v, IdentityVec<kOp>(d));
   if constexpr (kLanes == 0)
     return v;
   else if constexpr (kLanes == kBlock)
@@ -672,26 +674,26 @@ HWY_INLINE ComputeT<K> ShiftedLoadWindowVectors(D d, const StorageT<K>* in, Stor
   constexpr ptrdiff_t kBack = kReverse ? 1 : -1;  // one element earlier in scan order
   auto quads_before = IdentityVec<kOp>(d);
   auto running = hn::Set(d, c);
+  const auto sum4 = [d](hn::Vec<D> a, hn::Vec<D> b, hn::Vec<D> e, hn::Vec<D> f) {
+    return ApplyOffChain<kOp>(d, ApplyOffChain<kOp>(d, a, b), ApplyOffChain<kOp>(d, e, f));
+  };
   bool first = true;
   ForEachVector<kReverse>(d, n, i, head, side, [&](size_t at, bool at_head) {
     hn::Vec<D> quads;
     if (first) {
       const auto x = LoadElems<K>(d, in + at);
-      quads = ApplyOffChain<kOp>(d,
-                                 ApplyOffChain<kOp>(d, SlideInIdentity<kE, kReverse, kOp>(d, x),
-                                                    SlideInIdentity<kE + 1, kReverse, kOp>(d, x)),
-                                 ApplyOffChain<kOp>(d, SlideInIdentity<kE + 2, kReverse, kOp>(d, x),
-                                                    SlideInIdentity<kE + 3, kReverse, kOp>(d, x)));
+      quads = sum4(SlideInIdentity<kE, kReverse, kOp>(d, x),
+                   SlideInIdentity<kE + 1, kReverse, kOp>(d, x),
+                   SlideInIdentity<kE + 2, kReverse, kOp>(d, x),
+                   SlideInIdentity<kE + 3, kReverse, kOp>(d, x));
       first = false;
     } else {
       const auto back = [&](ptrdiff_t k) { return LoadElems<K>(d, in + at + kBack * k); };
-      quads = ApplyOffChain<kOp>(d, ApplyOffChain<kOp>(d, back(kE), back(kE + 1)),
-                                 ApplyOffChain<kOp>(d, back(kE + 2), back(kE + 3)));
+      quads = sum4(back(kE), back(kE + 1), back(kE + 2), back(kE + 3));
     }
-    const auto swapped = kReverse ? hn::ConcatLowerUpper(d, quads_before, quads)
-                                  : hn::ConcatLowerUpper(d, quads, quads_before);
+    const auto window = ApplyOffChain<kOp>(d, quads, BlockBefore<kReverse>(d, quads, quads_before));
     quads_before = quads;
-    running = Apply<kOp>(running, ApplyOffChain<kOp>(d, quads, swapped));
+    running = Apply<kOp>(running, window);
     auto result = running;
     if constexpr (kExclusive && kHasEmptySumHead<K, kOp>) {
       if (at_head) result = hn::IfThenZeroElse(HeadLane<kReverse>(d), result);

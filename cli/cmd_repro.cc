@@ -11,6 +11,7 @@
 #include "conformance/case_id.h"
 #include "conformance/case_run.h"
 #include "conformance/property_case.h"
+#include "conformance/repro_command.h"
 #include "conformance/runner.h"
 #include "conformance/shrink.h"
 #include "reports/status.h"
@@ -161,8 +162,9 @@ std::string SizeText(const CaseSize& size) {
 
 // --shrink on the backend `name` names: the search, the minimal case, and its vector file. 0,
 // or 2 when the file cannot be written.
-int ShrinkAndReport(const std::string& name, const Plugin& plugin, const CaseRecipe& c,
-                    const ShrinkOptions& options, const std::string& file) {
+int ShrinkAndReport(const std::string& name, const std::string& backend_options,
+                    const Plugin& plugin, const CaseRecipe& c, const ShrinkOptions& options,
+                    const std::string& file) {
   const std::string backend = TerminalSafe(plugin.info().name);
   const ShrinkResult r = Shrink(plugin, c, options);
   if (!r.Failed()) {
@@ -198,8 +200,8 @@ int ShrinkAndReport(const std::string& name, const Plugin& plugin, const CaseRec
     std::cerr << "opcts repro: cannot write " << file << "\n";
     return 2;
   }
-  std::cout << "\nwrote " << file << "; reproduce with: opcts vectors --backend " << name << " "
-            << file << "\n";
+  std::cout << "\nwrote " << file << "; reproduce with: "
+            << VectorsCommand(name, {backend_options, options.run.float_rules}, file) << "\n";
   return 0;
 }
 
@@ -263,8 +265,9 @@ int ReproCommand(const Args& raw) {
 
   if (backends.empty()) backends = BuiltinBackendNames();
   int exit_code = 0;
+  const std::string backend_options = args.Get("--backend-options").value_or("");
   for (const std::string& name : backends) {
-    PluginLoad load = LoadPlugin(name, args.Get("--backend-options").value_or(""));
+    PluginLoad load = LoadPlugin(name, backend_options);
     if (!load) {
       std::cerr << "backend " << name << ": " << TerminalSafe(load.error().message) << "\n";
       exit_code = 2;
@@ -281,7 +284,7 @@ int ReproCommand(const Args& raw) {
       ShrinkOptions options;
       if (shrink_seconds) options.seconds = static_cast<double>(*shrink_seconds);
       options.run.float_rules = *float_rules;
-      const int written = ShrinkAndReport(name, plugin, c, options,
+      const int written = ShrinkAndReport(name, backend_options, plugin, c, options,
                                           args.Get("--output").value_or(c.id + ".shrunk.json"));
       exit_code = std::max(exit_code, written);
     }

@@ -10,6 +10,7 @@
 #include <iostream>
 #include <sstream>
 
+#include "conformance/repro_command.h"
 #include "conformance/shrink.h"
 #include "reports/text_escape.h"
 
@@ -85,7 +86,8 @@ std::vector<ShrunkRecord> ShrinkFailureGroups(
     std::istringstream in(text);
     in >> record.original_elements >> record.elements;
     for (uint32_t size; in >> size;) record.shape.push_back(size);
-    record.repro = "opcts vectors --backend " + plugin->second + " " + file;
+    record.repro =
+        VectorsCommand(plugin->second, {options.backend_options, options.run.float_rules}, file);
     err << "  " << record.original_elements << " -> " << record.elements << " element(s): " << file
         << "\n";
     shrunk.push_back(std::move(record));

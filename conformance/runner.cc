@@ -13,6 +13,7 @@
 
 #include "conformance/case_generator.h"
 #include "conformance/group_shrink.h"
+#include "conformance/repro_command.h"
 #include "conformance/stop_signal.h"
 #include "conformance/worker.h"
 #include "opcts/version.h"
@@ -115,7 +116,7 @@ void PrintSummary(const StatusCountsByOperator& counts, std::ostream& out) {
 }  // namespace
 
 CaseRecord MakeRecord(const CaseRecipe& c, const std::string& backend,
-                      const std::string& plugin_path, uint64_t seed, CaseGroup group,
+                      const std::string& plugin_path, const RunOptions& options, CaseGroup group,
                       const CaseOutcome& o) {
   CaseRecord r;
   r.id = c.id;
@@ -135,7 +136,8 @@ CaseRecord MakeRecord(const CaseRecipe& c, const std::string& backend,
   r.bound = o.bound;
   r.ulp = o.ulp;
   r.duration_us = o.duration_us;
-  r.repro = "opcts repro --backend " + plugin_path + " --seed " + std::to_string(seed) + " " + c.id;
+  r.repro =
+      ReproCommand(plugin_path, {options.backend_options, options.float_rules}, options.seed, c.id);
   return r;
 }
 
@@ -326,7 +328,7 @@ Stop RunInProcess(const std::vector<CaseRecipe>& cases, std::vector<Backend>& ba
       const CaseVerdict v =
           RunCase(*b.plugin, prepared, GroupFor(c, {b.info.feature_level, b.info.extra_support}),
                   {.float_rules = options.float_rules});
-      if (!results.Add(MakeRecord(c, b.info.name, b.path, options.seed, v.group, v.outcome)))
+      if (!results.Add(MakeRecord(c, b.info.name, b.path, options, v.group, v.outcome)))
         return Stop::kJournalFailed;
     }
   }
@@ -343,7 +345,7 @@ Stop RunIsolated(const std::vector<CaseRecipe>& cases, const Backend& b,
     CaseOutcome o;
     o.status = Status::kCrash;
     o.message = message;
-    return results.Add(MakeRecord(c, b.info.name, b.path, options.seed, GroupFor(c, claims), o));
+    return results.Add(MakeRecord(c, b.info.name, b.path, options, GroupFor(c, claims), o));
   };
   // A backend that cannot start (at all, or twice in a row after a crash) is not retried per
   // case: each remaining case is recorded once with the reason.
@@ -398,8 +400,7 @@ Stop RunIsolated(const std::vector<CaseRecipe>& cases, const Backend& b,
         why =
             "the worker answered for case " + std::to_string(result.index) + " instead of " + c.id;
       } else if (event == Worker::Event::kResult) {
-        if (!results.Add(
-                MakeRecord(c, b.info.name, b.path, options.seed, result.group, result.outcome)))
+        if (!results.Add(MakeRecord(c, b.info.name, b.path, options, result.group, result.outcome)))
           return Stop::kJournalFailed;
         if (!worker->exiting()) continue;
         ++next;
@@ -414,7 +415,7 @@ Stop RunIsolated(const std::vector<CaseRecipe>& cases, const Backend& b,
       o.duration_us = static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::microseconds>(
                                                 std::chrono::steady_clock::now() - start)
                                                 .count());
-      if (!results.Add(MakeRecord(c, b.info.name, b.path, options.seed, GroupFor(c, claims), o)) ||
+      if (!results.Add(MakeRecord(c, b.info.name, b.path, options, GroupFor(c, claims), o)) ||
           !retire())
         return Stop::kJournalFailed;
       ++next;

@@ -65,9 +65,9 @@ std::map<std::string, std::string> RecordedOptions(const RunOptions& options);
 // filters, shard, options or backends.
 std::string ResumeMismatch(const JournalHeader& resumed, const JournalHeader& now);
 
-// The journal line of one case on one backend.
+// The journal line of one case on one backend; its repro as `options` ran it.
 CaseRecord MakeRecord(const CaseRecipe& c, const std::string& backend,
-                      const std::string& plugin_path, uint64_t seed, CaseGroup group,
+                      const std::string& plugin_path, const RunOptions& options, CaseGroup group,
                       const CaseOutcome& outcome);
 // The per-case time limit.
 uint64_t TimeLimitMs(const CaseRecipe& c, const RunOptions& options);

@@ -85,15 +85,18 @@ void WriteCoverage(const Report& report, std::ostringstream& out) {
 
 void WriteSources(const Report& report, std::ostringstream& out) {
   out << "<h2>Journals</h2>\n<table id=\"sources\"><tr><th>journal</th><th>opcts</th>"
-         "<th>started</th><th>seed</th><th>shard</th><th>float rules</th>"
-         "<th>planned cases</th></tr>\n";
+         "<th>started</th><th>seed</th><th>shard</th><th>backend options</th>"
+         "<th>float rules</th><th>planned cases</th></tr>\n";
   for (size_t i = 0; i < report.sources.size(); ++i) {
     const JournalHeader& header = report.headers[i];
-    const auto rules = header.options.find("float_rules");
+    const auto option = [&](const char* key) {
+      const auto it = header.options.find(key);
+      return it == header.options.end() ? std::string() : it->second;
+    };
     out << "<tr>" << Td(report.sources[i]) << Td(header.opcts_version) << Td(header.started)
         << Td(std::to_string(header.seed))
         << Td(std::to_string(header.shard_index) + "/" + std::to_string(header.shard_count))
-        << Td(rules == header.options.end() ? "" : rules->second)
+        << Td(option("backend_options")) << Td(option("float_rules"))
         << Td(std::to_string(header.planned_cases), "num") << "</tr>\n";
   }
   out << "</table>\n";

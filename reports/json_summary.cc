@@ -72,8 +72,10 @@ std::string RenderJsonSummary(const Report& report) {
          {"seed", header.seed},
          {"shard", {{"index", header.shard_index}, {"count", header.shard_count}}},
          {"planned_cases", header.planned_cases}});
-    if (const auto rules = header.options.find("float_rules"); rules != header.options.end())
-      out["sources"].back()["float_rules"] = rules->second;
+    for (const char* key : {"backend_options", "float_rules"})
+      if (const auto it = header.options.find(key);
+          it != header.options.end() && !it->second.empty())
+        out["sources"].back()[key] = it->second;
   }
   out["strict"] = report.strict;
   out["today"] = report.today;

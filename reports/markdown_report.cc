@@ -28,7 +28,9 @@ void WriteVerdict(const Report& report, std::ostringstream& out) {
   out << report.cases.size() << " cases from";
   for (const auto& source : report.sources) out << " `" << EscapeMarkdownCode(source) << "`";
   out << (report.strict ? " (strict: QualityWarning fails)" : "") << ".";
-  if (const std::string rules = FloatRulesOf(report); !rules.empty())
+  if (const std::string options = RecordedOptionOf(report, "backend_options"); !options.empty())
+    out << " Backends created with `--backend-options " << EscapeMarkdownCode(options) << "`.";
+  if (const std::string rules = RecordedOptionOf(report, "float_rules"); !rules.empty())
     out << " Float results judged with `--float-rules " << EscapeMarkdownCode(rules) << "`.";
   out << "\n\n";
   for (const auto& reason : report.gate_reasons) out << "- ❌ " << EscapeMarkdown(reason) << "\n";

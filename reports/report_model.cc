@@ -464,16 +464,16 @@ uint64_t MatrixCell::AsExpected() const {
   return count;
 }
 
-std::string FloatRulesOf(const Report& report) {
-  std::vector<std::string> rules;
+std::string RecordedOptionOf(const Report& report, const std::string& key) {
+  std::vector<std::string> values;
   for (const JournalHeader& header : report.headers) {
-    const auto it = header.options.find("float_rules");
-    if (it != header.options.end() &&
-        std::find(rules.begin(), rules.end(), it->second) == rules.end())
-      rules.push_back(it->second);
+    const auto it = header.options.find(key);
+    if (it != header.options.end() && !it->second.empty() &&
+        std::find(values.begin(), values.end(), it->second) == values.end())
+      values.push_back(it->second);
   }
   std::string text;
-  for (const std::string& r : rules) text += (text.empty() ? "" : ", ") + r;
+  for (const std::string& v : values) text += (text.empty() ? "" : ", ") + v;
   return text;
 }
 

@@ -150,9 +150,11 @@ struct Report {
   bool Passed() const { return gate_reasons.empty(); }
 };
 
-// The `--float-rules` that judged the report's journals ("platform", "ieee"; the distinct ones
-// joined by ", " when they differ); "" when no header records it (earlier opcts versions).
-std::string FloatRulesOf(const Report& report);
+// A run option the report's journal headers record (runner.h RecordedOptions): "float_rules"
+// ("platform", "ieee"), "backend_options" (what each backend's create() was given). The distinct
+// non-empty values, joined by ", " when they differ; "" when no header records one (earlier opcts
+// versions; a run without --backend-options).
+std::string RecordedOptionOf(const Report& report, const std::string& key);
 
 // "rank0", "rank1", "rank2-4", "rank5-8" or "rank9+" (only invalid cases exceed DirectML's 8).
 std::string RankClass(size_t rank);

@@ -5,6 +5,7 @@
 // everything passes, under both rules.
 #include <sys/wait.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cstdio>
 #include <filesystem>
@@ -15,11 +16,14 @@
 
 #include <gtest/gtest.h>
 
+#include "base/shell_word.h"
 #include "conformance/case_run.h"
 #include "conformance/plugin_loader.h"
 #include "conformance/runner.h"
 #include "conformance/vector_check.h"
+#include "reports/html_report.h"
 #include "reports/journal.h"
+#include "reports/json_summary.h"
 #include "reports/markdown_report.h"
 #include "reports/report_model.h"
 
@@ -202,8 +206,9 @@ INSTANTIATE_TEST_SUITE_P(
       return name;
     });
 
-// The journal says which rules judged it: a resumed run must use the same, and the reports show
-// them and count the cases only the platform's rules passed.
+// The journal says which rules judged it and which options created the backend: a resumed run
+// must use the same rules, and the reports show both and count the cases only the platform's rules
+// passed.
 TEST(PlatformFloat, JournalAndReportsSayWhichRulesJudged) {
   const PluginRun run = RunPlugin("flush", {"dml_cumulative_summation"}, FloatRules::kPlatform);
   const std::string journal = TempPath("flush-dml_cumulative_summation-platform.jsonl");
@@ -226,10 +231,17 @@ TEST(PlatformFloat, JournalAndReportsSayWhichRulesJudged) {
   ASSERT_EQ(report->backends.size(), 1u);
   EXPECT_EQ(report->backends[0].platform_rule_passes, run.WithBehaviour().size());
   EXPECT_EQ(report->backends[0].behaviours.at(kFlushes), run.WithBehaviour().size());
-  EXPECT_EQ(FloatRulesOf(*report), "platform");
+  EXPECT_EQ(RecordedOptionOf(*report, "float_rules"), "platform");
+  EXPECT_EQ(RecordedOptionOf(*report, "backend_options"), "mode=flush");
   const std::string markdown = RenderMarkdown(*report);
-  EXPECT_NE(markdown.find("Float results judged with `--float-rules platform`."),
-            std::string::npos);
+  EXPECT_NE(markdown.find("Backends created with `--backend-options mode=flush`. Float results "
+                          "judged with `--float-rules platform`."),
+            std::string::npos)
+      << markdown;
+  EXPECT_NE(RenderHtml(*report).find("<td>mode=flush</td><td>platform</td>"), std::string::npos);
+  const nlohmann::json summary = nlohmann::json::parse(RenderJsonSummary(*report));
+  EXPECT_EQ(summary["sources"][0]["backend_options"], "mode=flush");
+  EXPECT_EQ(summary["sources"][0]["float_rules"], "platform");
   EXPECT_NE(markdown.find(std::to_string(run.WithBehaviour().size()) +
                           " case(s) passed only under the platform's float rules"),
             std::string::npos)
@@ -246,6 +258,46 @@ std::string Output(const std::string& arguments, int* exit_code) {
   const int status = pipe ? pclose(pipe) : -1;
   *exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   return text;
+}
+
+// A repro reruns the case as the run did: the plugin's options and the float rules are part of
+// it. Here they decide the verdict: under the platform rules (the default) the same case passes.
+TEST(PlatformFloat, ReprosCarryTheBackendOptionsAndTheFloatRules) {
+  RunOptions options;
+  options.backends = {OPCTS_PLATFORM_FLOAT_PLUGIN};
+  options.backend_options = "mode=flush";
+  options.filter.ops = {"dml_cumulative_summation"};
+  options.filter.dtypes = {"FLOAT32"};
+  options.float_rules = FloatRules::kIeee;
+  options.progress = false;
+  options.journal = TempPath("repro.jsonl");
+  options.shrink_dir = TempPath("repro-shrunk");
+  std::ostringstream log;
+  ASSERT_EQ(RunConformance(Specs(), options, log, log).exit_code, 1) << log.str();
+  Result<Journal> journal = ReadJournal(options.journal);
+  ASSERT_TRUE(journal) << journal.error().message;
+  const std::string flags = " --backend " + ShellWord(OPCTS_PLATFORM_FLOAT_PLUGIN) +
+                            " --backend-options mode=flush --float-rules ieee ";
+  // The repro fails as the run did; without its --float-rules it passes.
+  const auto expect_reproduces = [](std::string repro) {
+    ASSERT_EQ(repro.rfind("opcts ", 0), 0u) << repro;
+    int exit_code = 0;
+    const std::string text = Output(repro.substr(6), &exit_code);
+    EXPECT_EQ(exit_code, 1) << repro << "\n" << text;
+    const size_t rules = repro.find(" --float-rules ieee");
+    ASSERT_NE(rules, std::string::npos) << repro;
+    repro.erase(rules, 19);
+    Output(repro.substr(6), &exit_code);
+    EXPECT_EQ(exit_code, 0) << repro;
+  };
+  const auto failed = std::find_if(journal->cases.begin(), journal->cases.end(),
+                                   [](const CaseRecord& r) { return r.status == Status::kFail; });
+  ASSERT_NE(failed, journal->cases.end());
+  EXPECT_EQ(failed->repro, "opcts repro" + flags + "--seed 1 " + failed->id);
+  expect_reproduces(failed->repro);
+  ASSERT_FALSE(journal->shrunk.empty()) << log.str();
+  EXPECT_EQ(journal->shrunk[0].repro, "opcts vectors" + flags + journal->shrunk[0].file);
+  expect_reproduces(journal->shrunk[0].repro);
 }
 
 TEST(PlatformFloat, CommandLine) {

@@ -4,8 +4,8 @@
 // signature kept in fuzz/regressions/ (a differential one as an opcts-vector/1 file), known ones
 // (regressions, waivers) counted apart, and with --report-dir a report in JSON, Markdown and HTML.
 //
-//   opcts fuzz --backend cpu-simd --seconds 60 --jobs 2 [--target 'opcts_fuzz_dml_*']
-//              [--corpus DIR] [--report-dir DIR] [--waivers FILE]
+//   opcts fuzz --backend cpu-simd [--backend-options S] --seconds 60 --jobs 2
+//              [--target 'opcts_fuzz_dml_*'] [--corpus DIR] [--report-dir DIR] [--waivers FILE]
 #include <fnmatch.h>
 
 #include <algorithm>
@@ -31,9 +31,11 @@ namespace {
 int Usage(const std::string& error) {
   std::ostream& out = error.empty() ? std::cout : std::cerr;
   if (!error.empty()) out << "opcts fuzz: " << error << "\n";
-  out << "usage: opcts fuzz [--backend NAME|PATH] [--seconds N] [--jobs J] [--target GLOB]...\n"
-         "                  [--strict] [--corpus DIR] [--report-dir DIR] [--waivers FILE]\n"
-         "                  [--work DIR] [--regressions DIR]\n"
+  out << "usage: opcts fuzz [--backend NAME|PATH] [--backend-options S] [--seconds N] [--jobs J]\n"
+         "                  [--target GLOB]... [--strict] [--corpus DIR] [--report-dir DIR]\n"
+         "                  [--waivers FILE] [--work DIR] [--regressions DIR]\n"
+         "  --backend-options  the backend's create() options, as for opcts run\n"
+         "                (cpu-simd: target=AVX2 fuzzes its AVX2 kernels on an AVX-512 machine)\n"
          "  --seconds     wall time of the fuzzing, all targets together (default 60); triage\n"
          "                after it takes at most 30 s more\n"
          "  --jobs        fuzzing processes at a time (default 1)\n"
@@ -80,6 +82,9 @@ void PrintSummary(const FuzzCampaign& c) {
     if (!f.repro.empty()) std::cout << "      repro: " << TerminalSafe(f.repro) << "\n";
   }
   std::cout << std::fixed << std::setprecision(1) << "backend " << TerminalSafe(c.backend)
+            << (c.backend_options.empty()
+                    ? ""
+                    : " (options \"" + TerminalSafe(c.backend_options) + "\")")
             << (c.strict ? " (strict)" : "") << ": " << c.NewFindings() << " new finding(s), "
             << c.findings.size() - c.NewFindings() << " known; fuzzing " << c.fuzz_seconds
             << " s, triage " << c.triage_seconds << " s\n";
@@ -89,11 +94,12 @@ void PrintSummary(const FuzzCampaign& c) {
 
 int FuzzCommand(const Args& args) {
   CliArgs cli(args, {"--strict"},
-              {"--backend", "--seconds", "--jobs", "--target", "--work", "--regressions",
-               "--corpus", "--report-dir", "--waivers"});
+              {"--backend", "--backend-options", "--seconds", "--jobs", "--target", "--work",
+               "--regressions", "--corpus", "--report-dir", "--waivers"});
   if (cli.help()) return Usage("");
   CampaignOptions o;
   o.backend = cli.Get("--backend").value_or(o.backend);
+  o.backend_options = cli.Get("--backend-options").value_or("");
   o.seconds = cli.GetNumber("--seconds").value_or(o.seconds);
   o.jobs = cli.GetNumber("--jobs").value_or(o.jobs);
   o.strict = cli.Has("--strict");

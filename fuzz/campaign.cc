@@ -13,8 +13,10 @@
 
 #include <fuzzer/FuzzedDataProvider.h>
 
+#include "base/shell_word.h"
 #include "conformance/case_generator.h"
 #include "conformance/case_run.h"
+#include "conformance/repro_command.h"
 #include "fuzz/embedded_specs.h"
 #include "fuzz/finding_vector.h"
 #include "fuzz/fuzz_case.h"
@@ -123,6 +125,7 @@ class CampaignRun {
 
 std::map<std::string, std::string> CampaignRun::Environment(const std::string& hits) const {
   std::map<std::string, std::string> env = {{"OPCTS_FUZZ_BACKEND", o_.backend},
+                                            {"OPCTS_FUZZ_BACKEND_OPTIONS", o_.backend_options},
                                             {"OPCTS_FUZZ_STRICT", o_.strict ? "1" : "0"},
                                             {"OPCTS_FUZZ_KNOWN", (o_.work / "known.tsv").string()},
                                             {"OPCTS_FUZZ_REGRESSIONS", o_.regressions.string()},
@@ -169,6 +172,7 @@ void CampaignRun::Fuzz() {
             << o_.triage_seconds << " s" << std::endl;
   std::vector<bool> announced(o_.targets.size());
   std::vector<int> last_exit(o_.targets.size());
+  std::vector<std::string> start_error(o_.targets.size());  // the last "cannot start" reason
   pool.Run(
       [&](Command& c, double t) {
         Window& w = windows_[c.job];
@@ -212,6 +216,7 @@ void CampaignRun::Fuzz() {
           raw_.push_back(raw);
         }
         last_exit[w.target] = code;
+        if (!w.log.start_error.empty()) start_error[w.target] = w.log.start_error;
         if (!again || t + kMinWindowSeconds > w.end || ++w.restarts > kMaxRestarts)
           return std::nullopt;
         return FuzzCommand(job);
@@ -220,8 +225,10 @@ void CampaignRun::Fuzz() {
   // A target that executed no input proved nothing: the campaign must not pass on it.
   for (size_t i = 0; i < c_.targets.size(); ++i)
     if (c_.targets[i].executions == 0)
-      c_.targets[i].error = "executed no input (last exit " + std::to_string(last_exit[i]) +
-                            "); see " + (o_.work / "logs" / (o_.targets[i] + ".log")).string();
+      c_.targets[i].error =
+          "executed no input (last exit " + std::to_string(last_exit[i]) + ")" +
+          (start_error[i].empty() ? "" : ": it could not start: " + start_error[i]) + "; see " +
+          (o_.work / "logs" / (o_.targets[i] + ".log")).string();
   // The best coverage so far over time: windows of one target side by side interleave, and a
   // restart starts again from what its corpus covers.
   for (TargetCampaign& t : c_.targets) {
@@ -395,7 +402,7 @@ void CampaignRun::Keep(CampaignFinding& f, const RawFinding& raw) {
         std::ofstream(findings / (v->name + ".json")) << json;
         f.vector = "findings/" + v->name + ".json";
       }
-      f.repro = "opcts vectors --backend " + o_.backend + " " + f.vector;
+      f.repro = VectorsCommand(o_.backend, {o_.backend_options, FloatRules::kPlatform}, f.vector);
       return;
     }
   }
@@ -409,11 +416,16 @@ void CampaignRun::Keep(CampaignFinding& f, const RawFinding& raw) {
     std::ofstream(findings / (target + "." + kept.filename().string()), std::ios::binary) << bytes;
     f.input = "findings/" + target + "." + kept.filename().string();
   }
-  f.repro = "OPCTS_FUZZ_BACKEND=" + o_.backend + " " + (o_.bin / target).string() + " " + f.input;
+  f.repro = "OPCTS_FUZZ_BACKEND=" + ShellWord(o_.backend) +
+            (o_.backend_options.empty()
+                 ? ""
+                 : " OPCTS_FUZZ_BACKEND_OPTIONS=" + ShellWord(o_.backend_options)) +
+            " " + ShellWord((o_.bin / target).string()) + " " + ShellWord(f.input);
 }
 
 FuzzCampaign CampaignRun::Run() {
   c_.backend = o_.backend;
+  c_.backend_options = o_.backend_options;
   c_.strict = o_.strict;
   c_.seconds = o_.seconds;
   c_.jobs = o_.jobs;

@@ -28,6 +28,7 @@ namespace opcts {
 
 struct CampaignOptions {
   std::string backend = "cpu-simd";
+  std::string backend_options;  // its create() options (--backend-options), "" : none
   uint64_t seconds = 60, jobs = 1;
   bool strict = false;
   std::vector<std::string> targets;   // built, in bin

@@ -7,7 +7,10 @@
 #   2. with that finding in the regression corpus, the same campaign reports it known; exit 0;
 #   3. so does a waiver that covers it;
 #   4. a sound backend: no finding, executions counted; exit 0;
-#   5. a backend that cannot load: the target executes nothing, which proves nothing: exit 2.
+#   5. a backend that cannot load: the target executes nothing, which proves nothing: exit 2;
+#   6. --backend-options reach the backend's create(): cpu-simd's lowest target is fuzzed (its
+#      device line says so), the report names the options; options it refuses stop every target
+#      before any input, and the report says why: exit 2.
 #   fuzz/campaign_test.sh FUZZ_BUILD_DIR FAULTY_PLUGIN
 set -uo pipefail
 build=$1 faulty=$2
@@ -75,6 +78,22 @@ check "executions counted" [ "$(json "$work/sound/campaign.json" 'd["targets"][0
 campaign unloadable --backend "$work/no-such-plugin.so" --regressions "$work/empty"
 check "a target that executed nothing fails the campaign: exit 2" [ "$rc" = 2 ]
 check "and says why" grep -q "executed no input" "$work/unloadable/campaign.json"
+check "with the loader's reason" grep -q "could not start: backend $work/no-such-plugin.so: " "$work/unloadable/campaign.json"
+
+# The last target cpu-simd compiles (SCALAR, or EMU128 under clang) runs on every CPU. `opcts
+# list` loads the vulkan plugin too: no leak check (OPCTS_VULKAN_LEAK_EXEMPTION, CMakeLists.txt).
+lowest=$(ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" "$opcts" list | sed -n 's/.*compiled targets \([^;]*\);.*/\1/p' | awk '{print $NF}')
+campaign lowest --backend cpu-simd --backend-options "target=$lowest" --regressions "$work/empty"
+check "options: cpu-simd's $lowest kernels, sound: exit 0" [ "$rc" = 0 ]
+check "the target created it with them" \
+  grep -q "options \"target=$lowest\", device .*($lowest)" "$work/w/logs/opcts_fuzz_dml_scatter_nd.log"
+check "they were fuzzed" [ "$(json "$work/lowest/campaign.json" 'd["targets"][0]["executions"] > 100')" = True ]
+check "the report names the options" [ "$(json "$work/lowest/campaign.json" 'd["backend_options"]')" = "target=$lowest" ]
+
+campaign refused --backend cpu-simd --backend-options target=NO_SUCH --regressions "$work/empty"
+check "options the backend refuses: exit 2" [ "$rc" = 2 ]
+check "the report says the backend's reason" [ "$(json "$work/refused/campaign.json" \
+  'all(s in d["targets"][0]["error"] for s in ("could not start: backend cpu-simd, options \"target=NO_SUCH\": ", "option target=NO_SUCH is not one of"))')" = True ]
 
 echo "campaign_test.sh: $failures failure(s)"
 [ "$failures" = 0 ]

@@ -74,6 +74,11 @@ void ProcessLog::Read(double seconds, std::string_view line) {
     signature = line.substr(26);
     return;
   }
+  if (constexpr std::string_view kCannotStart = "opcts fuzz: cannot start: ";
+      line.rfind(kCannotStart, 0) == 0) {
+    start_error = line.substr(kCannotStart.size());
+    return;
+  }
   std::string candidate;
   if (const int rank = Rank(line, candidate); rank > summary_rank_) {
     summary_rank_ = rank;

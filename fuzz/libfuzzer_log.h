@@ -1,6 +1,7 @@
 // What a campaign reads from one libFuzzer process's output, line by line: executions and
 // coverage as they grow, the file a finding was written to, and what the finding was (a
-// differential target's signature line, else the sanitizer's or libFuzzer's summary).
+// differential target's signature line, else the sanitizer's or libFuzzer's summary); or why the
+// target could not start (fuzz/targets/target_support.h).
 //
 //   ProcessLog log;
 //   for (line : output) log.Read(seconds, line);
@@ -31,6 +32,7 @@ class ProcessLog {
   std::string signature;                // "==opcts-fuzz== signature: ..."
   std::string summary;                  // what went wrong, in one line
   double found_at = -1;                 // when the finding's first line came
+  std::string start_error;              // "backend X: why" when the target could not start
 
   // The finding's signature: the differential target's, else the kind of the artifact
   // (crash-, leak-, timeout-, oom-) as a status and the summary with its numbers blanked:

@@ -38,10 +38,12 @@ std::string Verdict(const FuzzCampaign& c) {
 }
 
 std::string Header(const FuzzCampaign& c) {
-  return "Backend " + c.backend + (c.strict ? " (strict)" : "") + ", " + std::to_string(c.seconds) +
-         " s of fuzzing with " + std::to_string(c.jobs) + " job(s), started " + c.started +
-         "; fuzzing took " + Fixed(c.fuzz_seconds, 1) + " s, triage " + Fixed(c.triage_seconds, 1) +
-         " s (limit " + Fixed(c.triage_limit, 0) + " s). opcts " + c.version + ".";
+  return "Backend " + c.backend +
+         (c.backend_options.empty() ? "" : " (options \"" + c.backend_options + "\")") +
+         (c.strict ? " (strict)" : "") + ", " + std::to_string(c.seconds) + " s of fuzzing with " +
+         std::to_string(c.jobs) + " job(s), started " + c.started + "; fuzzing took " +
+         Fixed(c.fuzz_seconds, 1) + " s, triage " + Fixed(c.triage_seconds, 1) + " s (limit " +
+         Fixed(c.triage_limit, 0) + " s). opcts " + c.version + ".";
 }
 
 // Coverage (cov, libFuzzer's edges) over the campaign's time, one polyline: where the target
@@ -115,6 +117,7 @@ nlohmann::json CampaignToJson(const FuzzCampaign& c) {
   return {{"format", "opcts-fuzz-campaign/1"},
           {"opcts_version", c.version},
           {"backend", c.backend},
+          {"backend_options", c.backend_options},
           {"strict", c.strict},
           {"started", c.started},
           {"seconds", c.seconds},

@@ -53,6 +53,7 @@ struct CampaignFinding {
 
 struct FuzzCampaign {
   std::string version, backend, started;  // started: UTC, ISO 8601
+  std::string backend_options;            // its create() options, "" : none
   bool strict = false;
   uint64_t seconds = 0, jobs = 1;  // as asked
   double triage_limit = 0;         // the time triage was given

@@ -89,6 +89,19 @@ TEST(CampaignReport, MarkdownAndHtmlShowEveryFindingEscaped) {
   EXPECT_NE(html.find("did not run: exit 2 before fuzzing"), std::string::npos);
 }
 
+// A campaign of a backend's options (cpu-simd's target=AVX2) says which, in every format: the same
+// backend with other options runs other code.
+TEST(CampaignReport, EveryFormatNamesTheBackendOptions) {
+  FuzzCampaign c = Example();
+  EXPECT_EQ(CampaignToJson(c)["backend_options"], "");
+  EXPECT_EQ(CampaignMarkdown(c).find("options"), std::string::npos);
+  c.backend_options = "target=AVX2;x=<b>";
+  EXPECT_EQ(CampaignToJson(c)["backend_options"], "target=AVX2;x=<b>");
+  const std::string md = CampaignMarkdown(c), html = CampaignHtml(c);
+  EXPECT_NE(md.find("(options \"target=AVX2;x=&lt;b&gt;\")"), std::string::npos) << md;
+  EXPECT_NE(html.find("(options &quot;target=AVX2;x=&lt;b&gt;&quot;)"), std::string::npos) << html;
+}
+
 TEST(CampaignReport, NoFindingSaysSo) {
   FuzzCampaign c = Example();
   c.findings.clear();

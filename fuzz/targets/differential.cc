@@ -6,8 +6,8 @@
 // reference's answer (or a must-reject vector) and its failure signature, then aborts; in a
 // campaign, a mismatch whose signature is known already is counted instead (finding_filter.h).
 //
-//   opcts_fuzz_dml_scatter_nd [--backend=NAME|PATH] [--strict] [libFuzzer flags]
-//   [CORPUS_DIR|FILE...]
+//   opcts_fuzz_dml_scatter_nd [--backend=NAME|PATH] [--backend-options=S] [--strict]
+//                             [libFuzzer flags] [CORPUS_DIR|FILE...]
 #include <cstdio>
 #include <cstdlib>
 #include <string>

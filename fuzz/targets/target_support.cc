@@ -15,6 +15,14 @@ std::string& BackendChoice() {
   return choice;
 }
 
+std::string& BackendOptionsChoice() {
+  static std::string choice = [] {
+    const char* env = std::getenv("OPCTS_FUZZ_BACKEND_OPTIONS");
+    return std::string(env != nullptr ? env : "");
+  }();
+  return choice;
+}
+
 bool& StrictChoice() {
   static bool strict = [] {
     const char* env = std::getenv("OPCTS_FUZZ_STRICT");
@@ -26,10 +34,11 @@ bool& StrictChoice() {
 }  // namespace
 
 int InitFuzzTarget(int argc, char** argv) {
-  const std::string flag = "--backend=";
+  const std::string backend = "--backend=", options = "--backend-options=";
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
-    if (arg.rfind(flag, 0) == 0) BackendChoice() = arg.substr(flag.size());
+    if (arg.rfind(backend, 0) == 0) BackendChoice() = arg.substr(backend.size());
+    if (arg.rfind(options, 0) == 0) BackendOptionsChoice() = arg.substr(options.size());
     if (arg == "--strict") StrictChoice() = true;
   }
   return 0;
@@ -40,15 +49,18 @@ bool FuzzStrict() { return StrictChoice(); }
 const Plugin& FuzzBackend() {
   // Never unloaded: a leak report at exit must still symbolize the plugin's frames.
   static const Plugin* const plugin = [] {
-    PluginLoad load = LoadPlugin(BackendChoice(), "");
+    PluginLoad load = LoadPlugin(BackendChoice(), BackendOptionsChoice());
+    const std::string options =
+        BackendOptionsChoice().empty() ? "" : ", options \"" + BackendOptionsChoice() + "\"";
     if (!load) {
       // Not a finding: the target cannot start. Exit (not abort) so no crash file is written.
-      std::fprintf(stderr, "opcts fuzz: backend %s: %s\n", BackendChoice().c_str(),
-                   load.error().message.c_str());
+      std::fprintf(stderr, "opcts fuzz: cannot start: backend %s%s: %s\n", BackendChoice().c_str(),
+                   options.c_str(), load.error().message.c_str());
       std::exit(2);
     }
-    std::fprintf(stderr, "opcts fuzz: backend %s (%s), feature level %s\n", (*load)->info().name,
-                 (*load)->path().c_str(), (*load)->FeatureLevel().c_str());
+    std::fprintf(stderr, "opcts fuzz: backend %s (%s)%s, device %s, feature level %s\n",
+                 (*load)->info().name, (*load)->path().c_str(), options.c_str(),
+                 (*load)->info().device, (*load)->FeatureLevel().c_str());
     return std::move(load).value().release();
   }();
   return *plugin;

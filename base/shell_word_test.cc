@@ -1,10 +1,11 @@
 #include "base/shell_word.h"
 
-#include <gtest/gtest.h>
 #include <sys/wait.h>
 
 #include <cstdio>
 #include <string>
+
+#include <gtest/gtest.h>
 
 namespace opcts {
 namespace {
@@ -22,7 +23,8 @@ TEST(ShellWord, QuotesTheRest) {
 
 // What the shell makes of it: printf receives exactly the word, whatever it holds.
 TEST(ShellWord, TheShellGivesBackTheWord) {
-  for (const std::string word : {"", "a b", "it's", "$(false)`x`", "a;b|c&d>e<f*?[]{}~#!\\\"\n\t"}) {
+  for (const std::string word :
+       {"", "a b", "it's", "$(false)`x`", "a;b|c&d>e<f*?[]{}~#!\\\"\n\t"}) {
     FILE* pipe = popen(("printf %s " + ShellWord(word)).c_str(), "r");
     ASSERT_NE(pipe, nullptr);
     std::string out;

@@ -62,10 +62,9 @@ struct PluginRun {
   }
 };
 
-// The FLOAT32 cases of `op` on the plugin in `mode`, judged with `rules`.
-PluginRun RunPlugin(const std::string& mode, const std::vector<std::string>& ops,
-                    FloatRules rules) {
-  EXPECT_TRUE(Specs().errors.empty());
+// A run of the FLOAT32 cases of `ops` on the plugin in `mode`, judged with `rules`.
+RunOptions PluginOptions(const std::string& mode, const std::vector<std::string>& ops,
+                         FloatRules rules) {
   RunOptions options;
   options.backends = {OPCTS_PLATFORM_FLOAT_PLUGIN};
   options.backend_options = "mode=" + mode;
@@ -73,6 +72,13 @@ PluginRun RunPlugin(const std::string& mode, const std::vector<std::string>& ops
   options.filter.dtypes = {"FLOAT32"};
   options.float_rules = rules;
   options.progress = false;
+  return options;
+}
+
+PluginRun RunPlugin(const std::string& mode, const std::vector<std::string>& ops,
+                    FloatRules rules) {
+  EXPECT_TRUE(Specs().errors.empty());
+  RunOptions options = PluginOptions(mode, ops, rules);
   options.journal =
       TempPath(mode + "-" + ops[0] + "-" + std::string(FloatRulesName(rules)) + ".jsonl");
   PluginRun run;
@@ -212,13 +218,7 @@ INSTANTIATE_TEST_SUITE_P(
 TEST(PlatformFloat, JournalAndReportsSayWhichRulesJudged) {
   const PluginRun run = RunPlugin("flush", {"dml_cumulative_summation"}, FloatRules::kPlatform);
   const std::string journal = TempPath("flush-dml_cumulative_summation-platform.jsonl");
-  RunOptions resume;
-  resume.backends = {OPCTS_PLATFORM_FLOAT_PLUGIN};
-  resume.backend_options = "mode=flush";
-  resume.filter.ops = {"dml_cumulative_summation"};
-  resume.filter.dtypes = {"FLOAT32"};
-  resume.float_rules = FloatRules::kIeee;
-  resume.progress = false;
+  RunOptions resume = PluginOptions("flush", {"dml_cumulative_summation"}, FloatRules::kIeee);
   resume.resume = journal;
   std::ostringstream log;
   EXPECT_EQ(RunConformance(Specs(), resume, log, log).exit_code, 2);
@@ -263,13 +263,7 @@ std::string Output(const std::string& arguments, int* exit_code) {
 // A repro reruns the case as the run did: the plugin's options and the float rules are part of
 // it. Here they decide the verdict: under the platform rules (the default) the same case passes.
 TEST(PlatformFloat, ReprosCarryTheBackendOptionsAndTheFloatRules) {
-  RunOptions options;
-  options.backends = {OPCTS_PLATFORM_FLOAT_PLUGIN};
-  options.backend_options = "mode=flush";
-  options.filter.ops = {"dml_cumulative_summation"};
-  options.filter.dtypes = {"FLOAT32"};
-  options.float_rules = FloatRules::kIeee;
-  options.progress = false;
+  RunOptions options = PluginOptions("flush", {"dml_cumulative_summation"}, FloatRules::kIeee);
   options.journal = TempPath("repro.jsonl");
   options.shrink_dir = TempPath("repro-shrunk");
   std::ostringstream log;

@@ -82,7 +82,9 @@ check "with the loader's reason" grep -q "could not start: backend $work/no-such
 
 # The last target cpu-simd compiles (SCALAR, or EMU128 under clang) runs on every CPU. `opcts
 # list` loads the vulkan plugin too: no leak check (OPCTS_VULKAN_LEAK_EXEMPTION, CMakeLists.txt).
-lowest=$(ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" "$opcts" list | sed -n 's/.*compiled targets \([^;]*\);.*/\1/p' | awk '{print $NF}')
+lowest=$(ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" "$opcts" list |
+  sed -n 's/.*compiled targets \([^;]*\);.*/\1/p' | awk '{print $NF}')
+check "opcts list names cpu-simd's compiled targets" [ -n "$lowest" ]
 campaign lowest --backend cpu-simd --backend-options "target=$lowest" --regressions "$work/empty"
 check "options: cpu-simd's $lowest kernels, sound: exit 0" [ "$rc" = 0 ]
 check "the target created it with them" \

@@ -74,9 +74,8 @@ void ProcessLog::Read(double seconds, std::string_view line) {
     signature = line.substr(26);
     return;
   }
-  if (constexpr std::string_view kCannotStart = "opcts fuzz: cannot start: ";
-      line.rfind(kCannotStart, 0) == 0) {
-    start_error = line.substr(kCannotStart.size());
+  if (constexpr std::string_view kPrefix = kCannotStartLine; line.rfind(kPrefix, 0) == 0) {
+    start_error = line.substr(kPrefix.size());
     return;
   }
   std::string candidate;

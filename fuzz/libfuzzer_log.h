@@ -22,6 +22,9 @@ namespace opcts {
 // INITED, NEW, REDUCE, DONE lines); nullopt for any other line.
 std::optional<CoveragePoint> ParseStatusLine(std::string_view line);
 
+// How a target that cannot start begins its one line of why (fuzz/targets/target_support.h).
+inline constexpr char kCannotStartLine[] = "opcts fuzz: cannot start: ";
+
 class ProcessLog {
  public:
   void Read(double seconds, std::string_view line);

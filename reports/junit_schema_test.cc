@@ -8,6 +8,7 @@
 
 #include <gtest/gtest.h>
 
+#include "base/shell_word.h"
 #include "reports/junit_report.h"
 #include "reports/report_model.h"
 #include "reports/test_support.h"
@@ -31,27 +32,13 @@ struct Validation {
   std::string output;  // its messages
 };
 
-// The paths reach xmllint through popen's shell.
-std::string ShellQuoted(const std::string& text) {
-  std::string quoted = "'";
-  for (const char c : text) {
-    if (c == '\'') {
-      quoted += "'\\''";
-    } else {
-      quoted += c;
-    }
-  }
-  quoted += '\'';
-  return quoted;
-}
-
 // xmllint on `xml`, written to a scratch file.
 Validation Validate(const std::string& xml) {
   const ScratchDir dir;
   const std::string path = dir / "junit.xml";
   WriteFile(path, xml);
-  const std::string command = "xmllint --noout --schema " + ShellQuoted(OPCTS_JUNIT_SCHEMA) + " " +
-                              ShellQuoted(path) + " 2>&1";
+  const std::string command =
+      "xmllint --noout --schema " + ShellWord(OPCTS_JUNIT_SCHEMA) + " " + ShellWord(path) + " 2>&1";
   Validation validation;
   FILE* pipe = popen(command.c_str(), "r");
   if (!pipe) return validation;

@@ -4,30 +4,29 @@
 #include <cstdlib>
 #include <string>
 
+#include "fuzz/libfuzzer_log.h"
+
 namespace opcts {
 namespace {
 
+// $name, or `fallback` when it is unset or empty.
+std::string EnvOr(const char* name, const char* fallback) {
+  const char* value = std::getenv(name);
+  return value != nullptr && *value != '\0' ? value : fallback;
+}
+
 std::string& BackendChoice() {
-  static std::string choice = [] {
-    const char* env = std::getenv("OPCTS_FUZZ_BACKEND");
-    return std::string(env != nullptr && *env != '\0' ? env : OPCTS_FUZZ_DEFAULT_BACKEND);
-  }();
+  static std::string choice = EnvOr("OPCTS_FUZZ_BACKEND", OPCTS_FUZZ_DEFAULT_BACKEND);
   return choice;
 }
 
 std::string& BackendOptionsChoice() {
-  static std::string choice = [] {
-    const char* env = std::getenv("OPCTS_FUZZ_BACKEND_OPTIONS");
-    return std::string(env != nullptr ? env : "");
-  }();
+  static std::string choice = EnvOr("OPCTS_FUZZ_BACKEND_OPTIONS", "");
   return choice;
 }
 
 bool& StrictChoice() {
-  static bool strict = [] {
-    const char* env = std::getenv("OPCTS_FUZZ_STRICT");
-    return env != nullptr && std::string(env) == "1";
-  }();
+  static bool strict = EnvOr("OPCTS_FUZZ_STRICT", "") == std::string("1");
   return strict;
 }
 
@@ -54,7 +53,7 @@ const Plugin& FuzzBackend() {
         BackendOptionsChoice().empty() ? "" : ", options \"" + BackendOptionsChoice() + "\"";
     if (!load) {
       // Not a finding: the target cannot start. Exit (not abort) so no crash file is written.
-      std::fprintf(stderr, "opcts fuzz: cannot start: backend %s%s: %s\n", BackendChoice().c_str(),
+      std::fprintf(stderr, "%sbackend %s%s: %s\n", kCannotStartLine, BackendChoice().c_str(),
                    options.c_str(), load.error().message.c_str());
       std::exit(2);
     }

@@ -111,13 +111,18 @@ uint64_t OutputBytes(const Operation& op) {
 
 double Seconds(Clock::duration d) { return std::chrono::duration<double>(d).count(); }
 
-// At DRAM size, every copy of the copy limit starts with no dirty lines in cache, as the
-// execution does (it follows the streaming copy, whose stores go around the caches): a memcpy
-// stores through the caches and leaves up to an L3 of dirty lines, whose write-back the next copy
-// would pay. Timed right after the memcpys, the streaming copy ran 0.80-0.95x of its speed from
-// clean caches on the Zen 5 VM (bench/results/copy-after-memcpy-zen5.md).
-void EvictBeforeCopy(bool dram) {
+// The time of one copy. At DRAM size it starts with no dirty lines in cache, as the execution
+// does (it follows the streaming copy, whose stores go around the caches): a memcpy stores through
+// the caches and leaves up to an L3 of dirty lines, whose write-back the next copy would pay.
+// Timed right after the memcpys, the streaming copy ran 0.80-0.95x of its speed from clean caches
+// on the Zen 5 VM (bench/results/copy-after-memcpy-zen5.md).
+template <class Copy>
+Clock::duration TimeCopy(bool dram, Copy&& copy) {
   if (dram) EvictCaches();
+  const Clock::time_point start = Clock::now();
+  copy();
+  benchmark::ClobberMemory();
+  return Clock::now() - start;
 }
 
 // The all-thread half of the copy limit: one thread per core, started once.
@@ -267,7 +272,7 @@ void TimeCase(benchmark::State& state, const Plugin& plugin, const BenchCase& c,
   // One iteration: the execution and, after it, the baselines; the times of each.
   struct Times {
     int32_t status;
-    Clock::duration execute, one_thread, all_thread, stream, scattered;
+    Clock::duration execute, one_thread{}, all_thread{}, stream{}, scattered{};
     Result<double> device = 0.0, staged = 0.0;
   };
   auto iterate = [&]() -> Times {
@@ -276,28 +281,19 @@ void TimeCase(benchmark::State& state, const Plugin& plugin, const BenchCase& c,
     const int32_t status = execute();
     const Clock::time_point t1 = Clock::now();
     const uint64_t at = slot++ % slots * c.bytes;
-    EvictBeforeCopy(dram);
-    const Clock::time_point t1a = Clock::now();
-    std::memcpy(copy_to.data() + at, copy_from.data() + at, c.bytes);
-    benchmark::ClobberMemory();
-    const Clock::time_point t2 = Clock::now();
-    EvictBeforeCopy(dram);
-    const Clock::time_point t2a = Clock::now();
-    AllThreadCopy().Copy(all_to.data() + at, all_from.data() + at, c.bytes);
-    benchmark::ClobberMemory();
-    const Clock::time_point t3 = Clock::now();
-    EvictBeforeCopy(dram);
-    const Clock::time_point t3a = Clock::now();
-    AllThreadCopy().StreamCopy(stream_to.data() + at, stream_from.data() + at, c.bytes);
-    benchmark::ClobberMemory();
-    const Clock::time_point t4 = Clock::now();
-    if (!scatter_rows.empty()) {
-      AllThreadCopy().CopyToRows(scatter_to.data(), scatter_from.data(), scatter_rows,
-                                 c.scatter.slice_bytes);
-      benchmark::ClobberMemory();
-    }
-    const Clock::time_point t5 = Clock::now();
-    Times times{status, t1 - t0, t2 - t1a, t3 - t2a, t4 - t3a, t5 - t4};
+    Times times{status, t1 - t0};
+    times.one_thread =
+        TimeCopy(dram, [&] { std::memcpy(copy_to.data() + at, copy_from.data() + at, c.bytes); });
+    times.all_thread = TimeCopy(
+        dram, [&] { AllThreadCopy().Copy(all_to.data() + at, all_from.data() + at, c.bytes); });
+    times.stream = TimeCopy(dram, [&] {
+      AllThreadCopy().StreamCopy(stream_to.data() + at, stream_from.data() + at, c.bytes);
+    });
+    if (!scatter_rows.empty())  // right after the streaming copy, which leaves no dirty lines
+      times.scattered = TimeCopy(/*dram=*/false, [&] {
+        AllThreadCopy().CopyToRows(scatter_to.data(), scatter_from.data(), scatter_rows,
+                                   c.scatter.slice_bytes);
+      });
     if (device_copy != nullptr) {
       times.device = device_copy->TimeDeviceCopy(c.bytes);
       times.staged = device_copy->TimeStagedCopy(staged_from.data(), staged_to.data(), c.bytes);
@@ -386,25 +382,16 @@ void TimeMemcpy(benchmark::State& state, uint64_t bytes, bool zeros) {
   const bool dram = bytes >= kSizeClasses[std::size(kSizeClasses) - 1].tensor_bytes;
   CopyTimes copies;
   for (auto _ : state) {
-    EvictBeforeCopy(dram);
-    const Clock::time_point t0 = Clock::now();
-    std::memcpy(to.data(), from.data(), bytes);
-    benchmark::ClobberMemory();
-    const Clock::time_point t1 = Clock::now();
-    EvictBeforeCopy(dram);
-    const Clock::time_point t1a = Clock::now();
-    AllThreadCopy().Copy(all_to.data(), all_from.data(), bytes);
-    benchmark::ClobberMemory();
-    const Clock::time_point t2 = Clock::now();
-    EvictBeforeCopy(dram);
-    const Clock::time_point t2a = Clock::now();
-    AllThreadCopy().StreamCopy(stream_to.data(), stream_from.data(), bytes);
-    benchmark::ClobberMemory();
-    const Clock::time_point t3 = Clock::now();
-    state.SetIterationTime(Seconds((t1 - t0) + (t2 - t1a) + (t3 - t2a)));
-    copies.one_thread_seconds += Seconds(t1 - t0);
-    copies.all_thread_seconds += Seconds(t2 - t1a);
-    copies.stream_seconds += Seconds(t3 - t2a);
+    const Clock::duration one_thread =
+        TimeCopy(dram, [&] { std::memcpy(to.data(), from.data(), bytes); });
+    const Clock::duration all_thread =
+        TimeCopy(dram, [&] { AllThreadCopy().Copy(all_to.data(), all_from.data(), bytes); });
+    const Clock::duration stream = TimeCopy(
+        dram, [&] { AllThreadCopy().StreamCopy(stream_to.data(), stream_from.data(), bytes); });
+    state.SetIterationTime(Seconds(one_thread + all_thread + stream));
+    copies.one_thread_seconds += Seconds(one_thread);
+    copies.all_thread_seconds += Seconds(all_thread);
+    copies.stream_seconds += Seconds(stream);
   }
   copies.Count(state, bytes, 0);
   state.counters["bytes"] = static_cast<double>(bytes);

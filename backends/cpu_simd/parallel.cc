@@ -74,4 +74,22 @@ bool WorkPool::RunShared(uint64_t chunks, Invoke invoke, const void* fn) {
   }
 }
 
+bool WorkPool::TakeFront(std::atomic<uint64_t>& bounds, uint64_t* chunk) {
+  uint64_t b = bounds.load(std::memory_order_relaxed);
+  do {
+    if ((b & 0xFFFFFFFF) >= b >> 32) return false;
+  } while (!bounds.compare_exchange_weak(b, b + 1, std::memory_order_relaxed));
+  *chunk = b & 0xFFFFFFFF;
+  return true;
+}
+
+bool WorkPool::TakeBack(std::atomic<uint64_t>& bounds, uint64_t* chunk) {
+  uint64_t b = bounds.load(std::memory_order_relaxed);
+  do {
+    if ((b & 0xFFFFFFFF) >= b >> 32) return false;
+  } while (!bounds.compare_exchange_weak(b, b - (uint64_t{1} << 32), std::memory_order_relaxed));
+  *chunk = (b >> 32) - 1;
+  return true;
+}
+
 }  // namespace opcts::cpu_simd

@@ -3,6 +3,7 @@
 //
 //   WorkPool pool(1);  // the calling thread plus one worker
 //   pool.Run(chunks, /*parallel=*/true, [&](uint64_t chunk, unsigned slot) { ... });
+//   pool.RunContiguous(chunks, /*parallel=*/true, [&](uint64_t chunk, unsigned slot) { ... });
 //
 // Run hands out chunks in increasing order to the calling thread and to whichever workers wake
 // in time; a worker that wakes after every chunk is claimed does nothing. So the caller never
@@ -12,6 +13,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <limits>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -41,6 +43,30 @@ class WorkPool {
       for (uint64_t chunk = 0; chunk < chunks; ++chunk) fn(chunk, 0);
   }
 
+  // As Run, but thread k first takes the k-th contiguous region of the chunks, front to back,
+  // and then chunks from the back of the other regions (a thread that wakes late leaves its
+  // region to the others, as with Run). So while the threads all run, each one's memory is one
+  // stream; from Run's shared counter each chunk starts a new one. On a Zen 5 VM at its faster
+  // memory speed a copy in 512 KiB chunks so claimed ran 0.92x as fast as one in two halves,
+  // and inner, middle and strided lines scanned 1.05-1.10x faster this way (1.00-1.02x at its
+  // slower speed): bench/results/contiguous-regions-zen5-ab.md.
+  template <class F>
+  void RunContiguous(uint64_t chunks, bool parallel, const F& fn) {
+    const unsigned regions = threads();
+    if (!parallel || regions == 1 || chunks < 2 || chunks > std::numeric_limits<uint32_t>::max())
+      return Run(chunks, parallel, fn);
+    // Each region's [front, back) in one word, front in the low half: taken from either end.
+    std::vector<std::atomic<uint64_t>> bounds(regions);
+    for (unsigned k = 0; k < regions; ++k)
+      bounds[k].store(chunks * k / regions | (chunks * (k + 1) / regions) << 32,
+                      std::memory_order_relaxed);
+    Run(regions, true, [&](uint64_t home, unsigned slot) {
+      for (uint64_t chunk; TakeFront(bounds[home], &chunk);) fn(chunk, slot);
+      for (unsigned k = 1; k < regions; ++k)
+        for (uint64_t chunk; TakeBack(bounds[(home + k) % regions], &chunk);) fn(chunk, slot);
+    });
+  }
+
  private:
   using Invoke = void (*)(const void* fn, uint64_t chunk, unsigned slot);
   // Posts the job and works on it; false (nothing run) when there is no worker or the pool is
@@ -49,6 +75,9 @@ class WorkPool {
   // Claims and runs chunks of the current job until none is left.
   void Work(unsigned slot);
   void WorkerLoop(unsigned slot);
+  // The chunk at the front (or back) of a region's [front, back), removed; false when empty.
+  static bool TakeFront(std::atomic<uint64_t>& bounds, uint64_t* chunk);
+  static bool TakeBack(std::atomic<uint64_t>& bounds, uint64_t* chunk);
   // Wakes the workers to exit and joins them.
   void Stop();
 

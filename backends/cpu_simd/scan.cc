@@ -111,7 +111,8 @@ uint64_t ChunkCount(uint64_t items, uint64_t bytes, unsigned threads) {
 }
 
 // Row recurrence: each line's rows combined element-wise, vectorized across `width`. Work items
-// are (line, column chunk) pairs, shared out in contiguous runs.
+// are (line, column chunk) pairs, shared out in contiguous runs, each thread's from its own
+// region first (RunContiguous).
 void RunRows(const ScanArgs& a, const Plan& p, const Buffers& b, bool parallel) {
   const unsigned threads = parallel ? a.pool->threads() : 1;
   size_t chunks = CeilDiv(p.width, kRowChunk);
@@ -130,7 +131,7 @@ void RunRows(const ScanArgs& a, const Plan& p, const Buffers& b, bool parallel) 
   const size_t first_row = a.reverse ? p.rows - 1 : 0;
   const ptrdiff_t direction = a.reverse ? -1 : 1;
   const bool one_line_steps = IsAmdZen5();
-  a.pool->Run(runs, parallel, [&](uint64_t run, unsigned slot) {
+  a.pool->RunContiguous(runs, parallel, [&](uint64_t run, unsigned slot) {
     const uint64_t begin = items * run / runs, end = items * (run + 1) / runs;
     uint64_t line = begin / chunks;
     OffsetWalker walker = LineWalker(p, line);
@@ -246,7 +247,7 @@ void RunLines(const ScanArgs& a, const Plan& p, const Buffers& b, bool parallel)
     return;
   }
   const uint64_t runs = ChunkCount(p.lines, a.in->element_count * es, threads);
-  a.pool->Run(runs, parallel, [&](uint64_t run, unsigned) {
+  a.pool->RunContiguous(runs, parallel, [&](uint64_t run, unsigned) {
     const uint64_t begin = p.lines * run / runs, end = p.lines * (run + 1) / runs;
     OffsetWalker walker = LineWalker(p, begin);
     for (uint64_t line = begin; line < end; ++line, walker.Next()) {

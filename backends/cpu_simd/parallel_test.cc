@@ -31,12 +31,10 @@ TEST(WorkPool, RunsEveryChunkOnce) {
     WorkPool pool(workers);
     for (uint64_t chunks : kChunkCounts)
       for (bool parallel : {false, true}) {
-        const std::vector<int> run = Counts(pool, chunks, [&](const auto& fn) {
-          pool.Run(chunks, parallel, fn);
-        });
-        const std::vector<int> contiguous = Counts(pool, chunks, [&](const auto& fn) {
-          pool.RunContiguous(chunks, parallel, fn);
-        });
+        const std::vector<int> run =
+            Counts(pool, chunks, [&](const auto& fn) { pool.Run(chunks, parallel, fn); });
+        const std::vector<int> contiguous =
+            Counts(pool, chunks, [&](const auto& fn) { pool.RunContiguous(chunks, parallel, fn); });
         EXPECT_EQ(run, std::vector<int>(chunks, 1)) << workers << " workers, " << chunks;
         EXPECT_EQ(contiguous, std::vector<int>(chunks, 1)) << workers << " workers, " << chunks;
       }

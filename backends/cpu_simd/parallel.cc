@@ -74,21 +74,16 @@ bool WorkPool::RunShared(uint64_t chunks, Invoke invoke, const void* fn) {
   }
 }
 
-bool WorkPool::TakeFront(std::atomic<uint64_t>& bounds, uint64_t* chunk) {
+bool WorkPool::Take(std::atomic<uint64_t>& bounds, bool from_back, uint64_t* chunk) {
   uint64_t b = bounds.load(std::memory_order_relaxed);
+  uint64_t front = 0, back = 0;
   do {
-    if ((b & 0xFFFFFFFF) >= b >> 32) return false;
-  } while (!bounds.compare_exchange_weak(b, b + 1, std::memory_order_relaxed));
-  *chunk = b & 0xFFFFFFFF;
-  return true;
-}
-
-bool WorkPool::TakeBack(std::atomic<uint64_t>& bounds, uint64_t* chunk) {
-  uint64_t b = bounds.load(std::memory_order_relaxed);
-  do {
-    if ((b & 0xFFFFFFFF) >= b >> 32) return false;
-  } while (!bounds.compare_exchange_weak(b, b - (uint64_t{1} << 32), std::memory_order_relaxed));
-  *chunk = (b >> 32) - 1;
+    front = b & 0xFFFFFFFF;
+    back = b >> 32;
+    if (front >= back) return false;
+  } while (!bounds.compare_exchange_weak(b, from_back ? b - (uint64_t{1} << 32) : b + 1,
+                                         std::memory_order_relaxed));
+  *chunk = from_back ? back - 1 : front;
   return true;
 }
 

@@ -61,9 +61,10 @@ class WorkPool {
       bounds[k].store(chunks * k / regions | (chunks * (k + 1) / regions) << 32,
                       std::memory_order_relaxed);
     Run(regions, true, [&](uint64_t home, unsigned slot) {
-      for (uint64_t chunk; TakeFront(bounds[home], &chunk);) fn(chunk, slot);
+      for (uint64_t chunk; Take(bounds[home], /*from_back=*/false, &chunk);) fn(chunk, slot);
       for (unsigned k = 1; k < regions; ++k)
-        for (uint64_t chunk; TakeBack(bounds[(home + k) % regions], &chunk);) fn(chunk, slot);
+        for (uint64_t chunk; Take(bounds[(home + k) % regions], /*from_back=*/true, &chunk);)
+          fn(chunk, slot);
     });
   }
 
@@ -76,8 +77,7 @@ class WorkPool {
   void Work(unsigned slot);
   void WorkerLoop(unsigned slot);
   // The chunk at the front (or back) of a region's [front, back), removed; false when empty.
-  static bool TakeFront(std::atomic<uint64_t>& bounds, uint64_t* chunk);
-  static bool TakeBack(std::atomic<uint64_t>& bounds, uint64_t* chunk);
+  static bool Take(std::atomic<uint64_t>& bounds, bool from_back, uint64_t* chunk);
   // Wakes the workers to exit and joins them.
   void Stop();
 

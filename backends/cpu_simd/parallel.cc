@@ -35,7 +35,7 @@ void WorkPool::WorkerLoop(unsigned slot) {
 void WorkPool::Work(unsigned slot) {
   uint64_t claim = claim_.load(std::memory_order_acquire);
   for (;;) {
-    const uint64_t chunks = chunks_.load(std::memory_order_relaxed);
+    const uint64_t chunks = chunks_.load(std::memory_order_acquire);  // see RunShared
     const uint64_t chunk = claim & kChunkMask;
     if (chunk >= chunks) return;
     // Success means the job is still running (this chunk is not done), so invoke_ and fn_
@@ -56,11 +56,17 @@ bool WorkPool::RunShared(uint64_t chunks, Invoke invoke, const void* fn) {
   if (workers_.empty() || chunks < 2) return false;
   std::unique_lock<std::mutex> lock(run_mutex_, std::try_to_lock);
   if (!lock.owns_lock()) return false;
-  chunks_.store(chunks, std::memory_order_relaxed);
+  // First close the last job's claim word (its chunk field past any count): a late worker that
+  // read the last job's exhausted claim and then this job's larger chunk count would otherwise
+  // claim with a compare-and-swap that still succeeds, and run a chunk of this job twice (seen
+  // when a job followed RunContiguous's, whose threads all finish together). The release store
+  // of chunks_ orders the close before it for a worker that reads the new count.
+  const uint64_t job = (claim_.load(std::memory_order_relaxed) >> kChunkBits) + 1;
+  claim_.store(job << kChunkBits | kChunkMask, std::memory_order_relaxed);
+  chunks_.store(chunks, std::memory_order_release);
   invoke_.store(invoke, std::memory_order_relaxed);
   fn_.store(fn, std::memory_order_relaxed);
   done_.store(0, std::memory_order_relaxed);
-  const uint64_t job = (claim_.load(std::memory_order_relaxed) >> kChunkBits) + 1;
   claim_.store(job << kChunkBits, std::memory_order_release);  // publishes the fields above
   posted_.fetch_add(1, std::memory_order_release);
   posted_.notify_all();

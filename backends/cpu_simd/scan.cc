@@ -8,10 +8,6 @@
 
 #include <hwy/cache_control.h>
 
-#if defined(__x86_64__) || defined(__i386__)
-#include <cpuid.h>
-#endif
-
 #include "cpu_simd/parallel.h"
 #include "cpu_simd/strided.h"
 
@@ -42,23 +38,6 @@ constexpr std::chrono::microseconds kCarrySpin{100};
 constexpr uint64_t kStreamMinBytes = uint64_t{24} << 20;
 
 size_t CeilDiv(size_t a, size_t b) { return (a + b - 1) / b; }
-
-// AMD family 1Ah (Zen 5), where groups of rows step one cache line of each row (RowsJob).
-bool IsAmdZen5() {
-#if defined(__x86_64__) || defined(__i386__)
-  static const bool zen5 = [] {
-    unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
-    if (!__get_cpuid(0, &eax, &ebx, &ecx, &edx)) return false;
-    const bool amd = ebx == 0x68747541 && edx == 0x69746e65 && ecx == 0x444d4163;  // AuthenticAMD
-    if (!amd || !__get_cpuid(1, &eax, &ebx, &ecx, &edx)) return false;
-    const unsigned base = (eax >> 8) & 0xF;  // the extended family adds to a base of 0xF
-    return base == 0xF && base + ((eax >> 20) & 0xFF) == 0x1A;
-  }();
-  return zen5;
-#else
-  return false;
-#endif
-}
 
 // How a scan walks memory: `lines` independent lines (every index of the line dims); along
 // each, `rows` steps on the axis; each step is `width` elements contiguous in both tensors.

@@ -307,14 +307,21 @@ HWY_INLINE void PrefetchAhead(const S* p, ptrdiff_t bytes) {
   hwy::Prefetch(reinterpret_cast<const unsigned char*>(p) + bytes);
 }
 
-// The same into L2 only (prefetcht1): the load, a prefetch distance later, finds the line there.
-// The line scans and the rows of 4- and 8-byte elements prefetch so: on Intel Emerald Rapids,
-// against L1, 1d lines gained about 0.03 of the copy limit net of the control's drift and rows
-// along axis 0 0.11-0.29 in most runs; float16 rows lost on AVX2 and stay with L1
-// (bench/results/line-prefetch-l2-ab.md, row-prefetch-l2-ab.md).
+// The line scans and the rows of 4- and 8-byte elements prefetch their input from memory into L2
+// only (prefetcht1), where the load a prefetch distance later finds it, unless into_l1. On Intel
+// Emerald Rapids, against L1, that gained 1d lines about 0.03 of the copy limit net of the
+// control's drift and rows along axis 0 0.11-0.29 in most runs; float16 rows lost on AVX2 and
+// stay with L1 (bench/results/line-prefetch-l2-ab.md, row-prefetch-l2-ab.md). On AMD Zen 5 the
+// lines prefetch into L1: inner and strided lines ran 1.02-1.04x as fast at the memory's slower
+// speed and 1.00-1.04x at its faster (AVX2 float16 0.98-0.99x). Its rows keep L2: with L1, AVX2
+// ones ran 1.02-1.06x as fast but AVX3 float32 ones along axis 0 0.96-0.98x
+// (bench/results/prefetch-level-zen5-ab.md).
 template <class S>
-HWY_INLINE void PrefetchAheadIntoL2(const S* p, ptrdiff_t bytes) {
-  __builtin_prefetch(reinterpret_cast<const unsigned char*>(p) + bytes, /*rw=*/0, /*locality=*/2);
+HWY_INLINE void PrefetchInputAhead(const S* p, ptrdiff_t bytes, bool into_l1) {
+  if (into_l1)
+    PrefetchAhead(p, bytes);
+  else
+    __builtin_prefetch(reinterpret_cast<const unsigned char*>(p) + bytes, /*rw=*/0, /*locality=*/2);
 }
 
 // ---- row recurrence (scan along a non-innermost axis) ----------------------------------------
@@ -406,7 +413,7 @@ HWY_INLINE void NarrowRows(D d, bool exclusive, const RowsJob& job, size_t vecto
     auto* out = reinterpret_cast<S*>(job.out + static_cast<ptrdiff_t>(r) * job.out_row_step);
     for (size_t u = 0; u < kV; ++u) {  // every load before any store, as in RowGroupStep
       if (u < vectors) {
-        PrefetchAheadIntoL2(in + u * n, ahead);
+        PrefetchInputAhead(in + u * n, ahead, /*into_l1=*/false);
         v[u] = LoadElems<K>(d, in + u * n);
       }
     }
@@ -459,12 +466,7 @@ void ScanRowsT(bool exclusive, const RowsJob& job) {
   }
   const size_t rows_ahead = std::max(kRowGroup, kPrefetchBytes / (job.width * sizeof(S)) + 1);
   const ptrdiff_t ahead = static_cast<ptrdiff_t>(rows_ahead) * job.in_row_step;
-  auto prefetch = [ahead](const S* p) {
-    if constexpr (sizeof(S) >= 4)
-      PrefetchAheadIntoL2(p, ahead);
-    else
-      PrefetchAhead(p, ahead);
-  };
+  auto prefetch = [ahead](const S* p) { PrefetchInputAhead(p, ahead, /*into_l1=*/sizeof(S) < 4); };
   const bool one_line_steps = job.one_line_steps && hn::MaxLanes(d) * sizeof(S) == 64;
   for (; r + kRowGroup <= job.rows; r += kRowGroup) {
     const S* in[kRowGroup] = {in_row(r), in_row(r + 1), in_row(r + 2), in_row(r + 3)};
@@ -772,13 +774,14 @@ void ReduceLineT(const StorageT<K>* in, size_t n, ComputeT<K>* total) {
   *total = t;
 }
 
-// ScanVectors' side work for a line read from memory: its input prefetched into L2,
-// kPrefetchBytes ahead in scan order.
+// ScanVectors' side work for a line read from memory: its input prefetched kPrefetchBytes ahead
+// in scan order.
 template <bool kReverse, class S>
 struct PrefetchInput {
   const S* in;
+  bool into_l1;
   HWY_INLINE void operator()(size_t at) const {
-    PrefetchAheadIntoL2(in + at, kReverse ? -kPrefetchBytes : kPrefetchBytes);
+    PrefetchInputAhead(in + at, kReverse ? -kPrefetchBytes : kPrefetchBytes, into_l1);
   }
 };
 
@@ -813,7 +816,7 @@ void ScanLineT(const StorageT<K>* in, StorageT<K>* out, size_t n, ComputeT<K>* c
                bool stream, const StorageT<K>* along, ComputeT<K>* along_total) {
   using C = ComputeT<K>;
   const LineTag<C> d;
-  const PrefetchInput<kReverse, StorageT<K>> prefetch_input{in};
+  const PrefetchInput<kReverse, StorageT<K>> prefetch_input{in, IsAmdZen5()};
   // What is left after whole 512-bit vectors: at most one vector of two blocks.
   using RestTag = hn::CappedTag<C, 32 / sizeof(C)>;
   // Streaming stores need aligned vectors: single elements up to the first aligned one. Then

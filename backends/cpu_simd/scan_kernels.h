@@ -185,6 +185,10 @@ struct RowsJob {
 };
 void ScanRows(SimdTarget target, const ScanType& t, const RowsJob& job);
 
+// AMD family 1Ah (Zen 5), where groups of rows step one cache line of each row (RowsJob) and
+// lines prefetch their input into L1 (PrefetchInputAhead).
+bool IsAmdZen5();
+
 // How far ahead, in scan order, the scans prefetch their input. For the line scan, with the
 // hardware prefetchers alone, float16 lines scanned from memory ran at 0.3x of the copy limit
 // and float32 ones at 0.8-0.9x; with this, 0.7-1.15x and 1.1-2.1x (same-run A/B, Sapphire

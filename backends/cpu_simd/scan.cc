@@ -109,7 +109,7 @@ void RunRows(const ScanArgs& a, const Plan& p, const Buffers& b, bool parallel) 
   const size_t es = b.element_size;
   const size_t first_row = a.reverse ? p.rows - 1 : 0;
   const ptrdiff_t direction = a.reverse ? -1 : 1;
-  const bool one_line_steps = IsAmdZen5();
+  const bool zen5 = IsAmdZen5();
   a.pool->RunContiguous(runs, parallel, [&](uint64_t run, unsigned slot) {
     const uint64_t begin = items * run / runs, end = items * (run + 1) / runs;
     uint64_t line = begin / chunks;
@@ -129,7 +129,7 @@ void RunRows(const ScanArgs& a, const Plan& p, const Buffers& b, bool parallel) 
       job.width = std::min(chunk_width, p.width - column);
       job.scratch = scratch[slot].data();
       job.stream = b.stream;
-      job.one_line_steps = one_line_steps;
+      job.zen5 = zen5;
       ScanRows(a.target, a.type, job);
     }
   });

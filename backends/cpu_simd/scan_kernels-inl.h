@@ -312,9 +312,11 @@ HWY_INLINE void PrefetchAhead(const S* p, ptrdiff_t bytes) {
 // Emerald Rapids, against L1, that gained 1d lines about 0.03 of the copy limit net of the
 // control's drift and rows along axis 0 0.11-0.29 in most runs; float16 rows lost on AVX2 and
 // stay with L1 (bench/results/line-prefetch-l2-ab.md, row-prefetch-l2-ab.md). On AMD Zen 5 the
-// lines prefetch into L1: inner and strided lines ran 1.02-1.04x as fast at the memory's slower
-// speed and 1.00-1.04x at its faster (AVX2 float16 0.98-0.99x). Its rows keep L2: with L1, AVX2
-// ones ran 1.02-1.06x as fast but AVX3 float32 ones along axis 0 0.96-0.98x
+// lines and the row groups prefetch into L1: inner and strided lines ran 1.02-1.04x as fast at the
+// memory's slower speed and 1.00-1.05x at its faster (AVX2 float16 0.98-0.99x), AVX2 rows along
+// axis 0 1.03-1.06x and 1.06-1.12x, AVX3 ones 0.98-1.03x. NarrowRows keeps L2: with L1 its rows
+// ran 1.03-1.05x, but any change to it (inlined into ScanRowsT) moved the registers of the row
+// loop beside it and cost AVX3 float32 rows along axis 0 2-6%
 // (bench/results/prefetch-level-zen5-ab.md).
 template <class S>
 HWY_INLINE void PrefetchInputAhead(const S* p, ptrdiff_t bytes, bool into_l1) {
@@ -340,8 +342,8 @@ constexpr size_t kRowGroup = 4;
 // 0.87-0.97x (bench/results/row-line-ab.md). At most 4, 16 loaded vectors: half of AVX-512's
 // registers. AVX2 float16 takes 4 too (a whole line), though with the running row that is more
 // vectors than AVX2's 16 registers: measured faster than 2 there all the same (same file).
-// Where one vector is a whole line (AVX3, 4- and 8-byte types) and the job asks for
-// one_line_steps (AMD Zen 5), a step is that one vector: along axis 0 on Zen 5, 4-byte types
+// Where one vector is a whole line (AVX3, 4- and 8-byte types) on AMD Zen 5 (RowsJob::zen5), a
+// step is that one vector: along axis 0 on Zen 5, 4-byte types
 // 0.83-0.94x of the copy limit with two vectors, 0.91-0.98x with one, in three runs; 8-byte
 // ones 0.92-0.98x, 0.94-0.98x (bench/results/row-step-zen5-ab.md). On Emerald Rapids two
 // vectors won (int64 outer 0.75-0.76x -> 0.91-0.92x, row-line-ab.md): only Zen 5 steps by one.
@@ -466,8 +468,10 @@ void ScanRowsT(bool exclusive, const RowsJob& job) {
   }
   const size_t rows_ahead = std::max(kRowGroup, kPrefetchBytes / (job.width * sizeof(S)) + 1);
   const ptrdiff_t ahead = static_cast<ptrdiff_t>(rows_ahead) * job.in_row_step;
-  auto prefetch = [ahead](const S* p) { PrefetchInputAhead(p, ahead, /*into_l1=*/sizeof(S) < 4); };
-  const bool one_line_steps = job.one_line_steps && hn::MaxLanes(d) * sizeof(S) == 64;
+  auto prefetch = [ahead, into_l1 = job.zen5 || sizeof(S) < 4](const S* p) {
+    PrefetchInputAhead(p, ahead, into_l1);
+  };
+  const bool one_line_steps = job.zen5 && hn::MaxLanes(d) * sizeof(S) == 64;
   for (; r + kRowGroup <= job.rows; r += kRowGroup) {
     const S* in[kRowGroup] = {in_row(r), in_row(r + 1), in_row(r + 2), in_row(r + 3)};
     S* out[kRowGroup] = {out_row(r), out_row(r + 1), out_row(r + 2), out_row(r + 3)};

@@ -181,12 +181,16 @@ struct RowsJob {
   size_t width;
   void* scratch;  // width compute-type elements (at most 8 bytes each), owned by the caller
   bool stream;    // output stores bypass the caches (an output larger than the caches)
-  bool one_line_steps = false;  // groups of rows step one cache line of each row (AMD Zen 5)
+  // AMD Zen 5 (IsAmdZen5): groups of rows step one cache line of each row and prefetch into L1.
+  // One flag for both: with a flag of its own for the prefetch, the compiler no longer folded the
+  // prefetch level into the step loops, and AVX3 float32 rows along axis 0 ran 0.93-0.98x as fast
+  // (bench/results/prefetch-level-zen5-ab.md).
+  bool zen5 = false;
 };
 void ScanRows(SimdTarget target, const ScanType& t, const RowsJob& job);
 
-// AMD family 1Ah (Zen 5), where groups of rows step one cache line of each row (RowsJob) and
-// lines prefetch their input into L1 (PrefetchInputAhead).
+// AMD family 1Ah (Zen 5), where groups of rows step one cache line of each row (RowsJob) and the
+// scans prefetch their input into L1 (PrefetchInputAhead).
 bool IsAmdZen5();
 
 // How far ahead, in scan order, the scans prefetch their input. For the line scan, with the

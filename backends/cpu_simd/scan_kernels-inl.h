@@ -313,7 +313,7 @@ HWY_INLINE void PrefetchAhead(const S* p, ptrdiff_t bytes) {
 // control's drift and rows along axis 0 0.11-0.29 in most runs; float16 rows lost on AVX2 and
 // stay with L1 (bench/results/line-prefetch-l2-ab.md, row-prefetch-l2-ab.md). On AMD Zen 5 the
 // lines and the row groups prefetch into L1: inner and strided lines ran 1.02-1.04x as fast at the
-// memory's slower speed and 1.00-1.05x at its faster (AVX2 float16 0.98-0.99x), AVX2 rows along
+// memory's slower speed and 0.99-1.05x at its faster (AVX2 float16 0.98-0.99x), AVX2 rows along
 // axis 0 1.03-1.06x and 1.06-1.12x, AVX3 ones 0.98-1.03x. NarrowRows keeps L2: with L1 its rows
 // ran 1.03-1.05x, but any change to it (inlined into ScanRowsT) moved the registers of the row
 // loop beside it and cost AVX3 float32 rows along axis 0 2-6%

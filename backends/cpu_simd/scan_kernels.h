@@ -190,8 +190,13 @@ struct RowsJob {
 void ScanRows(SimdTarget target, const ScanType& t, const RowsJob& job);
 
 // AMD family 1Ah (Zen 5), where groups of rows step one cache line of each row (RowsJob) and the
-// scans prefetch their input into L1 (PrefetchInputAhead).
-bool IsAmdZen5();
+// scans prefetch their input into L1 (PrefetchInputAhead). Inline, the detection (cpuid) done
+// once: the line kernel asks it for every line.
+bool DetectAmdZen5();
+inline bool IsAmdZen5() {
+  static const bool zen5 = DetectAmdZen5();
+  return zen5;
+}
 
 // How far ahead, in scan order, the scans prefetch their input. For the line scan, with the
 // hardware prefetchers alone, float16 lines scanned from memory ran at 0.3x of the copy limit

@@ -189,9 +189,9 @@ struct RowsJob {
 };
 void ScanRows(SimdTarget target, const ScanType& t, const RowsJob& job);
 
-// AMD family 1Ah (Zen 5), where groups of rows step one cache line of each row (RowsJob) and the
-// scans prefetch their input into L1 (PrefetchInputAhead). Inline, the detection (cpuid) done
-// once: the line kernel asks it for every line.
+// AMD family 1Ah (Zen 5), where groups of rows step one cache line of each row (RowsJob), and the
+// line scans and those groups prefetch their input into L1 (PrefetchInputAhead; NarrowRows not).
+// Inline, the detection (cpuid) done once: the line kernel asks it for every line.
 bool DetectAmdZen5();
 inline bool IsAmdZen5() {
   static const bool zen5 = DetectAmdZen5();

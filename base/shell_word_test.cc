@@ -1,11 +1,10 @@
 #include "base/shell_word.h"
 
-#include <sys/wait.h>
-
-#include <cstdio>
 #include <string>
 
 #include <gtest/gtest.h>
+
+#include "base/shell_output.h"
 
 namespace opcts {
 namespace {
@@ -25,14 +24,9 @@ TEST(ShellWord, QuotesTheRest) {
 TEST(ShellWord, TheShellGivesBackTheWord) {
   for (const std::string word :
        {"", "a b", "it's", "$(false)`x`", "a;b|c&d>e<f*?[]{}~#!\\\"\n\t"}) {
-    FILE* pipe = popen(("printf %s " + ShellWord(word)).c_str(), "r");
-    ASSERT_NE(pipe, nullptr);
-    std::string out;
-    char buffer[256];
-    for (size_t n; (n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0;) out.append(buffer, n);
-    const int status = pclose(pipe);
-    EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << word;
-    EXPECT_EQ(out, word);
+    const ShellOutput printed = RunShell("printf %s " + ShellWord(word));
+    EXPECT_EQ(printed.exit_code, 0) << word;
+    EXPECT_EQ(printed.output, word);
   }
 }
 

@@ -1,13 +1,12 @@
 // Malformed input of every kind, through the real `opcts` binary: each gets its exact error
 // message and exit code, and none crashes (a crash would show as a signal, not exit code 2).
-#include <sys/wait.h>
-
-#include <array>
-#include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <map>
 
 #include <gtest/gtest.h>
+
+#include "base/shell_output.h"
 
 namespace {
 
@@ -160,15 +159,9 @@ TEST_P(BadInputTest, ClearErrorAndExitCode) {
   std::system(("rm -rf '" + dir + "' && mkdir -p '" + dir + "'").c_str());
   for (const auto& [name, content] : input.files) std::ofstream(dir + "/" + name) << content;
   const std::string command = std::string(OPCTS_BINARY) + " " + Expand(input.args, dir) + " 2>&1";
-  FILE* pipe = popen(command.c_str(), "r");
-  ASSERT_NE(pipe, nullptr);
-  std::string output;
-  std::array<char, 4096> chunk;
-  for (size_t n; (n = fread(chunk.data(), 1, chunk.size(), pipe)) > 0;)
-    output.append(chunk.data(), n);
-  const int status = pclose(pipe);
-  ASSERT_TRUE(WIFEXITED(status)) << "opcts died: " << command << "\n" << output;
-  EXPECT_EQ(WEXITSTATUS(status), input.exit_code) << command << "\n" << output;
+  const auto [output, exit_code] = opcts::RunShell(command);
+  ASSERT_NE(exit_code, -1) << "opcts did not start or died: " << command << "\n" << output;
+  EXPECT_EQ(exit_code, input.exit_code) << command << "\n" << output;
   EXPECT_NE(output.find(Expand(input.message, dir)), std::string::npos)
       << command << "\nexpected: " << Expand(input.message, dir) << "\ngot:\n"
       << output;

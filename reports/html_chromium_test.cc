@@ -1,12 +1,11 @@
 // Renders a generated report in a real headless Chromium: the matrix cells and the escaped
 // <script> text must be in the DOM, no script from a journal may run, and a screenshot must
 // come out. Chromium missing is a failure, not a skip: CI installs it (scripts/install-deps.sh).
-#include <array>
-#include <cstdio>
 #include <filesystem>
 
 #include <gtest/gtest.h>
 
+#include "base/shell_output.h"
 #include "reports/html_report.h"
 #include "reports/test_support.h"
 
@@ -15,23 +14,10 @@ namespace {
 
 using testing::ScratchDir;
 
-// Runs `command`, returning its stdout and exit status.
-std::pair<std::string, int> Capture(const std::string& command) {
-  std::string output;
-  FILE* pipe = ::popen(command.c_str(), "r");
-  if (!pipe) return {"", -1};
-  std::array<char, 4096> buffer;
-  size_t got;
-  while ((got = std::fread(buffer.data(), 1, buffer.size(), pipe)) > 0)
-    output.append(buffer.data(), got);
-  const int status = ::pclose(pipe);
-  return {output, status};
-}
-
 std::string FindChromium() {
   if (const char* path = std::getenv("OPCTS_CHROMIUM")) return path;
-  const auto [path, status] = Capture("command -v chromium 2>/dev/null");
-  return status == 0 ? path.substr(0, path.find('\n')) : "";
+  const ShellOutput found = RunShell("command -v chromium 2>/dev/null");
+  return found.exit_code == 0 ? found.output.substr(0, found.output.find('\n')) : "";
 }
 
 // Headless flags that keep Chromium off the network and away from the user's profile.
@@ -66,7 +52,7 @@ class HtmlInChromium : public ::testing::Test {
 
 TEST_F(HtmlInChromium, DomHasMatrixAndEscapedScriptThatNeverRan) {
   const auto [dom, status] =
-      Capture(ChromiumCommand(chromium_, dir_ / "profile-dom", "--dump-dom", html_path_));
+      RunShell(ChromiumCommand(chromium_, dir_ / "profile-dom", "--dump-dom", html_path_));
   ASSERT_EQ(status, 0) << "chromium --dump-dom failed";
   ASSERT_FALSE(dom.empty());
   // The journal's message would set the title if it ran; the DOM holds it only as text.
@@ -103,8 +89,8 @@ TEST_F(HtmlInChromium, ScreenshotsAreWritten) {
                                    std::pair<std::string, int>{OPCTS_REPORT_NARROW_PNG, 420}}) {
     std::filesystem::remove(png);
     const auto [output, status] =
-        Capture(ChromiumCommand(chromium_, dir_ / ("profile-shot-" + std::to_string(width)),
-                                "--screenshot='" + png + "'", html_path_, width));
+        RunShell(ChromiumCommand(chromium_, dir_ / ("profile-shot-" + std::to_string(width)),
+                                 "--screenshot='" + png + "'", html_path_, width));
     ASSERT_EQ(status, 0) << "chromium --screenshot failed: " << output;
     ASSERT_TRUE(std::filesystem::exists(png)) << png;
     const std::string bytes = testing::ReadFile(png);

@@ -1,13 +1,11 @@
 // The JUnit report validated by xmllint against reports/schema/junit-10.xsd, the structure of
 // Jenkins' junit-10.xsd: CI tools reject or misread a file that does not fit it. xmllint (Debian
 // libxml2-utils, scripts/install-deps.sh) missing fails these tests; it is no reason to skip.
-#include <sys/wait.h>
-
-#include <cstdio>
 #include <string>
 
 #include <gtest/gtest.h>
 
+#include "base/shell_output.h"
 #include "base/shell_word.h"
 #include "reports/junit_report.h"
 #include "reports/report_model.h"
@@ -27,42 +25,27 @@ using testing::WriteFile;
 constexpr int kXmllintInvalid = 3;
 constexpr int kShellCommandNotFound = 127;
 
-struct Validation {
-  int status = -1;     // xmllint's exit status; -1 when it could not start or was killed
-  std::string output;  // its messages
-};
-
-// xmllint on `xml`, written to a scratch file.
-Validation Validate(const std::string& xml) {
+// xmllint on `xml`, written to a scratch file: its exit status and messages.
+ShellOutput Validate(const std::string& xml) {
   const ScratchDir dir;
   const std::string path = dir / "junit.xml";
   WriteFile(path, xml);
-  const std::string command =
-      "xmllint --noout --schema " + ShellWord(OPCTS_JUNIT_SCHEMA) + " " + ShellWord(path) + " 2>&1";
-  Validation validation;
-  FILE* pipe = popen(command.c_str(), "r");
-  if (!pipe) return validation;
-  char chunk[4096];
-  for (size_t n; (n = std::fread(chunk, 1, sizeof chunk, pipe)) > 0;) {
-    validation.output.append(chunk, n);
-  }
-  const int status = pclose(pipe);
-  if (WIFEXITED(status)) validation.status = WEXITSTATUS(status);
-  return validation;
+  return RunShell("xmllint --noout --schema " + ShellWord(OPCTS_JUNIT_SCHEMA) + " " +
+                  ShellWord(path) + " 2>&1");
 }
 
-std::string Missing(const Validation& validation) {
-  return validation.status == kShellCommandNotFound
+std::string Missing(const ShellOutput& validation) {
+  return validation.exit_code == kShellCommandNotFound
              ? "xmllint not found: install Debian package libxml2-utils (scripts/install-deps.sh)\n"
              : "";
 }
 
 // Success, or xmllint's complaint with the document.
 ::testing::AssertionResult ValidJunit(const std::string& xml) {
-  const Validation validation = Validate(xml);
-  if (validation.status == 0) return ::testing::AssertionSuccess();
+  const ShellOutput validation = Validate(xml);
+  if (validation.exit_code == 0) return ::testing::AssertionSuccess();
   return ::testing::AssertionFailure()
-         << Missing(validation) << "xmllint exit status " << validation.status << ":\n"
+         << Missing(validation) << "xmllint exit status " << validation.exit_code << ":\n"
          << validation.output << "\n"
          << xml;
 }
@@ -127,8 +110,8 @@ TEST(JunitSchema, RejectsWhatJunit10Forbids) {
     const size_t at = invalid.find(mutation.find);
     ASSERT_NE(at, std::string::npos);
     invalid.replace(at, mutation.find.size(), mutation.replace);
-    const Validation validation = Validate(invalid);
-    EXPECT_EQ(validation.status, kXmllintInvalid) << Missing(validation) << validation.output;
+    const ShellOutput validation = Validate(invalid);
+    EXPECT_EQ(validation.exit_code, kXmllintInvalid) << Missing(validation) << validation.output;
     EXPECT_NE(validation.output.find(mutation.why), std::string::npos) << validation.output;
   }
 }

@@ -3,11 +3,9 @@
 // what it did recorded in the journal, exactly those results fail under `--float-rules ieee`, and
 // on OpenVINO, whose documents grant no rule, they fail either way. Its IEEE mode is the control:
 // everything passes, under both rules.
-#include <sys/wait.h>
 
 #include <algorithm>
 #include <cctype>
-#include <cstdio>
 #include <filesystem>
 #include <ostream>
 #include <set>
@@ -16,6 +14,7 @@
 
 #include <gtest/gtest.h>
 
+#include "base/shell_output.h"
 #include "base/shell_word.h"
 #include "conformance/case_run.h"
 #include "conformance/plugin_loader.h"
@@ -249,15 +248,9 @@ TEST(PlatformFloat, JournalAndReportsSayWhichRulesJudged) {
 }
 
 std::string Output(const std::string& arguments, int* exit_code) {
-  const std::string command = std::string(OPCTS_BINARY) + " " + arguments + " 2>&1";
-  FILE* pipe = popen(command.c_str(), "r");
-  std::string text;
-  char buffer[4096];
-  for (size_t n; pipe && (n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0;)
-    text.append(buffer, n);
-  const int status = pipe ? pclose(pipe) : -1;
-  *exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return text;
+  ShellOutput run = RunShell(std::string(OPCTS_BINARY) + " " + arguments + " 2>&1");
+  *exit_code = run.exit_code;
+  return std::move(run.output);
 }
 
 // A repro reruns the case as the run did: the plugin's options and the float rules are part of

@@ -18,6 +18,7 @@
 #include <gtest/gtest.h>
 
 #include "common/claims_testing.h"
+#include "cpu_simd/scan.h"
 #include "opcts/backend.h"
 #include "spec/half.h"
 
@@ -544,8 +545,8 @@ TEST_P(CpuSimdTarget, ScansNarrowRowsAlongAMiddleAxis) {
     }
 }
 
-// A 1d line of at least 65 536 elements is scanned by both threads in pieces of 384 KiB
-// (kLinePieceBytes in scan.cc), each reduced, then scanned after the carry into it
+// A 1d line of at least kLongLine elements is scanned by both threads in pieces of
+// kLinePieceBytes (scan.h), each reduced, then scanned after the carry into it
 // (ScanSplitLine): 4.5 pieces and 3 elements leave a short last piece, on every target (the
 // threads tests run the dispatched one). A streamed output (24 MiB) of odd length also scans
 // single elements before the first aligned vector and after the last.
@@ -553,7 +554,8 @@ TEST_P(CpuSimdTarget, ScansLongLinesInPiecesAcrossThreads) {
   uint32_t seed = 2800;
   for (const uint32_t dtype : {OPCTS_DTYPE_FLOAT32, OPCTS_DTYPE_FLOAT16, OPCTS_DTYPE_FLOAT64,
                                OPCTS_DTYPE_INT64, OPCTS_DTYPE_UINT8}) {
-    const uint32_t piece = (384u << 10) / Info(dtype).size;
+    const uint32_t piece = opcts::cpu_simd::kLinePieceBytes / Info(dtype).size;
+    ASSERT_GE(piece * 9 / 2 + 3, opcts::cpu_simd::kLongLine);
     RunFourModes(*backend_, dtype, {piece * 9 / 2 + 3}, 0, &seed);
     if (HasFailure()) return;
   }

@@ -22,13 +22,6 @@ constexpr uint64_t kChunkMinBytes = uint64_t{512} << 10;
 constexpr size_t kRowChunk = 8192;
 // Row jobs split a row at multiples of this many columns (whole vectors on every target).
 constexpr size_t kRowChunkAlign = 64;
-// Innermost lines at least this long are scanned by all threads together when there are too
-// few lines to share out.
-constexpr size_t kLongLine = size_t{1} << 16;
-// A piece of such a line: small enough that it and the next one, reduced along while it is
-// scanned, stay in a 1 MiB L2. 384 KiB pieces ran 1.01-1.03x as fast as 256 KiB ones on every
-// dtype and target on Zen 5 (bench/results/line-piece-zen5-ab.md).
-constexpr size_t kLinePieceBytes = size_t{384} << 10;
 // How long a thread of such a line spins for the carry into its next piece before it sleeps:
 // several pieces' time (bench/results/carry-spin-ab.md).
 constexpr std::chrono::microseconds kCarrySpin{100};

@@ -3,6 +3,7 @@
 // threads and stays correct in place.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 
 #include "common/plugin_support.h"
@@ -22,6 +23,14 @@ struct ScanArgs {
   SimdTarget target;
   WorkPool* pool;
 };
+
+// Innermost lines at least this long are scanned by all threads together when there are too
+// few lines to share out.
+constexpr size_t kLongLine = size_t{1} << 16;
+// A piece of such a line: small enough that it and the next one, reduced along while it is
+// scanned, stay in a 1 MiB L2. 384 KiB pieces ran 1.01-1.03x as fast as 256 KiB ones on every
+// dtype and target on Zen 5 (bench/results/line-piece-zen5-ab.md).
+constexpr size_t kLinePieceBytes = size_t{384} << 10;
 
 // The kernels' storage class of an OPCTS_DTYPE_* (signed integers use the unsigned kernels).
 ElemKind KindOf(uint32_t data_type);

@@ -79,9 +79,9 @@ int Main(int argc, char** argv) {
 
   std::vector<Backend> backends;
   for (const std::string& spec : specs) {
-    const size_t at = spec.find('@');
-    const std::string name = spec.substr(0, at);
-    const std::string options = at == std::string::npos ? "" : spec.substr(at + 1);
+    const BackendArg arg = ParseBackendArg(spec, "");
+    const std::string& name = arg.name_or_path;
+    const std::string& options = arg.options;
     PluginLoad load = LoadPlugin(name, options);
     if (IsUnavailable(load)) {  // e.g. no Vulkan device: say so, benchmark the others
       std::cerr << "opcts_bench: backend " << spec << " unavailable here: " << load.error().message

@@ -18,6 +18,7 @@
 #include "base/cli_args.h"
 #include "base/executable_dir.h"
 #include "cli/commands.h"
+#include "conformance/plugin_loader.h"
 #include "fuzz/campaign.h"
 #include "opcts/version.h"
 #include "reports/text_escape.h"
@@ -31,10 +32,11 @@ namespace {
 int Usage(const std::string& error) {
   std::ostream& out = error.empty() ? std::cout : std::cerr;
   if (!error.empty()) out << "opcts fuzz: " << error << "\n";
-  out << "usage: opcts fuzz [--backend NAME|PATH] [--backend-options S] [--seconds N] [--jobs J]\n"
-         "                  [--target GLOB]... [--strict] [--corpus DIR] [--report-dir DIR]\n"
-         "                  [--waivers FILE] [--work DIR] [--regressions DIR]\n"
-         "  --backend-options  the backend's create() options, as for opcts run\n"
+  out << "usage: opcts fuzz [--backend NAME|PATH[@OPTIONS]] [--backend-options S] [--seconds N]\n"
+         "                  [--jobs J] [--target GLOB]... [--strict] [--corpus DIR]\n"
+         "                  [--report-dir DIR] [--waivers FILE] [--work DIR] [--regressions DIR]\n"
+         "  --backend-options  the backend's create() options, as for opcts run (or after an '@'\n"
+         "                in --backend)\n"
          "                (cpu-simd: target=AVX2 fuzzes its AVX2 kernels on an AVX-512 machine)\n"
          "  --seconds     wall time of the fuzzing, all targets together (default 60); triage\n"
          "                after it takes at most 30 s more\n"
@@ -98,8 +100,10 @@ int FuzzCommand(const Args& args) {
                "--regressions", "--corpus", "--report-dir", "--waivers"});
   if (cli.help()) return Usage("");
   CampaignOptions o;
-  o.backend = cli.Get("--backend").value_or(o.backend);
-  o.backend_options = cli.Get("--backend-options").value_or("");
+  const BackendArg backend = ParseBackendArg(cli.Get("--backend").value_or(o.backend),
+                                             cli.Get("--backend-options").value_or(""));
+  o.backend = backend.name_or_path;
+  o.backend_options = backend.options;
   o.seconds = cli.GetNumber("--seconds").value_or(o.seconds);
   o.jobs = cli.GetNumber("--jobs").value_or(o.jobs);
   o.strict = cli.Has("--strict");

@@ -10,6 +10,7 @@
 #include "cli/commands.h"
 #include "conformance/case_id.h"
 #include "conformance/case_run.h"
+#include "conformance/plugin_loader.h"
 #include "conformance/property_case.h"
 #include "conformance/repro_command.h"
 #include "conformance/runner.h"
@@ -23,7 +24,7 @@ namespace opcts {
 namespace {
 
 constexpr const char* kUsage =
-    "usage: opcts repro [--backend NAME|PATH]... [--backend-options S] [--seed N]\n"
+    "usage: opcts repro [--backend NAME|PATH[@OPTIONS]]... [--backend-options S] [--seed N]\n"
     "                   [--float-rules platform|ieee]\n"
     "                   [--shrink [--shrink-seconds N] [--output FILE]] CASE_ID\n"
     "Re-runs one case (an id opcts run or a property test printed; a run's id ends in its seed,\n"
@@ -265,11 +266,12 @@ int ReproCommand(const Args& raw) {
 
   if (backends.empty()) backends = BuiltinBackendNames();
   int exit_code = 0;
-  const std::string backend_options = args.Get("--backend-options").value_or("");
-  for (const std::string& name : backends) {
-    PluginLoad load = LoadPlugin(name, backend_options);
+  for (const std::string& given : backends) {
+    const BackendArg backend = ParseBackendArg(given, args.Get("--backend-options").value_or(""));
+    PluginLoad load = LoadPlugin(backend.name_or_path, backend.options);
     if (!load) {
-      std::cerr << "backend " << name << ": " << TerminalSafe(load.error().message) << "\n";
+      std::cerr << "backend " << TerminalSafe(given) << ": " << TerminalSafe(load.error().message)
+                << "\n";
       exit_code = 2;
       continue;
     }
@@ -284,7 +286,7 @@ int ReproCommand(const Args& raw) {
       ShrinkOptions options;
       if (shrink_seconds) options.seconds = static_cast<double>(*shrink_seconds);
       options.run.float_rules = *float_rules;
-      const int written = ShrinkAndReport(name, backend_options, plugin, c, options,
+      const int written = ShrinkAndReport(backend.name_or_path, backend.options, plugin, c, options,
                                           args.Get("--output").value_or(c.id + ".shrunk.json"));
       exit_code = std::max(exit_code, written);
     }

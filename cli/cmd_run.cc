@@ -12,7 +12,7 @@ namespace opcts {
 namespace {
 
 constexpr const char* kUsage =
-    "usage: opcts run [--backend NAME|PATH]... [--backend-options S]\n"
+    "usage: opcts run [--backend NAME|PATH[@OPTIONS]]... [--backend-options S]\n"
     "                 [--op GLOB]... [--dtype GLOB]... [--level GLOB]... [--id GLOB]...\n"
     "                 [--exclude GLOB]... [--case-list FILE] [--seed N] [--max-cases N]\n"
     "                 [--shard I/N] [--strict] [--require-level LEVEL] [--require OP=LEVEL]...\n"
@@ -20,6 +20,9 @@ constexpr const char* kUsage =
     "                 [--allow-unavailable] [--no-isolation] [--timeout-ms N] [--memory-limit "
     "MIB]\n"
     "                 [--float-rules platform|ieee] [--no-progress] [--no-shrink]\n"
+    "--backend-options: every backend's create() options; a backend given as NAME@OPTIONS (as\n"
+    "opcts_bench takes them: cpu-simd@target=AVX2) has its own, and its records are named so.\n"
+    "One backend twice needs its own options on each: the records could not be told apart.\n"
     "Repeated filters of one kind are a union; --exclude drops ids; --case-list keeps the ids or\n"
     "globs it lists (one per line, # comments). Without --shard, GTEST_TOTAL_SHARDS/\n"
     "GTEST_SHARD_INDEX or TEST_TOTAL_SHARDS/TEST_SHARD_INDEX select the shard.\n"

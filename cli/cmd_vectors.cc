@@ -6,6 +6,7 @@
 #include "cli/commands.h"
 #include "conformance/case_run.h"
 #include "conformance/constraints.h"
+#include "conformance/plugin_loader.h"
 #include "conformance/runner.h"
 #include "conformance/spec_set.h"
 #include "conformance/vector_check.h"
@@ -17,7 +18,7 @@ namespace opcts {
 namespace {
 
 constexpr const char* kVectorsUsage =
-    "usage: opcts vectors [--backend NAME|PATH]... [--backend-options S]\n"
+    "usage: opcts vectors [--backend NAME|PATH[@OPTIONS]]... [--backend-options S]\n"
     "                     [--float-rules platform|ieee] FILE|DIR...\n"
     "Checks JSON test vectors (conformance/VECTORS.md) against the reference, and on each backend\n"
     "given. Exit 0 all passed, 1 a vector failed or a backend computed none of the vectors it\n"
@@ -41,10 +42,12 @@ int VectorsCommand(const Args& raw) {
     return 2;
   }
   std::vector<std::unique_ptr<Plugin>> plugins;
-  for (const std::string& name : args.GetAll("--backend")) {
-    PluginLoad load = LoadPlugin(name, args.Get("--backend-options").value_or(""));
+  for (const std::string& given : args.GetAll("--backend")) {
+    const BackendArg backend = ParseBackendArg(given, args.Get("--backend-options").value_or(""));
+    PluginLoad load = LoadPlugin(backend.name_or_path, backend.options);
     if (!load) {
-      std::cerr << "backend " << name << ": " << TerminalSafe(load.error().message) << "\n";
+      std::cerr << "backend " << TerminalSafe(given) << ": " << TerminalSafe(load.error().message)
+                << "\n";
       return IsUnavailable(load) ? 1 : 2;
     }
     plugins.push_back(std::move(load).value());

@@ -7,10 +7,12 @@
 #include <fstream>
 #include <iostream>
 #include <iterator>
+#include <map>
 #include <sstream>
 
 #include <gtest/gtest.h>
 
+#include "conformance/case_executor.h"
 #include "conformance/runner.h"
 #include "reports/journal.h"
 
@@ -151,6 +153,43 @@ TEST_F(GateTest, RefusingOutOfRangeIndicesAtExecuteIsConformant) {
       EXPECT_EQ(r.behaviour, options_text.empty() ? kSkipped : kRefusedAtExecute) << r.id;
     }
   }
+}
+
+// NAME@OPTIONS gives one backend its own create() options: the same plugin runs twice in one
+// run, each under its own name, and each record's repro carries its backend's options.
+TEST_F(GateTest, EachBackendMayHaveItsOwnOptions) {
+  RunOptions options;
+  const std::string refusing = std::string(OPCTS_CPU_REFERENCE) + "@out_of_range=refuse";
+  options.backends = {OPCTS_CPU_REFERENCE, refusing};
+  options.filter.ops = {"dml_scatter_nd"};
+  options.filter.ids = {"*.out-of-range.*"};
+  options.journal = TempJournal("own-options");
+  ASSERT_EQ(Run(options).exit_code, 0) << log_.str();
+  std::map<std::string, size_t> by_backend;
+  for (const CaseRecord& r : Journal(options.journal)) {
+    ++by_backend[r.backend];
+    const bool refuses = r.backend == "cpu-reference@out_of_range=refuse";
+    EXPECT_EQ(r.behaviour, refuses ? kRefusedAtExecute : kSkipped) << r.backend << " " << r.id;
+    EXPECT_EQ(r.repro.find("--backend-options out_of_range=refuse") != std::string::npos, refuses)
+        << r.repro;
+  }
+  ASSERT_EQ(by_backend.size(), 2u) << log_.str();
+  EXPECT_GT(by_backend["cpu-reference"], 10u);
+  EXPECT_EQ(by_backend["cpu-reference"], by_backend["cpu-reference@out_of_range=refuse"]);
+}
+
+// One backend given twice would write records that merge into one another: refused before any
+// case runs.
+TEST_F(GateTest, OneBackendTwiceIsAUsageError) {
+  RunOptions options;
+  options.backends = {OPCTS_CPU_REFERENCE, OPCTS_CPU_REFERENCE};
+  options.filter.max_cases = 5;
+  options.journal = TempJournal("twice");
+  std::filesystem::remove(options.journal);
+  EXPECT_EQ(Run(options).exit_code, 2);
+  EXPECT_NE(log_.str().find("already has a backend named 'cpu-reference'"), std::string::npos)
+      << log_.str();
+  EXPECT_FALSE(std::filesystem::exists(options.journal));
 }
 
 TEST_F(GateTest, ARequiredLevelFailsTheGateUnlessEveryCaseUpToItPasses) {

@@ -19,11 +19,11 @@ namespace {
 
 // In the child: shrink, write the vector file, and report the minimal shape on `fd` as
 // "<original elements> <elements> <size>..."; exits 0 when it wrote both, non-zero otherwise.
-[[noreturn]] void ShrinkInChild(const std::string& plugin_path, const CaseRecipe& recipe,
+[[noreturn]] void ShrinkInChild(const ShrinkPlugin& plugin, const CaseRecipe& recipe,
                                 const GroupShrinkOptions& options, const std::string& file,
                                 int fd) {
   alarm(static_cast<unsigned>(std::ceil(options.seconds_per_group)) + 30);  // a hung backend
-  PluginLoad load = LoadPlugin(plugin_path, options.backend_options);
+  PluginLoad load = LoadPlugin(plugin.path, plugin.options);
   if (!load) _exit(3);
   const ShrinkResult r =
       Shrink(**load, recipe, {.seconds = options.seconds_per_group, .run = options.run});
@@ -39,10 +39,11 @@ namespace {
 
 }  // namespace
 
-std::vector<ShrunkRecord> ShrinkFailureGroups(
-    const Report& report, const std::vector<CaseRecipe>& cases,
-    const std::map<std::string, std::string>& plugin_paths, const GroupShrinkOptions& options,
-    std::ostream& err) {
+std::vector<ShrunkRecord> ShrinkFailureGroups(const Report& report,
+                                              const std::vector<CaseRecipe>& cases,
+                                              const std::map<std::string, ShrinkPlugin>& plugins,
+                                              const GroupShrinkOptions& options,
+                                              std::ostream& err) {
   std::map<std::string, const CaseRecipe*> by_id;
   for (const CaseRecipe& c : cases) by_id[c.id] = &c;
   std::vector<ShrunkRecord> shrunk;
@@ -51,8 +52,8 @@ std::vector<ShrunkRecord> ShrinkFailureGroups(
   for (const FailureGroup& group : report.failure_groups) {
     const CaseRecord& smallest = report.cases[group.smallest].record;
     const auto recipe = by_id.find(smallest.id);
-    const auto plugin = plugin_paths.find(smallest.backend);
-    if (recipe == by_id.end() || plugin == plugin_paths.end() ||
+    const auto plugin = plugins.find(smallest.backend);
+    if (recipe == by_id.end() || plugin == plugins.end() ||
         !ShrinkRefusal(*recipe->second, group.status).empty())
       continue;
     const std::string file = options.dir + "/" + smallest.backend + "." + smallest.id + ".json";
@@ -86,8 +87,8 @@ std::vector<ShrunkRecord> ShrinkFailureGroups(
     std::istringstream in(text);
     in >> record.original_elements >> record.elements;
     for (uint32_t size; in >> size;) record.shape.push_back(size);
-    record.repro =
-        VectorsCommand(plugin->second, {options.backend_options, options.run.float_rules}, file);
+    record.repro = VectorsCommand(plugin->second.path,
+                                  {plugin->second.options, options.run.float_rules}, file);
     err << "  " << record.original_elements << " -> " << record.elements << " element(s): " << file
         << "\n";
     shrunk.push_back(std::move(record));

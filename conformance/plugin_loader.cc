@@ -82,6 +82,14 @@ std::vector<std::string> BuiltinBackendNames() {
   return names;
 }
 
+BackendArg ParseBackendArg(const std::string& text, const std::string& default_options) {
+  const size_t at = text.find('@');
+  std::error_code ec;
+  if (at == std::string::npos || std::filesystem::exists(text, ec))
+    return {text, default_options, false};
+  return {text.substr(0, at), text.substr(at + 1), true};
+}
+
 bool IsUnavailable(const PluginLoad& load) {
   return !load && load.error().code == ErrorCode::kUnavailable;
 }

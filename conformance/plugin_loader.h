@@ -49,6 +49,16 @@ bool IsUnavailable(const PluginLoad& load);
 // `name_or_path`: contains a '/' or ends in ".so" -> a path; otherwise a built-in name.
 PluginLoad LoadPlugin(const std::string& name_or_path, const std::string& options);
 
+// One `--backend` argument: NAME or PATH, optionally with its own create() options after the
+// first '@' ("cpu-simd@target=AVX2"), as opcts_bench takes them. A file that exists is a path, '@'
+// and all: such a path takes its options from --backend-options.
+struct BackendArg {
+  std::string name_or_path;
+  std::string options;       // its own, else the command's --backend-options
+  bool own_options = false;  // given after '@': part of the backend's name in a run's records
+};
+BackendArg ParseBackendArg(const std::string& text, const std::string& default_options);
+
 // Directory of the built-in plugins: $OPCTS_PLUGIN_DIR if set; else, for an installed opcts,
 // lib/opcts/plugins beside its bin/; else plugins/ beside the binary (the build tree).
 std::string BuiltinPluginDir();

@@ -60,6 +60,27 @@ TEST(PluginLoaderTest, MissingFileAndUnknownBuiltin) {
       << unknown.error().message;
 }
 
+TEST(PluginLoaderTest, ABackendArgumentTakesItsOwnOptionsAfterTheFirstAt) {
+  const BackendArg plain = ParseBackendArg("cpu-simd", "target=SSE4");
+  EXPECT_EQ(plain.name_or_path, "cpu-simd");
+  EXPECT_EQ(plain.options, "target=SSE4");
+  EXPECT_FALSE(plain.own_options);
+  const BackendArg own = ParseBackendArg("cpu-simd@target=AVX2;threads=1", "target=SSE4");
+  EXPECT_EQ(own.name_or_path, "cpu-simd");
+  EXPECT_EQ(own.options, "target=AVX2;threads=1");
+  EXPECT_TRUE(own.own_options);
+  const BackendArg empty = ParseBackendArg("/p/x.so@", "target=SSE4");
+  EXPECT_EQ(empty.name_or_path, "/p/x.so");
+  EXPECT_EQ(empty.options, "");
+  EXPECT_TRUE(empty.own_options);
+  // A file that exists is a path, '@' and all.
+  const std::string path = ::testing::TempDir() + "/vendor@2.so";
+  std::ofstream(path) << "";
+  const BackendArg file = ParseBackendArg(path, "");
+  EXPECT_EQ(file.name_or_path, path);
+  EXPECT_FALSE(file.own_options);
+}
+
 TEST(PluginLoaderTest, NotASharedObject) {
   const std::string path = ::testing::TempDir() + "/not-a-plugin.so";
   std::ofstream(path) << "this is text, not ELF\n";

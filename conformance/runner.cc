@@ -115,32 +115,6 @@ void PrintSummary(const StatusCountsByOperator& counts, std::ostream& out) {
 
 }  // namespace
 
-CaseRecord MakeRecord(const CaseRecipe& c, const std::string& backend,
-                      const std::string& plugin_path, const RunOptions& options, CaseGroup group,
-                      const CaseOutcome& o) {
-  CaseRecord r;
-  r.id = c.id;
-  r.backend = backend;
-  r.op = c.spec->name;
-  r.dtype = std::string(DTypeName(c.dtype));
-  r.level = c.level;
-  r.group = group;
-  r.layout = std::string(LayoutName(c.layout));
-  r.values = c.value_tag;
-  r.shape = c.shape;
-  r.attributes = Attributes(c);
-  r.status = o.status;
-  r.message = o.message;
-  r.behaviour = o.behaviour;
-  r.max_error = o.max_error;
-  r.bound = o.bound;
-  r.ulp = o.ulp;
-  r.duration_us = o.duration_us;
-  r.repro =
-      ReproCommand(plugin_path, {options.backend_options, options.float_rules}, options.seed, c.id);
-  return r;
-}
-
 uint64_t MemoryLimitBytes(const RunOptions& options) {
   if (options.memory_limit_mib) return options.memory_limit_mib << 20;
   return static_cast<uint64_t>(sysconf(_SC_PHYS_PAGES)) *
@@ -162,12 +136,38 @@ namespace {
 
 // One backend of the run: in this process (a loaded plugin) or behind worker processes.
 struct Backend {
-  std::string name;  // as given: a built-in name or a path
-  BackendRecord info;
+  std::string name;     // as given, without its own options: a built-in name or a path
+  std::string options;  // its create() options
+  BackendRecord info;   // info.name: the plugin's, with "@" and its own options if it had them
   std::string path;
   std::unique_ptr<Plugin> plugin;  // in-process only
   std::string start_failure;       // why it crashed or hung while loading; its cases get that
 };
+
+// The journal line of one case on `b`; its repro as the run ran it.
+CaseRecord MakeRecord(const CaseRecipe& c, const Backend& b, const RunOptions& options,
+                      CaseGroup group, const CaseOutcome& o) {
+  CaseRecord r;
+  r.id = c.id;
+  r.backend = b.info.name;
+  r.op = c.spec->name;
+  r.dtype = std::string(DTypeName(c.dtype));
+  r.level = c.level;
+  r.group = group;
+  r.layout = std::string(LayoutName(c.layout));
+  r.values = c.value_tag;
+  r.shape = c.shape;
+  r.attributes = Attributes(c);
+  r.status = o.status;
+  r.message = o.message;
+  r.behaviour = o.behaviour;
+  r.max_error = o.max_error;
+  r.bound = o.bound;
+  r.ulp = o.ulp;
+  r.duration_us = o.duration_us;
+  r.repro = ReproCommand(b.path, {b.options, options.float_rules}, options.seed, c.id);
+  return r;
+}
 
 // Everything a finished case goes to: the journal, the counts, the failure log, the progress.
 // The verdict comes from the reports' model over every record (resumed ones included), so the
@@ -328,8 +328,7 @@ Stop RunInProcess(const std::vector<CaseRecipe>& cases, std::vector<Backend>& ba
       const CaseVerdict v =
           RunCase(*b.plugin, prepared, GroupFor(c, {b.info.feature_level, b.info.extra_support}),
                   {.float_rules = options.float_rules});
-      if (!results.Add(MakeRecord(c, b.info.name, b.path, options, v.group, v.outcome)))
-        return Stop::kJournalFailed;
+      if (!results.Add(MakeRecord(c, b, options, v.group, v.outcome))) return Stop::kJournalFailed;
     }
   }
   return Stop::kDone;
@@ -345,7 +344,7 @@ Stop RunIsolated(const std::vector<CaseRecipe>& cases, const Backend& b,
     CaseOutcome o;
     o.status = Status::kCrash;
     o.message = message;
-    return results.Add(MakeRecord(c, b.info.name, b.path, options, GroupFor(c, claims), o));
+    return results.Add(MakeRecord(c, b, options, GroupFor(c, claims), o));
   };
   // A backend that cannot start (at all, or twice in a row after a crash) is not retried per
   // case: each remaining case is recorded once with the reason.
@@ -367,7 +366,7 @@ Stop RunIsolated(const std::vector<CaseRecipe>& cases, const Backend& b,
     }
     if (!worker) {
       Worker::StartError error;
-      worker = Worker::Start(cases, b.name, options.backend_options, options.float_rules,
+      worker = Worker::Start(cases, b.name, b.options, options.float_rules,
                              std::chrono::milliseconds(StartLimitMs(options)), &error);
       if (StopSignal()) return Stop::kSignalled;
       if (!worker) {  // the case in line gets the blame, so the run always moves on
@@ -400,7 +399,7 @@ Stop RunIsolated(const std::vector<CaseRecipe>& cases, const Backend& b,
         why =
             "the worker answered for case " + std::to_string(result.index) + " instead of " + c.id;
       } else if (event == Worker::Event::kResult) {
-        if (!results.Add(MakeRecord(c, b.info.name, b.path, options, result.group, result.outcome)))
+        if (!results.Add(MakeRecord(c, b, options, result.group, result.outcome)))
           return Stop::kJournalFailed;
         if (!worker->exiting()) continue;
         ++next;
@@ -415,8 +414,7 @@ Stop RunIsolated(const std::vector<CaseRecipe>& cases, const Backend& b,
       o.duration_us = static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::microseconds>(
                                                 std::chrono::steady_clock::now() - start)
                                                 .count());
-      if (!results.Add(MakeRecord(c, b.info.name, b.path, options, GroupFor(c, claims), o)) ||
-          !retire())
+      if (!results.Add(MakeRecord(c, b, options, GroupFor(c, claims), o)) || !retire())
         return Stop::kJournalFailed;
       ++next;
       break;
@@ -432,39 +430,41 @@ Stop ShrinkGroups(const std::vector<CaseRecipe>& cases, const std::vector<Backen
                   const RunOptions& options, Results& results, std::ostream& err) {
   const Result<Report> report = results.Preview();
   if (!report || report->failure_groups.empty()) return Stop::kDone;
-  std::map<std::string, std::string> plugin_paths;
+  std::map<std::string, ShrinkPlugin> plugins;
   for (const Backend& b : backends)
-    if (b.start_failure.empty()) plugin_paths[b.info.name] = b.path;
+    if (b.start_failure.empty()) plugins[b.info.name] = {b.path, b.options};
   GroupShrinkOptions shrink{options.shrink_dir,
-                            options.backend_options,
                             {.strict = options.strict, .float_rules = options.float_rules}};
-  for (const ShrunkRecord& s : ShrinkFailureGroups(*report, cases, plugin_paths, shrink, err))
+  for (const ShrunkRecord& s : ShrinkFailureGroups(*report, cases, plugins, shrink, err))
     if (!results.Add(s)) return Stop::kJournalFailed;
   return StopSignal() ? Stop::kSignalled : Stop::kDone;
 }
 
 // Loads each backend (in a worker, or here); prints its claims. Fills `backends`, `workers`
-// and the header; returns 0, or 1 / 2 for an unavailable / broken backend.
+// and the header; returns 0, or 1 / 2 for an unavailable / broken backend (or two that the
+// records could not tell apart).
 int StartBackends(const std::vector<std::string>& names, const std::vector<CaseRecipe>& cases,
                   const RunOptions& options, std::vector<Backend>& backends,
                   std::vector<std::unique_ptr<Worker>>& workers, JournalHeader& header,
                   std::ostream& out, std::ostream& err) {
   int exit_code = 0;
-  for (const std::string& name : names) {
-    Backend b{name, {}, {}, nullptr, {}};
+  for (const std::string& given : names) {
+    const BackendArg arg = ParseBackendArg(given, options.backend_options);
+    const std::string& name = arg.name_or_path;
+    Backend b{name, arg.options, {}, {}, nullptr, {}};
     std::string error;
     bool unavailable = false;
     std::unique_ptr<Worker> worker;
     if (options.isolation) {
       Worker::StartError start_error;
-      worker = Worker::Start(cases, name, options.backend_options, options.float_rules,
+      worker = Worker::Start(cases, name, b.options, options.float_rules,
                              std::chrono::milliseconds(StartLimitMs(options)), &start_error);
       if (worker) {
         b.info = worker->info();
         b.path = worker->plugin_path();
       } else if (start_error.crashed) {
         // A backend fault like any other: recorded on its cases, the run goes on (exit 1).
-        err << "backend " << name
+        err << "backend " << TerminalSafe(given)
             << ": CRASHED while loading: " << TerminalSafe(start_error.message) << "\n";
         b.info = {name, "", "(did not start)", "", {}, ""};
         b.path = name;
@@ -473,7 +473,7 @@ int StartBackends(const std::vector<std::string>& names, const std::vector<CaseR
       error = start_error.message;
       unavailable = start_error.unavailable;
     } else {
-      PluginLoad load = LoadPlugin(name, options.backend_options);
+      PluginLoad load = LoadPlugin(name, b.options);
       if (load.ok()) {
         const opcts_backend_info& i = (*load)->info();
         b.info = {i.name,
@@ -490,10 +490,21 @@ int StartBackends(const std::vector<std::string>& names, const std::vector<CaseR
       }
     }
     if (b.info.name.empty()) {
-      err << "backend " << name << ": " << (unavailable ? "UNAVAILABLE: " : "ERROR: ")
-          << TerminalSafe(error) << "\n";
+      err << "backend " << TerminalSafe(given) << ": "
+          << (unavailable ? "UNAVAILABLE: " : "ERROR: ") << TerminalSafe(error) << "\n";
       if (!(unavailable && options.allow_unavailable))
         exit_code = std::max(exit_code, unavailable ? 1 : 2);
+      continue;
+    }
+    if (arg.own_options) b.info.name += "@" + b.options;
+    // The records name a backend by this name alone: a second one would merge into the first.
+    if (std::any_of(backends.begin(), backends.end(),
+                    [&](const Backend& other) { return other.info.name == b.info.name; })) {
+      err << "backend " << TerminalSafe(given) << ": ERROR: the run already has a backend named '"
+          << TerminalSafe(b.info.name)
+          << "', and their records could not be told apart; give it once, or each its own "
+             "options (NAME@OPTIONS)\n";
+      exit_code = 2;
       continue;
     }
     if (b.start_failure.empty()) {

@@ -24,8 +24,10 @@
 namespace opcts {
 
 struct RunOptions {
-  std::vector<std::string> backends;  // names of built-ins or paths; empty: every built-in
-  std::string backend_options;        // passed to each backend's create()
+  // Built-in names or paths, each with its own create() options after an '@' if it has some
+  // (ParseBackendArg); empty: every built-in.
+  std::vector<std::string> backends;
+  std::string backend_options;  // the create() options of each backend without its own
   CaseFilter filter;
   uint64_t seed = 1;
   bool strict = false;                             // QualityWarning fails the gate
@@ -65,10 +67,6 @@ std::map<std::string, std::string> RecordedOptions(const RunOptions& options);
 // filters, shard, options or backends.
 std::string ResumeMismatch(const JournalHeader& resumed, const JournalHeader& now);
 
-// The journal line of one case on one backend; its repro as `options` ran it.
-CaseRecord MakeRecord(const CaseRecipe& c, const std::string& backend,
-                      const std::string& plugin_path, const RunOptions& options, CaseGroup group,
-                      const CaseOutcome& outcome);
 // The per-case time limit.
 uint64_t TimeLimitMs(const CaseRecipe& c, const RunOptions& options);
 // The resident memory a worker may hold, in bytes.

@@ -278,7 +278,7 @@ int ReproCommand(const Args& raw) {
     const Plugin& plugin = **load;
     const CaseVerdict verdict = RunCase(plugin, prepared, GroupFor(c, ClaimsOf(plugin)),
                                         {.keep_outputs = true, .float_rules = *float_rules});
-    PrintVerdict(TerminalSafe(plugin.info().name), verdict, op,
+    PrintVerdict(TerminalSafe(backend.Label(plugin.info().name)), verdict, op,
                  verdict.group == CaseGroup::kInvalid ? nullptr : &prepared.expected(),
                  *float_rules);
     if (!verdict.acceptable && exit_code == 0) exit_code = 1;

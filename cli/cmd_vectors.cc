@@ -42,6 +42,7 @@ int VectorsCommand(const Args& raw) {
     return 2;
   }
   std::vector<std::unique_ptr<Plugin>> plugins;
+  std::vector<std::string> labels;  // each backend's name in the messages
   for (const std::string& given : args.GetAll("--backend")) {
     const BackendArg backend = ParseBackendArg(given, args.Get("--backend-options").value_or(""));
     PluginLoad load = LoadPlugin(backend.name_or_path, backend.options);
@@ -50,6 +51,7 @@ int VectorsCommand(const Args& raw) {
                 << "\n";
       return IsUnavailable(load) ? 1 : 2;
     }
+    labels.push_back(backend.Label((*load)->info().name));
     plugins.push_back(std::move(load).value());
   }
   const std::vector<std::string> files = ExpandPaths(args.positionals(), ".json");
@@ -77,8 +79,7 @@ int VectorsCommand(const Args& raw) {
         ++asked[p];
         if (o.status == Status::kPass || o.status == Status::kQualityWarning) ++computed[p];
       }
-      message += "; " + TerminalSafe(plugin->info().name) + ": " +
-                 std::string(StatusName(o.status)) +
+      message += "; " + TerminalSafe(labels[p]) + ": " + std::string(StatusName(o.status)) +
                  (o.message.empty() ? "" : " (" + TerminalSafe(o.message) + ")");
     }
     (ok ? passed : failed)++;
@@ -91,8 +92,8 @@ int VectorsCommand(const Args& raw) {
   bool proven = true;
   for (size_t p = 0; p < plugins.size(); ++p)
     if (asked[p] > 0 && computed[p] == 0) {
-      std::cout << "backend " << TerminalSafe(plugins[p]->info().name) << " computed none of its "
-                << asked[p] << " vectors: nothing was proven\n";
+      std::cout << "backend " << TerminalSafe(labels[p]) << " computed none of its " << asked[p]
+                << " vectors: nothing was proven\n";
       proven = false;
     }
   return failed || !proven ? 1 : 0;

@@ -56,6 +56,11 @@ struct BackendArg {
   std::string name_or_path;
   std::string options;       // its own, else the command's --backend-options
   bool own_options = false;  // given after '@': part of the backend's name in a run's records
+
+  // The backend's name in records and messages: the plugin's, with "@" and its own options.
+  std::string Label(const std::string& plugin_name) const {
+    return own_options ? plugin_name + "@" + options : plugin_name;
+  }
 };
 BackendArg ParseBackendArg(const std::string& text, const std::string& default_options);
 

@@ -496,7 +496,7 @@ int StartBackends(const std::vector<std::string>& names, const std::vector<CaseR
         exit_code = std::max(exit_code, unavailable ? 1 : 2);
       continue;
     }
-    if (arg.own_options) b.info.name += "@" + b.options;
+    b.info.name = arg.Label(b.info.name);
     // The records name a backend by this name alone: a second one would merge into the first.
     if (std::any_of(backends.begin(), backends.end(),
                     [&](const Backend& other) { return other.info.name == b.info.name; })) {

@@ -128,6 +128,14 @@ const BadInput kInputs[] = {
      "--shard: a shard is I/N with 0 <= I < N, not '3/2'"},
     {"cli_bad_seed", {}, "run --seed -4", 2, "--seed needs a non-negative integer, not '-4'"},
     {"cli_missing_value", {}, "run --journal", 2, "--journal needs a value"},
+    // Options for one backend given to all: the one that rejects them says how to aim them.
+    {"cli_backend_options_for_all",
+     {},
+     "run --backend cpu-reference --backend cpu-reference@out_of_range=refuse --backend-options "
+     "frob=1",
+     2,
+     "(--backend-options reaches every backend of the run; NAME@OPTIONS gives one backend its "
+     "own)"},
     {"cli_backend_twice",
      {},
      "run --backend cpu-reference --backend cpu-reference",

@@ -492,6 +492,9 @@ int StartBackends(const std::vector<std::string>& names, const std::vector<CaseR
     if (b.info.name.empty()) {
       err << "backend " << TerminalSafe(given) << ": "
           << (unavailable ? "UNAVAILABLE: " : "ERROR: ") << TerminalSafe(error) << "\n";
+      if (!arg.own_options && !arg.options.empty() && names.size() > 1)
+        err << "  (--backend-options reaches every backend of the run; NAME@OPTIONS gives one "
+               "backend its own)\n";
       if (!(unavailable && options.allow_unavailable))
         exit_code = std::max(exit_code, unavailable ? 1 : 2);
       continue;

@@ -4,6 +4,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -37,6 +38,12 @@ namespace {
   _exit(write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size()) ? 0 : 5);
 }
 
+// A backend's name as part of a file name: its own options (NAME@OPTIONS) may hold a '/'.
+std::string FileNamePart(std::string name) {
+  std::replace(name.begin(), name.end(), '/', '_');
+  return name;
+}
+
 }  // namespace
 
 std::vector<ShrunkRecord> ShrinkFailureGroups(const Report& report,
@@ -56,7 +63,8 @@ std::vector<ShrunkRecord> ShrinkFailureGroups(const Report& report,
     if (recipe == by_id.end() || plugin == plugins.end() ||
         !ShrinkRefusal(*recipe->second, group.status).empty())
       continue;
-    const std::string file = options.dir + "/" + smallest.backend + "." + smallest.id + ".json";
+    const std::string file =
+        options.dir + "/" + FileNamePart(smallest.backend) + "." + smallest.id + ".json";
     err << "shrinking " << TerminalSafe(smallest.backend) << " " << smallest.id << "\n";
     int pipe_fds[2];
     if (pipe(pipe_fds) != 0) break;

@@ -255,16 +255,26 @@ std::string Output(const std::string& arguments, int* exit_code) {
 
 // A repro reruns the case as the run did: the plugin's options and the float rules are part of
 // it. Here they decide the verdict: under the platform rules (the default) the same case passes.
-TEST(PlatformFloat, ReprosCarryTheBackendOptionsAndTheFloatRules) {
+// The options are the run's --backend-options, or the backend's own (NAME@OPTIONS).
+class PlatformFloatRepro : public ::testing::TestWithParam<bool> {};
+
+TEST_P(PlatformFloatRepro, CarriesTheBackendOptionsAndTheFloatRules) {
+  const bool own = GetParam();
+  const std::string mode = "mode=flush";
   RunOptions options = PluginOptions("flush", {"dml_cumulative_summation"}, FloatRules::kIeee);
-  options.journal = TempPath("repro.jsonl");
-  options.shrink_dir = TempPath("repro-shrunk");
+  if (own) {
+    options.backends = {std::string(OPCTS_PLATFORM_FLOAT_PLUGIN) + "@" + mode};
+    options.backend_options.clear();
+  }
+  options.journal = TempPath(own ? "repro-own.jsonl" : "repro.jsonl");
+  options.shrink_dir = TempPath(own ? "repro-own-shrunk" : "repro-shrunk");
+  std::filesystem::remove_all(options.shrink_dir);
   std::ostringstream log;
   ASSERT_EQ(RunConformance(Specs(), options, log, log).exit_code, 1) << log.str();
   Result<Journal> journal = ReadJournal(options.journal);
   ASSERT_TRUE(journal) << journal.error().message;
   const std::string flags = " --backend " + ShellWord(OPCTS_PLATFORM_FLOAT_PLUGIN) +
-                            " --backend-options mode=flush --float-rules ieee ";
+                            " --backend-options " + ShellWord(mode) + " --float-rules ieee ";
   // The repro fails as the run did; without its --float-rules it passes.
   const auto expect_reproduces = [](std::string repro) {
     ASSERT_EQ(repro.rfind("opcts ", 0), 0u) << repro;
@@ -284,8 +294,11 @@ TEST(PlatformFloat, ReprosCarryTheBackendOptionsAndTheFloatRules) {
   expect_reproduces(failed->repro);
   ASSERT_FALSE(journal->shrunk.empty()) << log.str();
   EXPECT_EQ(journal->shrunk[0].repro, "opcts vectors" + flags + journal->shrunk[0].file);
+  EXPECT_EQ(std::filesystem::path(journal->shrunk[0].file).parent_path(), options.shrink_dir);
   expect_reproduces(journal->shrunk[0].repro);
 }
+INSTANTIATE_TEST_SUITE_P(Options, PlatformFloatRepro, ::testing::Bool(),
+                         [](const auto& info) { return info.param ? "Own" : "ForTheRun"; });
 
 TEST(PlatformFloat, CommandLine) {
   int exit_code = 0;

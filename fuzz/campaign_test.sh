@@ -8,9 +8,9 @@
 #   3. so does a waiver that covers it;
 #   4. a sound backend: no finding, executions counted; exit 0;
 #   5. a backend that cannot load: the target executes nothing, which proves nothing: exit 2;
-#   6. --backend-options reach the backend's create(): cpu-simd's lowest target is fuzzed (its
-#      device line says so), the report names the options; options it refuses stop every target
-#      before any input, and the report says why: exit 2.
+#   6. --backend-options (or NAME@OPTIONS) reach the backend's create(): cpu-simd's lowest target
+#      is fuzzed (its device line says so), the report names the options; options it refuses stop
+#      every target before any input, and the report says why: exit 2.
 #   fuzz/campaign_test.sh FUZZ_BUILD_DIR FAULTY_PLUGIN
 set -uo pipefail
 build=$1 faulty=$2
@@ -91,8 +91,10 @@ check "the target created it with them" \
   grep -q "options \"target=$lowest\", device .*($lowest)" "$work/w/logs/opcts_fuzz_dml_scatter_nd.log"
 check "they were fuzzed" [ "$(json "$work/lowest/campaign.json" 'd["targets"][0]["executions"] > 100')" = True ]
 check "the report names the options" [ "$(json "$work/lowest/campaign.json" 'd["backend_options"]')" = "target=$lowest" ]
+out=$("$build/opcts_fuzz_dml_scatter_nd" "--backend=cpu-simd@target=$lowest" -runs=10 2>&1)
+check "a target takes the options after an '@' too" grep -q "options \"target=$lowest\", device .*($lowest)" <<<"$out"
 
-campaign refused --backend cpu-simd --backend-options target=NO_SUCH --regressions "$work/empty"
+campaign refused --backend cpu-simd@target=NO_SUCH --regressions "$work/empty"
 check "options the backend refuses: exit 2" [ "$rc" = 2 ]
 check "the report says the backend's reason" [ "$(json "$work/refused/campaign.json" \
   'all(s in d["targets"][0]["error"] for s in ("could not start: backend cpu-simd, options \"target=NO_SUCH\": ", "option target=NO_SUCH is not one of"))')" = True ]

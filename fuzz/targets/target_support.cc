@@ -40,6 +40,10 @@ int InitFuzzTarget(int argc, char** argv) {
     if (arg.rfind(options, 0) == 0) BackendOptionsChoice() = arg.substr(options.size());
     if (arg == "--strict") StrictChoice() = true;
   }
+  // NAME@OPTIONS, as opcts run takes it.
+  const BackendArg parsed = ParseBackendArg(BackendChoice(), BackendOptionsChoice());
+  BackendChoice() = parsed.name_or_path;
+  BackendOptionsChoice() = parsed.options;
   return 0;
 }
 

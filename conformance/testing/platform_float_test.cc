@@ -260,10 +260,9 @@ class PlatformFloatRepro : public ::testing::TestWithParam<bool> {};
 
 TEST_P(PlatformFloatRepro, CarriesTheBackendOptionsAndTheFloatRules) {
   const bool own = GetParam();
-  const std::string mode = "mode=flush";
   RunOptions options = PluginOptions("flush", {"dml_cumulative_summation"}, FloatRules::kIeee);
   if (own) {
-    options.backends = {std::string(OPCTS_PLATFORM_FLOAT_PLUGIN) + "@" + mode};
+    options.backends = {std::string(OPCTS_PLATFORM_FLOAT_PLUGIN) + "@mode=flush"};
     options.backend_options.clear();
   }
   options.journal = TempPath(own ? "repro-own.jsonl" : "repro.jsonl");
@@ -274,7 +273,7 @@ TEST_P(PlatformFloatRepro, CarriesTheBackendOptionsAndTheFloatRules) {
   Result<Journal> journal = ReadJournal(options.journal);
   ASSERT_TRUE(journal) << journal.error().message;
   const std::string flags = " --backend " + ShellWord(OPCTS_PLATFORM_FLOAT_PLUGIN) +
-                            " --backend-options " + ShellWord(mode) + " --float-rules ieee ";
+                            " --backend-options mode=flush --float-rules ieee ";
   // The repro fails as the run did; without its --float-rules it passes.
   const auto expect_reproduces = [](std::string repro) {
     ASSERT_EQ(repro.rfind("opcts ", 0), 0u) << repro;

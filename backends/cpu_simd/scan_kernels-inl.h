@@ -347,6 +347,17 @@ constexpr size_t kRowGroup = 4;
 // 0.83-0.94x of the copy limit with two vectors, 0.91-0.98x with one, in three runs; 8-byte
 // ones 0.92-0.98x, 0.94-0.98x (bench/results/row-step-zen5-ab.md). On Emerald Rapids two
 // vectors won (int64 outer 0.75-0.76x -> 0.91-0.92x, row-line-ab.md): only Zen 5 steps by one.
+// Where a group's step is one line of each row (one_line_steps: AMD Zen 5, AVX3, 4- and 8-byte
+// types), each row prefetches its own input this far ahead, and past the group's end the next
+// group's rows from their start: 4 x 2 KiB in flight. Prefetching each row's column a group
+// ahead puts 4 whole row shares in flight, 64 KiB for 8-byte types along axis 0, more than the
+// 48 KiB L1 they are prefetched into. Along axis 0 at the memory's faster speed, in same-process
+// pairs, int64 rows ran 1.08-1.10x as fast (0.79-0.80 -> 0.86-0.87 of the copy limit), int32
+// 1.07-1.08x, float32 1.00-1.02x; at the slower speed 1.00-1.02x. AVX2 rows, whose steps are
+// two vectors, ran 0.92-1.04x with it and keep the group-ahead prefetch, as do float16 rows
+// (bench/results/row-prefetch-along-zen5-ab.md).
+constexpr size_t kRowAlongBytes = 2048;
+
 template <class D, class S>
 constexpr size_t kRowStepVectors = std::clamp<size_t>(64 / (hn::MaxLanes(D()) * sizeof(S)), 2, 4);
 
@@ -472,6 +483,8 @@ void ScanRowsT(bool exclusive, const RowsJob& job) {
     PrefetchInputAhead(p, ahead, into_l1);
   };
   const bool one_line_steps = job.zen5 && hn::MaxLanes(d) * sizeof(S) == 64;
+  const size_t along = kRowAlongBytes / sizeof(S);
+  const bool along_rows = one_line_steps && job.width >= along;
   for (; r + kRowGroup <= job.rows; r += kRowGroup) {
     const S* in[kRowGroup] = {in_row(r), in_row(r + 1), in_row(r + 2), in_row(r + 3)};
     S* out[kRowGroup] = {out_row(r), out_row(r + 1), out_row(r + 2), out_row(r + 3)};
@@ -481,7 +494,15 @@ void ScanRowsT(bool exclusive, const RowsJob& job) {
       RowGroupStep<K, kOp, kU>(d, exclusive, job.stream, in, out, x, running);
     }
     for (; x + n <= job.width; x += n) {  // and every step of one_line_steps
-      for (const S* row : in) prefetch(row + x);
+      // Written out: with this in a lambda, GCC 12 compiled the loop without any prefetch.
+      if (!along_rows) {
+        for (const S* row : in) prefetch(row + x);
+      } else if (x + along < job.width) {
+        for (const S* row : in) PrefetchAhead(row + x + along, 0);
+      } else {  // past the group's end: the next group's rows, from their start
+        for (size_t g = 0; g < kRowGroup; ++g)
+          PrefetchAhead(in_row(r + kRowGroup + g) + (x + along - job.width), 0);
+      }
       RowGroupStep<K, kOp, 1>(d, exclusive, job.stream, in, out, x, running);
     }
     for (; x < job.width; ++x) RowGroupStep<K, kOp, 1>(d1, exclusive, false, in, out, x, running);

@@ -39,7 +39,7 @@ std::string LoadAverage() {
 
 // A built-in's name, or a plugin path's file name without "opcts-" and ".so": two builds of
 // one backend stay apart.
-std::string Label(const std::string& name_or_path) {
+std::string PluginName(const std::string& name_or_path) {
   std::string label = std::filesystem::path(name_or_path).stem().string();
   return label.rfind("opcts-", 0) == 0 ? label.substr(6) : label;
 }
@@ -94,7 +94,7 @@ int Main(int argc, char** argv) {
       return 2;
     }
     const opcts_backend_info& info = (*load)->info();
-    const std::string label = Label(name) + (options.empty() ? "" : "@" + options);
+    const std::string label = arg.Label(PluginName(name));  // NAME@OPTIONS, as opcts run names it
     const std::string details = info.details;
     benchmark::AddCustomContext("backend " + label,
                                 info.device + (details.empty() ? "" : "; " + details));

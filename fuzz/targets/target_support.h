@@ -5,8 +5,8 @@
 // (cpu-simd; .clusterfuzzlite/backend.sh sets it for the services, which pass neither). Built-ins
 // are found through $OPCTS_PLUGIN_DIR or plugins/ beside the target binary. Its create() options
 // are `--backend-options=S`, else $OPCTS_FUZZ_BACKEND_OPTIONS, else none; a backend given as
-// NAME@OPTIONS has its own, as in `opcts run`. `--strict` (or
-// $OPCTS_FUZZ_STRICT=1) makes a QualityWarning a mismatch, as `opcts run --strict` fails it.
+// NAME@OPTIONS has its own, as in `opcts run`. `--strict` (or $OPCTS_FUZZ_STRICT=1) makes a
+// QualityWarning a mismatch, as `opcts run --strict` fails it.
 //
 //   extern "C" int LLVMFuzzerInitialize(int* argc, char*** argv) { return InitFuzzTarget(*argc,
 //   *argv); } const Plugin& backend = FuzzBackend();   // loads once; exits with a message if it

@@ -398,11 +398,13 @@ std::string RenderMarkdown(const BenchResults& results) {
   for (const SizeClass& s : kSizeClasses) sizes.insert(sizes.begin(), s.name);  // DRAM first
   std::ostringstream md;
   md << "Run: " << results.context << "\n\n"
-     << "**Baseline: the machine's copy limit**, the fastest of three copies of the case's "
+     << "**Baseline: the machine's copy limit**, the fastest of the copies of the case's "
         "bytes timed in the same iterations as the case: one thread's memcpy, memcpy split over "
         "every core, and a copy split over every core whose stores go around the caches "
         "(streaming stores; memcpy picks those only above a size it derives from the cache sizes "
-        "it detects). Each cell: ratio to the copy limit · ratio to one-thread memcpy · the "
+        "it detects), the faster of it with and without its input prefetched into L2 (the "
+        "**streaming copy**; files from before 2026-12-06 timed it without). Each cell: ratio to "
+        "the copy limit · ratio to one-thread memcpy · the "
         "operator's GB/s (medians over repetitions); ✗ marks a missed target.\n";
   if (std::any_of(results.results.begin(), results.results.end(),
                   [](const BenchResult& r) { return r.ratio_to_scattered_copy > 0; }))

@@ -1,8 +1,9 @@
 // Times one benchmark case on one backend under Google Benchmark, through the C ABI exactly as
 // the conformance runner calls it. Every iteration also copies the case's bytes between other
-// buffers three times: with one thread's memcpy, with memcpy split over every core, and split
-// over every core with streaming stores (ParallelCopy, stream_copy.h): the fastest is the
-// machine's copy limit, taken under the same load as the operator. The copies move the case's
+// buffers four times: with one thread's memcpy, with memcpy split over every core, and split
+// over every core with streaming stores, with and without its input prefetched into L2
+// (ParallelCopy, stream_copy.h): the fastest is the machine's copy limit, taken under the same
+// load as the operator. The copies move the case's
 // input bytes (never zeros, which some machines write faster than any other data).
 //
 //   benchmark::RegisterBenchmark(c.Name("cpu-simd").c_str(), [&](benchmark::State& s) {
@@ -11,7 +12,9 @@
 //
 // Counters: bytes_per_second (the case's bytes over the execute time),
 // one_thread_memcpy_bytes_per_second, all_thread_memcpy_bytes_per_second,
-// all_thread_stream_copy_bytes_per_second (and memcpy_threads), copy_limit_bytes_per_second (the
+// all_thread_stream_copy_bytes_per_second (the faster streaming copy),
+// prefetching_stream_copy_bytes_per_second (the prefetching one), memcpy_threads,
+// copy_limit_bytes_per_second (the
 // fastest), ratio_to_copy_limit (the fastest copy's time / execute time),
 // ratio_to_one_thread_memcpy, elements, bytes; given a DeviceCopy (the vulkan backend's), also
 // device_copy_bytes_per_second, ratio_to_device_copy, staged_copy_bytes_per_second and
@@ -42,7 +45,7 @@ namespace opcts::bench {
 void TimeCase(benchmark::State& state, const Plugin& plugin, const BenchCase& c,
               DeviceCopy* device_copy);
 
-// The baselines on their own: the three copies of `bytes` of pseudo-random data, each between
+// The baselines on their own: the four copies of `bytes` of pseudo-random data, each between
 // buffers of its own (the same counters, without the ratios); with `zeros`, of zero bytes (the
 // copy limit before 2026-12-04, which some machines write faster than any other data). `state`
 // must use manual time.

@@ -60,6 +60,10 @@ void ParallelCopy::StreamCopy(uint8_t* dst, const uint8_t* src, size_t bytes) {
   CopyShares(dst, src, bytes, bench::StreamCopy);
 }
 
+void ParallelCopy::PrefetchingStreamCopy(uint8_t* dst, const uint8_t* src, size_t bytes) {
+  CopyShares(dst, src, bytes, bench::PrefetchingStreamCopy);
+}
+
 void ParallelCopy::CopyToRows(uint8_t* dst, const uint8_t* src, const std::vector<uint32_t>& rows,
                               size_t slice_bytes) {
   const size_t n = threads();

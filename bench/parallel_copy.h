@@ -1,10 +1,11 @@
-// Copies split over every core: two of the copy limit's three copies. One thread's memcpy does
+// Copies split over every core: all but one of the copy limit's copies. One thread's memcpy does
 // not reach the memory bandwidth on most machines (one core has too few line fills in flight),
 // and cpu-simd uses every core, so a baseline on one thread flatters it.
 //
 //   ParallelCopy copy(std::thread::hardware_concurrency());
 //   copy.Copy(dst, src, bytes);   // each thread memcpy of one contiguous share
 //   copy.StreamCopy(dst, src, bytes);  // the same with streaming stores (stream_copy.h)
+//   copy.PrefetchingStreamCopy(dst, src, bytes);  // and its input prefetched into L2
 //   copy.CopyToRows(dst, src, rows, slice_bytes);  // slice i of src to row rows[i] of dst
 #pragma once
 
@@ -30,6 +31,7 @@ class ParallelCopy {
   // Each returns when every share is copied. Not reentrant: one caller at a time.
   void Copy(uint8_t* dst, const uint8_t* src, size_t bytes);
   void StreamCopy(uint8_t* dst, const uint8_t* src, size_t bytes);
+  void PrefetchingStreamCopy(uint8_t* dst, const uint8_t* src, size_t bytes);
   // The contiguous slices of `src` (rows.size() of slice_bytes each) to rows of `dst`, one memcpy
   // per slice, each thread a contiguous share of the slices: where an in-place scatter writes.
   void CopyToRows(uint8_t* dst, const uint8_t* src, const std::vector<uint32_t>& rows,

@@ -37,12 +37,13 @@ struct Buffers {
 constexpr size_t kSizes[] = {0, 1, 63, 64, 65, 4095, 100003, 1 << 20};
 
 TEST(StreamCopy, CopiesEveryByteAtAnyAlignment) {
-  for (size_t bytes : kSizes)
-    for (size_t misalign : {0, 1, 17, 63}) {
-      Buffers b(bytes, (misalign * 3) % 64, misalign);
-      StreamCopy(b.dst.data() + b.to, b.src.data() + b.from, bytes);
-      b.Check();
-    }
+  for (auto* copy : {StreamCopy, PrefetchingStreamCopy})
+    for (size_t bytes : kSizes)
+      for (size_t misalign : {0, 1, 17, 63}) {
+        Buffers b(bytes, (misalign * 3) % 64, misalign);
+        copy(b.dst.data() + b.to, b.src.data() + b.from, bytes);
+        b.Check();
+      }
 }
 
 TEST(ParallelCopy, EveryThreadCopiesItsShareOnce) {
@@ -56,6 +57,9 @@ TEST(ParallelCopy, EveryThreadCopiesItsShareOnce) {
       Buffers s(bytes, 0, 7);
       copy.StreamCopy(s.dst.data() + s.to, s.src.data() + s.from, bytes);
       s.Check();
+      Buffers p(bytes, 9, 0);
+      copy.PrefetchingStreamCopy(p.dst.data() + p.to, p.src.data() + p.from, bytes);
+      p.Check();
     }
   }
 }

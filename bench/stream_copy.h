@@ -17,4 +17,11 @@ namespace opcts::bench {
 // other threads.
 void StreamCopy(uint8_t* dst, const uint8_t* src, size_t bytes);
 
+// The same, each vector's input prefetched into L2 8 KiB ahead, as cpu-simd's line scans do. On
+// an Intel Granite Rapids VM this copy ran 1.22-1.26x the one above
+// (bench/results/prefetching-copy-granite-rapids.md); on the Zen 5 VM such a prefetch slowed a
+// copy (0.93x against 0.99x, bench/results/line-scan-knobs-zen5-ab.md). So the copy limit takes
+// the faster of the two.
+void PrefetchingStreamCopy(uint8_t* dst, const uint8_t* src, size_t bytes);
+
 }  // namespace opcts::bench

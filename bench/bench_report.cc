@@ -404,8 +404,8 @@ std::string RenderMarkdown(const BenchResults& results) {
         "(streaming stores; memcpy picks those only above a size it derives from the cache sizes "
         "it detects), the faster of it with and without its input prefetched into L2 (the "
         "**streaming copy**; files from before 2026-12-06 timed it without). Each cell: ratio to "
-        "the copy limit · ratio to one-thread memcpy · the "
-        "operator's GB/s (medians over repetitions); ✗ marks a missed target.\n";
+        "the copy limit · ratio to one-thread memcpy · the operator's GB/s (medians over "
+        "repetitions); ✗ marks a missed target.\n";
   if (std::any_of(results.results.begin(), results.results.end(),
                   [](const BenchResult& r) { return r.ratio_to_scattered_copy > 0; }))
     md << "\nIn-place ScatterND cells end with the ratio to the **scattered copy**: the same "

@@ -1,6 +1,7 @@
 #include "bench/case_timer.h"
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
@@ -131,11 +132,63 @@ ParallelCopy& AllThreadCopy() {
   return copy;
 }
 
+// One iteration's times of the copy limit's four copies.
+struct CopyDurations {
+  Clock::duration one_thread{}, all_thread{}, stream{}, prefetching_stream{};
+};
+
+// The four copies, each between buffers of its own, so none reads what another cached (or
+// streams to lines another left dirty in cache).
+class BaselineCopies {
+ public:
+  explicit BaselineCopies(uint64_t size)
+      : one_from_(size),
+        one_to_(size),
+        all_from_(size),
+        all_to_(size),
+        stream_from_(size),
+        stream_to_(size),
+        prefetch_from_(size),
+        prefetch_to_(size) {}
+
+  // The buffers the copies read, to fill before the first.
+  std::array<const Buffer*, 4> Sources() const {
+    return {&one_from_, &all_from_, &stream_from_, &prefetch_from_};
+  }
+
+  // Times each copy of bytes [at, at + bytes); at DRAM size each from clean caches (TimeCopy).
+  CopyDurations Time(bool dram, uint64_t at, uint64_t bytes) const {
+    auto copy = [&](void (ParallelCopy::*all_threads)(uint8_t*, const uint8_t*, size_t),
+                    const Buffer& from, const Buffer& to) {
+      return TimeCopy(
+          dram, [&] { (AllThreadCopy().*all_threads)(to.data() + at, from.data() + at, bytes); });
+    };
+    CopyDurations d;
+    d.one_thread =
+        TimeCopy(dram, [&] { std::memcpy(one_to_.data() + at, one_from_.data() + at, bytes); });
+    d.all_thread = copy(&ParallelCopy::Copy, all_from_, all_to_);
+    d.stream = copy(&ParallelCopy::StreamCopy, stream_from_, stream_to_);
+    d.prefetching_stream = copy(&ParallelCopy::PrefetchingStreamCopy, prefetch_from_, prefetch_to_);
+    return d;
+  }
+
+ private:
+  const Buffer one_from_, one_to_, all_from_, all_to_, stream_from_, stream_to_, prefetch_from_,
+      prefetch_to_;
+};
+
 // The baselines' totals over a benchmark's iterations, and the counters they give. The streaming
 // copy's counter is the faster of it with and without the prefetch (stream_copy.h).
 struct CopyTimes {
   double one_thread_seconds = 0, all_thread_seconds = 0, stream_seconds = 0,
          prefetching_stream_seconds = 0;
+
+  void Add(const CopyDurations& d) {
+    one_thread_seconds += Seconds(d.one_thread);
+    all_thread_seconds += Seconds(d.all_thread);
+    stream_seconds += Seconds(d.stream);
+    prefetching_stream_seconds += Seconds(d.prefetching_stream);
+  }
 
   void Count(benchmark::State& state, uint64_t bytes, double execute_seconds) const {
     const double moved = static_cast<double>(state.iterations()) * static_cast<double>(bytes);
@@ -242,15 +295,9 @@ void TimeCase(benchmark::State& state, const Plugin& plugin, const BenchCase& c,
   // The baseline copies the case's bytes. Where the operator writes a larger tensor than that
   // (ScatterND in place: only the updated slices move), successive copies walk buffers that
   // large, so the copied bytes are no more cached than the operator's.
-  // The baseline copies move between buffers of their own, so none reads what another cached
-  // (or streams to lines another left dirty in cache).
   const uint64_t slots = std::max<uint64_t>(1, OutputBytes(op) / c.bytes);
-  const Buffer copy_from(slots * c.bytes), copy_to(slots * c.bytes);
-  const Buffer all_from(slots * c.bytes), all_to(slots * c.bytes);
-  const Buffer stream_from(slots * c.bytes), stream_to(slots * c.bytes);
-  const Buffer prefetch_from(slots * c.bytes), prefetch_to(slots * c.bytes);
-  for (const Buffer* from : {&copy_from, &all_from, &stream_from, &prefetch_from})
-    FillWithInputs(op, from->data(), from->size());
+  const BaselineCopies baselines(slots * c.bytes);
+  for (const Buffer* from : baselines.Sources()) FillWithInputs(op, from->data(), from->size());
   uint64_t slot = 0;
   // In-place ScatterND: the slices also copied to the same rows of a buffer the output's size,
   // over every core, as cold as the operator's: the limit of the writes' pattern itself.
@@ -278,8 +325,9 @@ void TimeCase(benchmark::State& state, const Plugin& plugin, const BenchCase& c,
   // One iteration: the execution and, after it, the baselines; the times of each.
   struct Times {
     int32_t status;
-    Clock::duration execute, one_thread{}, all_thread{}, stream{}, prefetching_stream{},
-        scattered{};
+    Clock::duration execute;
+    CopyDurations copies{};
+    Clock::duration scattered{};
     Result<double> device = 0.0, staged = 0.0;
   };
   auto iterate = [&]() -> Times {
@@ -289,17 +337,7 @@ void TimeCase(benchmark::State& state, const Plugin& plugin, const BenchCase& c,
     const Clock::time_point t1 = Clock::now();
     const uint64_t at = slot++ % slots * c.bytes;
     Times times{status, t1 - t0};
-    times.one_thread =
-        TimeCopy(dram, [&] { std::memcpy(copy_to.data() + at, copy_from.data() + at, c.bytes); });
-    times.all_thread = TimeCopy(
-        dram, [&] { AllThreadCopy().Copy(all_to.data() + at, all_from.data() + at, c.bytes); });
-    times.stream = TimeCopy(dram, [&] {
-      AllThreadCopy().StreamCopy(stream_to.data() + at, stream_from.data() + at, c.bytes);
-    });
-    times.prefetching_stream = TimeCopy(dram, [&] {
-      AllThreadCopy().PrefetchingStreamCopy(prefetch_to.data() + at, prefetch_from.data() + at,
-                                            c.bytes);
-    });
+    times.copies = baselines.Time(dram, at, c.bytes);
     if (!scatter_rows.empty())  // right after the streaming copies, which leave no dirty lines
       times.scattered = TimeCopy(/*dram=*/false, [&] {
         AllThreadCopy().CopyToRows(scatter_to.data(), scatter_from.data(), scatter_rows,
@@ -343,10 +381,7 @@ void TimeCase(benchmark::State& state, const Plugin& plugin, const BenchCase& c,
     if (baseline_failed(t)) return;
     state.SetIterationTime(Seconds(t.execute));
     execute_seconds += Seconds(t.execute);
-    copies.one_thread_seconds += Seconds(t.one_thread);
-    copies.all_thread_seconds += Seconds(t.all_thread);
-    copies.stream_seconds += Seconds(t.stream);
-    copies.prefetching_stream_seconds += Seconds(t.prefetching_stream);
+    copies.Add(t.copies);
     scattered_copy_seconds += Seconds(t.scattered);
     device_copy_seconds += *t.device;
     staged_copy_seconds += *t.staged;
@@ -387,28 +422,15 @@ void TimeCase(benchmark::State& state, const Plugin& plugin, const BenchCase& c,
 }
 
 void TimeMemcpy(benchmark::State& state, uint64_t bytes, bool zeros) {
-  const Buffer from(bytes), to(bytes), all_from(bytes), all_to(bytes), stream_from(bytes),
-      stream_to(bytes), prefetch_from(bytes), prefetch_to(bytes);
+  const BaselineCopies baselines(bytes);
   if (!zeros)
-    for (const Buffer* b : {&from, &all_from, &stream_from, &prefetch_from})
-      FillPseudoRandom(b->data(), b->size());
+    for (const Buffer* b : baselines.Sources()) FillPseudoRandom(b->data(), b->size());
   const bool dram = bytes >= kSizeClasses[std::size(kSizeClasses) - 1].tensor_bytes;
   CopyTimes copies;
   for (auto _ : state) {
-    const Clock::duration one_thread =
-        TimeCopy(dram, [&] { std::memcpy(to.data(), from.data(), bytes); });
-    const Clock::duration all_thread =
-        TimeCopy(dram, [&] { AllThreadCopy().Copy(all_to.data(), all_from.data(), bytes); });
-    const Clock::duration stream = TimeCopy(
-        dram, [&] { AllThreadCopy().StreamCopy(stream_to.data(), stream_from.data(), bytes); });
-    const Clock::duration prefetching_stream = TimeCopy(dram, [&] {
-      AllThreadCopy().PrefetchingStreamCopy(prefetch_to.data(), prefetch_from.data(), bytes);
-    });
-    state.SetIterationTime(Seconds(one_thread + all_thread + stream + prefetching_stream));
-    copies.one_thread_seconds += Seconds(one_thread);
-    copies.all_thread_seconds += Seconds(all_thread);
-    copies.stream_seconds += Seconds(stream);
-    copies.prefetching_stream_seconds += Seconds(prefetching_stream);
+    const CopyDurations d = baselines.Time(dram, 0, bytes);
+    state.SetIterationTime(Seconds(d.one_thread + d.all_thread + d.stream + d.prefetching_stream));
+    copies.Add(d);
   }
   copies.Count(state, bytes, 0);
   state.counters["bytes"] = static_cast<double>(bytes);

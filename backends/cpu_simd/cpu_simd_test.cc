@@ -569,6 +569,40 @@ TEST_P(CpuSimdTarget, ScansLongLinesInPiecesAcrossThreads) {
   }
 }
 
+// Innermost lines are scanned opcts::cpu_simd::kLineGroup at a time, a vector of each in turn
+// where the target has that loop (AVX3's 32- and 64-bit lanes): 9 lines leave one over, 100
+// elements leave lanes over, padded output rows are each aligned differently. Large outputs
+// stream: rows of 16 KiB start alike, all aligned or, 4 bytes in, all after 15 single elements.
+TEST_P(CpuSimdTarget, ScansInnermostLinesSideBySide) {
+  static_assert(9 % opcts::cpu_simd::kLineGroup != 0);
+  uint32_t seed = 3100;
+  for (const DType& t : kDTypes) {
+    RunFourModes(*backend_, t.id, {9, 100}, 1, &seed);
+    if (HasFailure()) return;
+    for (const bool backward_exclusive : {false, true}) {
+      ScanCase c;
+      c.dtype = t.id;
+      c.sizes = {9, 100};
+      c.out_strides = {107, 1};
+      c.axis = 1;
+      c.reverse = c.exclusive = backward_exclusive;
+      c.seed = ++seed;
+      RunScanCase(*backend_, c);
+      if (HasFailure()) return;
+    }
+  }
+  for (const size_t misalign : {0, 4}) {
+    ScanCase c;
+    c.sizes = {1601, 4096};  // 26.2 MB of float32 output
+    c.axis = 1;
+    c.reverse = c.exclusive = misalign != 0;
+    c.out_misalign = misalign;
+    c.seed = ++seed;
+    RunScanCase(*backend_, c);
+    if (HasFailure()) return;
+  }
+}
+
 // A large float16 row recurrence streams its output on every target (the threads tests stream
 // on the dispatched one only). Padded rows of 8016 bytes start at every multiple of 16 bytes:
 // where a target's float16 vectors are wider, some rows stream and the others store plainly.

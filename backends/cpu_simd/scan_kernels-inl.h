@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <utility>
 
 #include <hwy/cache_control.h>
 #include <hwy/highway.h>
@@ -587,17 +588,17 @@ HWY_INLINE void ForEachVector(D d, size_t n, size_t* i, bool head, const Side& s
 // first: windows cut off there are the vector's own prefixes, and each lane's running value
 // starts as c). One shuffle per vector fewer than a prefix of the vector and a broadcast of its
 // total, and the carry chain is one combine. Any grouping of a sum or product is valid
-// (reference/README).
-template <ElemKind K, ScanOp kOp, bool kExclusive, bool kReverse, class D, class Side>
-HWY_INLINE ComputeT<K> WindowVectors(D d, const StorageT<K>* in, StorageT<K>* out, size_t n,
-                                     size_t* i, ComputeT<K> c, bool head, bool stream,
-                                     const Side& side) {
-  constexpr size_t kN = hn::MaxLanes(D());
-  const auto identity = IdentityVec<kOp>(d);
-  auto x_before = identity, pairs_before = identity, quads_before = identity,
-       octets_before = identity;
-  auto running = hn::Set(d, c);
-  ForEachVector<kReverse>(d, n, i, head, side, [&](size_t at, bool at_head) {
+// (reference/README). This is one line's state; Step scans the vector at `at`.
+template <ElemKind K, ScanOp kOp, bool kExclusive, bool kReverse, class D>
+struct WindowScan {
+  static constexpr size_t kN = hn::MaxLanes(D());
+  using V = hn::Vec<D>;
+
+  HWY_INLINE WindowScan(D d, const StorageT<K>* in, StorageT<K>* out, ComputeT<K> c, bool stream)
+      : in(in), out(out), stream(stream), running(hn::Set(d, c)) {}
+
+  HWY_INLINE void Step(size_t at, bool at_head) {
+    const D d;
     const auto x = LoadElems<K>(d, in + at);
     const auto pairs = Apply<kOp>(x, SlideIn<1, kReverse>(d, x, x_before));
     const auto quads = Apply<kOp>(pairs, SlideIn<2, kReverse>(d, pairs, pairs_before));
@@ -618,9 +619,17 @@ HWY_INLINE ComputeT<K> WindowVectors(D d, const StorageT<K>* in, StorageT<K>* ou
     }
     StoreElems<K>(d, result, out + at, stream);
     running = after;
-  });
-  return hn::ExtractLane(running, kReverse ? 0 : kN - 1);
-}
+  }
+  // The running value after the vectors scanned.
+  HWY_INLINE ComputeT<K> Carry() const { return hn::ExtractLane(running, kReverse ? 0 : kN - 1); }
+
+  const StorageT<K>* in;
+  StorageT<K>* out;
+  bool stream;
+  V x_before = IdentityVec<kOp>(D()), pairs_before = x_before, quads_before = x_before,
+    octets_before = x_before;
+  V running;
+};
 #endif
 
 #if HWY_TARGET != HWY_SCALAR
@@ -632,20 +641,22 @@ HWY_INLINE hn::Vec<D> BlockBefore(D d, hn::Vec<D> v, hn::Vec<D> before) {
 }
 
 // Vectors of two blocks (AVX2; 8- and 16-bit lanes on AVX-512) by the window recurrence of
-// WindowVectors, per block: each block is scanned within itself, and each block's running value
+// WindowScan, per block: each block is scanned within itself, and each block's running value
 // (everything before it in scan order) is its value one vector earlier combined with the two
 // block totals since: one combine and, as before, one cross-block shuffle per vector, where
 // carrying the first block's total into the second and forming the vector's total took a blend
 // and two combines (9 ops instead of 11 per float32 vector; an exclusive scan also saves a
 // cross-block shuffle). AVX2 float16 lines, the compute-bound ones: 1.11-1.21x the ratio to the
 // copy limit from memory on Zen 5 (same-run A/B, bench/results/block-window-ab.md).
-template <ElemKind K, ScanOp kOp, bool kExclusive, bool kReverse, class D, class Side>
-HWY_INLINE ComputeT<K> BlockWindowVectors(D d, const StorageT<K>* in, StorageT<K>* out, size_t n,
-                                          size_t* i, ComputeT<K> c, bool head, bool stream,
-                                          const Side& side) {
-  auto running = hn::Set(d, c);
-  auto totals_before = IdentityVec<kOp>(d);  // the previous vector's block totals
-  ForEachVector<kReverse>(d, n, i, head, side, [&](size_t at, bool at_head) {
+// This is one line's state; Step scans the vector at `at`.
+template <ElemKind K, ScanOp kOp, bool kExclusive, bool kReverse, class D>
+struct BlockWindowScan {
+  HWY_INLINE BlockWindowScan(D d, const StorageT<K>* in, StorageT<K>* out, ComputeT<K> c,
+                             bool stream)
+      : in(in), out(out), stream(stream), running(hn::Set(d, c)) {}
+
+  HWY_INLINE void Step(size_t at, bool at_head) {
+    const D d;
     const auto prefix = BlockPrefix<kReverse, kOp>(d, LoadElems<K>(d, in + at));
     const auto totals = BlockTotals<kReverse>(d, prefix);
     // Per block, the total of the block just before it in scan order.
@@ -658,10 +669,19 @@ HWY_INLINE ComputeT<K> BlockWindowVectors(D d, const StorageT<K>* in, StorageT<K
       if (at_head) result = hn::IfThenZeroElse(HeadLane<kReverse>(d), result);
     }
     StoreElems<K>(d, result, out + at, stream);
-  });
+  }
   // The last block's running value and total (c op identity = c when there was no vector).
-  return hn::ExtractLane(Apply<kOp>(running, totals_before), kReverse ? 0 : hn::MaxLanes(D()) - 1);
-}
+  HWY_INLINE ComputeT<K> Carry() const {
+    return hn::ExtractLane(Apply<kOp>(running, totals_before),
+                           kReverse ? 0 : hn::MaxLanes(D()) - 1);
+  }
+
+  const StorageT<K>* in;
+  StorageT<K>* out;
+  bool stream;
+  hn::Vec<D> running;
+  hn::Vec<D> totals_before = IdentityVec<kOp>(D());  // the previous vector's block totals
+};
 #endif
 
 #if OPCTS_CPU_SIMD_F16C
@@ -682,13 +702,13 @@ HWY_INLINE hn::Vec<D> SlideInIdentity(D d, hn::Vec<D> v) {
     return hn::CombineShiftRightLanes<kBlock - kLanes>(d, v, before);
 }
 
-// Float16 lines on two-block vectors (AVX2) by the window recurrence of WindowVectors, the
+// Float16 lines on two-block vectors (AVX2) by the window recurrence of WindowScan, the
 // window of eight built from the input loaded again 1, 2 and 3 elements back and converted (one
 // element further for an exclusive scan, whose window ends before each element) and one block
 // swap, its combines off the carry chain on the multiply-add pipes (ApplyOffChain). Counted on
 // the two pipes Zen 5's adds appear to share with its shuffles and conversions (a model that
 // fits the measurements), that is 1 shuffle, 1 add and 5 conversions per vector, where
-// BlockWindowVectors issues 4 shuffles, 5 adds and 2 conversions: one thread in L1 1.30-1.32x,
+// BlockWindowScan issues 4 shuffles, 5 adds and 2 conversions: one thread in L1 1.30-1.32x,
 // from memory on two 1.11-1.19x (bench/results/float16-avx2-shifted-loads-ab.md). The call's
 // first vector, whose window may reach before the call's first element (the identity there, and
 // perhaps not memory), is moved in registers instead. Not in place: an element is loaded again
@@ -738,6 +758,16 @@ HWY_INLINE ComputeT<K> ShiftedLoadWindowVectors(D d, const StorageT<K>* in, Stor
 }
 #endif
 
+// One line's whole vectors with the state `Scan` (WindowScan, BlockWindowScan), as ScanVectors.
+template <class Scan, bool kReverse, class D, class S, class C, class Side>
+HWY_INLINE C OneLineVectors(D d, const S* in, S* out, size_t n, size_t* i, C c, bool head,
+                            bool stream, const Side& side) {
+  Scan line(d, in, out, c, stream);
+  ForEachVector<kReverse>(d, n, i, head, side,
+                          [&](size_t at, bool at_head) { line.Step(at, at_head); });
+  return line.Carry();
+}
+
 // Whole vectors of tag d from element *i on, forward up to n or in reverse down to 0, after the
 // running value c; returns the value after them and leaves *i past them. side(at) runs before
 // each vector (ForEachVector).
@@ -747,7 +777,8 @@ HWY_INLINE ComputeT<K> ScanVectors(D d, const StorageT<K>* in, StorageT<K>* out,
                                    const Side& side) {
 #if OPCTS_CPU_SIMD_WHOLE_VECTOR_SCAN
   if constexpr (IsWholeVector<D>())
-    return WindowVectors<K, kOp, kExclusive, kReverse>(d, in, out, n, i, c, head, stream, side);
+    return OneLineVectors<WindowScan<K, kOp, kExclusive, kReverse, D>, kReverse>(
+        d, in, out, n, i, c, head, stream, side);
 #endif
 #if OPCTS_CPU_SIMD_F16C
   if constexpr (K == ElemKind::kF16 && TwoBlocks<D>()) {
@@ -758,8 +789,8 @@ HWY_INLINE ComputeT<K> ScanVectors(D d, const StorageT<K>* in, StorageT<K>* out,
 #endif
 #if HWY_TARGET != HWY_SCALAR
   if constexpr (TwoBlocks<D>())
-    return BlockWindowVectors<K, kOp, kExclusive, kReverse>(d, in, out, n, i, c, head, stream,
-                                                            side);
+    return OneLineVectors<BlockWindowScan<K, kOp, kExclusive, kReverse, D>, kReverse>(
+        d, in, out, n, i, c, head, stream, side);
 #endif
   auto carry = hn::Set(d, c);
   ForEachVector<kReverse>(d, n, i, head, side, [&](size_t at, bool at_head) {
@@ -834,59 +865,149 @@ HWY_INLINE ComputeT<K> ScanVectorsReducingAlong(D d, const StorageT<K>* in, Stor
   return c;
 }
 
-// `head`: the line starts here (element 0, or n - 1 in reverse); false for a later piece of a
-// line split across threads. `along`: null, or as for ScanVectorsReducingAlong.
-template <ElemKind K, ScanOp kOp, bool kExclusive, bool kReverse>
-void ScanLineT(const StorageT<K>* in, StorageT<K>* out, size_t n, ComputeT<K>* carry_io, bool head,
-               bool stream, const StorageT<K>* along, ComputeT<K>* along_total) {
-  using C = ComputeT<K>;
-  const LineTag<C> d;
-  const PrefetchInput<kReverse, StorageT<K>> prefetch_input{in, IsAmdZen5()};
-  // What is left after whole 512-bit vectors: at most one vector of two blocks.
-  using RestTag = hn::CappedTag<C, 32 / sizeof(C)>;
-  // Streaming stores need aligned vectors: single elements up to the first aligned one. Then
-  // every vector is aligned (the rest vectors, half as wide, too), or none is and none streams.
+// The single elements of a line before its whole vectors, in scan order: with *stream, those up
+// to the first output vector aligned for streaming stores (then every vector is aligned, the rest
+// vectors, half as wide, too; or none is and none streams). Returns where the vectors start (the
+// first's index, or in reverse one past the last's) and leaves *stream true only if they stream.
+// `head`: as for ScanLineT.
+template <ElemKind K, ScanOp kOp, bool kExclusive, bool kReverse, class D>
+HWY_INLINE size_t ScanToAlignment(D d, const StorageT<K>* in, StorageT<K>* out, size_t n,
+                                  ComputeT<K>* c, bool head, bool* stream) {
   const size_t vector_bytes = hn::Lanes(d) * sizeof(StorageT<K>);
-  C c = *carry_io;
+  size_t i;
   if constexpr (!kReverse) {
-    const size_t aligned = stream ? std::min(n, ElementsToAlignment(out, vector_bytes)) : 0;
-    size_t i = 0;
-    for (; i < aligned; ++i)
-      c = ScanOne<K, kOp, kExclusive, kReverse>(in, out, i, c, head && i == 0);
-    stream = stream && AlignedVectorAt<K>(d, out + i);
-    c = along ? ScanVectorsReducingAlong<K, kOp, kExclusive, kReverse>(d, in, out, n, &i, c, head,
-                                                                       stream, along, along_total)
-              : ScanVectors<K, kOp, kExclusive, kReverse>(d, in, out, n, &i, c, head, stream,
-                                                          prefetch_input);
-    if constexpr (kWholeVectorScan<C>)
-      c = ScanVectors<K, kOp, kExclusive, kReverse>(RestTag(), in, out, n, &i, c, head, stream,
-                                                    prefetch_input);
-    for (; i < n; ++i) c = ScanOne<K, kOp, kExclusive, kReverse>(in, out, i, c, head && i == 0);
-  } else {
-    // From the end: single elements down to an aligned end, whole vectors, single elements.
+    const size_t aligned = *stream ? std::min(n, ElementsToAlignment(out, vector_bytes)) : 0;
+    for (i = 0; i < aligned; ++i)
+      *c = ScanOne<K, kOp, kExclusive, kReverse>(in, out, i, *c, head && i == 0);
+  } else {  // from the end: single elements down to an aligned end
     const size_t misaligned_end = reinterpret_cast<uintptr_t>(out + n) % vector_bytes;
-    const size_t tail = stream && misaligned_end % sizeof(StorageT<K>) == 0
+    const size_t tail = *stream && misaligned_end % sizeof(StorageT<K>) == 0
                             ? std::min(n, misaligned_end / sizeof(StorageT<K>))
                             : 0;
-    size_t i = n;
-    for (; i > n - tail;) {
+    for (i = n; i > n - tail;) {
       --i;
-      c = ScanOne<K, kOp, kExclusive, kReverse>(in, out, i, c, head && i == n - 1);
+      *c = ScanOne<K, kOp, kExclusive, kReverse>(in, out, i, *c, head && i == n - 1);
     }
-    stream = stream && AlignedVectorAt<K>(d, out + i);  // the end of the last vector
-    c = along ? ScanVectorsReducingAlong<K, kOp, kExclusive, kReverse>(d, in, out, n, &i, c, head,
-                                                                       stream, along, along_total)
-              : ScanVectors<K, kOp, kExclusive, kReverse>(d, in, out, n, &i, c, head, stream,
-                                                          prefetch_input);
-    if constexpr (kWholeVectorScan<C>)
-      c = ScanVectors<K, kOp, kExclusive, kReverse>(RestTag(), in, out, n, &i, c, head, stream,
-                                                    prefetch_input);
+  }
+  *stream = *stream && AlignedVectorAt<K>(d, out + i);  // forward the start, reverse the end
+  return i;
+}
+
+// What is left of a line after its whole vectors of LineTag (at i): on AVX-512, at most one
+// vector of two blocks; then single elements. Returns the running value after the line.
+template <ElemKind K, ScanOp kOp, bool kExclusive, bool kReverse>
+HWY_INLINE ComputeT<K> ScanRest(const StorageT<K>* in, StorageT<K>* out, size_t n, size_t i,
+                                ComputeT<K> c, bool head, bool stream, bool into_l1) {
+  using C = ComputeT<K>;
+  if constexpr (kWholeVectorScan<C>)
+    c = ScanVectors<K, kOp, kExclusive, kReverse>(
+        hn::CappedTag<C, 32 / sizeof(C)>(), in, out, n, &i, c, head, stream,
+        PrefetchInput<kReverse, StorageT<K>>{in, into_l1});
+  if constexpr (!kReverse) {
+    for (; i < n; ++i) c = ScanOne<K, kOp, kExclusive, kReverse>(in, out, i, c, head && i == 0);
+  } else {
     while (i > 0) {
       --i;
       c = ScanOne<K, kOp, kExclusive, kReverse>(in, out, i, c, head && i == n - 1);
     }
   }
-  *carry_io = c;
+  return c;
+}
+
+// `head`: the line starts here (element 0, or n - 1 in reverse); false for a later piece of a
+// line split across threads. `along`: null, or as for ScanVectorsReducingAlong.
+template <ElemKind K, ScanOp kOp, bool kExclusive, bool kReverse>
+void ScanLineT(const StorageT<K>* in, StorageT<K>* out, size_t n, ComputeT<K>* carry_io, bool head,
+               bool stream, const StorageT<K>* along, ComputeT<K>* along_total) {
+  const LineTag<ComputeT<K>> d;
+  const bool into_l1 = IsAmdZen5();
+  ComputeT<K> c = *carry_io;
+  size_t i = ScanToAlignment<K, kOp, kExclusive, kReverse>(d, in, out, n, &c, head, &stream);
+  c = along ? ScanVectorsReducingAlong<K, kOp, kExclusive, kReverse>(d, in, out, n, &i, c, head,
+                                                                     stream, along, along_total)
+            : ScanVectors<K, kOp, kExclusive, kReverse>(
+                  d, in, out, n, &i, c, head, stream,
+                  PrefetchInput<kReverse, StorageT<K>>{in, into_l1});
+  *carry_io = ScanRest<K, kOp, kExclusive, kReverse>(in, out, n, i, c, head, stream, into_l1);
+}
+
+// The whole vectors of kLineGroup lines side by side, from *i on: each step prefetches for every
+// line, then loads, scans and stores a vector of each in turn, a state `Scan` (WindowScan,
+// BlockWindowScan) per line.
+template <class Scan, bool kReverse, class D, class S, class C, size_t... kG>
+HWY_INLINE void VectorsSideBySide(D d, const S* const* in, S* const* out, size_t n, size_t* i,
+                                  C* carries, bool stream, bool into_l1,
+                                  std::index_sequence<kG...>) {
+  Scan lines[] = {Scan(d, in[kG], out[kG], carries[kG], stream)...};
+  ForEachVector<kReverse>(
+      d, n, i, /*head=*/true,
+      [&](size_t at) {
+        (PrefetchInputAhead(in[kG] + at, kReverse ? -kPrefetchBytes : kPrefetchBytes, into_l1),
+         ...);
+      },
+      [&](size_t at, bool at_head) { (lines[kG].Step(at, at_head), ...); });
+  ((carries[kG] = lines[kG].Carry()), ...);
+}
+
+// kLineGroup whole lines side by side with the state `Scan` on vectors of tag D; false (nothing
+// done) when streaming outputs are aligned differently: then their whole vectors start at
+// different elements.
+template <class Scan, ElemKind K, ScanOp kOp, bool kExclusive, bool kReverse, class D>
+bool ScanSideBySide(D d, const StorageT<K>* const* in, StorageT<K>* const* out, size_t n,
+                    bool stream) {
+  using C = ComputeT<K>;
+  const size_t vector_bytes = hn::Lanes(d) * sizeof(StorageT<K>);
+  const auto misalignment = [&](const StorageT<K>* p) {
+    return reinterpret_cast<uintptr_t>(p) % vector_bytes;
+  };
+  if (stream && !std::all_of(out, out + kLineGroup, [&](const StorageT<K>* p) {
+        return misalignment(p) == misalignment(out[0]);
+      }))
+    return false;
+  const bool into_l1 = IsAmdZen5();
+  C carries[kLineGroup];
+  size_t i = 0;
+  bool vectors_stream = stream;  // i and vectors_stream come out alike for every line
+  for (size_t g = 0; g < kLineGroup; ++g) {
+    carries[g] = Identity<kOp, C>();
+    vectors_stream = stream;
+    i = ScanToAlignment<K, kOp, kExclusive, kReverse>(d, in[g], out[g], n, &carries[g],
+                                                      /*head=*/true, &vectors_stream);
+  }
+  VectorsSideBySide<Scan, kReverse>(d, in, out, n, &i, carries, vectors_stream, into_l1,
+                                    std::make_index_sequence<kLineGroup>());
+  for (size_t g = 0; g < kLineGroup; ++g)
+    ScanRest<K, kOp, kExclusive, kReverse>(in[g], out[g], n, i, carries[g], /*head=*/true,
+                                           vectors_stream, into_l1);
+  return true;
+}
+
+// kLineGroup whole lines of n elements (ScanLineGroup): side by side on AVX-512's whole vectors
+// and on vectors of two blocks, except AVX2's float16 (ShiftedLoadWindowVectors); else one
+// after the other.
+template <ElemKind K, ScanOp kOp, bool kExclusive, bool kReverse>
+void ScanLineGroupT(const StorageT<K>* const* in, StorageT<K>* const* out, size_t n, bool stream) {
+  using C = ComputeT<K>;
+  using D [[maybe_unused]] = LineTag<C>;
+#if OPCTS_CPU_SIMD_WHOLE_VECTOR_SCAN
+  if constexpr (IsWholeVector<D>()) {
+    if (ScanSideBySide<WindowScan<K, kOp, kExclusive, kReverse, D>, K, kOp, kExclusive, kReverse>(
+            D(), in, out, n, stream))
+      return;
+  }
+#endif
+#if HWY_TARGET != HWY_SCALAR
+  if constexpr (TwoBlocks<D>() && !(K == ElemKind::kF16 && OPCTS_CPU_SIMD_F16C)) {
+    if (ScanSideBySide<BlockWindowScan<K, kOp, kExclusive, kReverse, D>, K, kOp, kExclusive,
+                       kReverse>(D(), in, out, n, stream))
+      return;
+  }
+#endif
+  for (size_t g = 0; g < kLineGroup; ++g) {
+    C c = Identity<kOp, C>();
+    ScanLineT<K, kOp, kExclusive, kReverse>(in[g], out[g], n, &c, /*head=*/true, stream, nullptr,
+                                            nullptr);
+  }
 }
 
 // ---- entry points, one per target, exported by scan_kernels.cc -------------------------------
@@ -913,6 +1034,29 @@ void ScanLineTarget(const ScanType& t, bool reverse, const void* in, void* out, 
         ScanLineT<K, kOp, false, true>(src, dst, n, c, head, stream, al, al_total);
       else
         ScanLineT<K, kOp, false, false>(src, dst, n, c, head, stream, al, al_total);
+    }
+  });
+}
+
+void ScanLineGroupTarget(const ScanType& t, bool reverse, const void* const* in, void* const* out,
+                         size_t n, bool stream) {
+  VisitKindOp(t.kind, t.op, [&]<ElemKind K, ScanOp kOp>() {
+    const StorageT<K>* src[kLineGroup];
+    StorageT<K>* dst[kLineGroup];
+    for (size_t g = 0; g < kLineGroup; ++g) {
+      src[g] = static_cast<const StorageT<K>*>(in[g]);
+      dst[g] = static_cast<StorageT<K>*>(out[g]);
+    }
+    if (t.exclusive) {
+      if (reverse)
+        ScanLineGroupT<K, kOp, true, true>(src, dst, n, stream);
+      else
+        ScanLineGroupT<K, kOp, true, false>(src, dst, n, stream);
+    } else {
+      if (reverse)
+        ScanLineGroupT<K, kOp, false, true>(src, dst, n, stream);
+      else
+        ScanLineGroupT<K, kOp, false, false>(src, dst, n, stream);
     }
   });
 }

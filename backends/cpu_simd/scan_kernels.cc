@@ -19,6 +19,7 @@ namespace opcts::cpu_simd {
 
 HWY_EXPORT(ScanRowsTarget);
 HWY_EXPORT(ScanLineTarget);
+HWY_EXPORT(ScanLineGroupTarget);
 HWY_EXPORT(ReduceLineTarget);
 HWY_EXPORT(TargetBit);
 
@@ -31,6 +32,11 @@ void ScanLine(SimdTarget target, const ScanType& t, bool reverse, const void* in
               Carry* along_total) {
   HWY_DISPATCH_TABLE(ScanLineTarget)
   [DispatchIndex(target)](t, reverse, in, out, n, carry, head, stream, along, along_total);
+}
+
+void ScanLineGroup(SimdTarget target, const ScanType& t, bool reverse, const void* const* in,
+                   void* const* out, size_t n, bool stream) {
+  HWY_DISPATCH_TABLE(ScanLineGroupTarget)[DispatchIndex(target)](t, reverse, in, out, n, stream);
 }
 
 void ReduceLine(SimdTarget target, const ScanType& t, const void* in, size_t n, Carry* total) {

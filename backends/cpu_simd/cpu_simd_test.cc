@@ -570,9 +570,9 @@ TEST_P(CpuSimdTarget, ScansLongLinesInPiecesAcrossThreads) {
 }
 
 // Innermost lines are scanned opcts::cpu_simd::kLineGroup at a time, a vector of each in turn
-// where the target has that loop (AVX3's 32- and 64-bit lanes): 9 lines leave one over, 100
-// elements leave lanes over, padded output rows are each aligned differently. Large outputs
-// stream: rows of 16 KiB start alike, all aligned or, 4 bytes in, all after 15 single elements.
+// where the target has that loop (AVX3, AVX2): 9 lines leave one over, 100 elements leave lanes
+// over, padded output rows are each aligned differently. Large outputs stream: rows of 16 KiB
+// start alike, all aligned or, 4 bytes in, all after 15 single elements.
 TEST_P(CpuSimdTarget, ScansInnermostLinesSideBySide) {
   static_assert(9 % opcts::cpu_simd::kLineGroup != 0);
   uint32_t seed = 3100;

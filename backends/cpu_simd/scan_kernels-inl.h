@@ -983,8 +983,9 @@ bool ScanSideBySide(D d, const StorageT<K>* const* in, StorageT<K>* const* out, 
 }
 
 // kLineGroup whole lines of n elements (ScanLineGroup): side by side on AVX-512's whole vectors
-// and on vectors of two blocks, except AVX2's float16 (ShiftedLoadWindowVectors); else one
-// after the other.
+// and on vectors of two blocks (AVX2's float16 too, on BlockWindowScan rather than its
+// shifted-load loop: from memory on Granite Rapids inner lines 0.41 -> 0.59 of the copy limit,
+// bench/results/lines-side-by-side-ab.md); else one after the other.
 template <ElemKind K, ScanOp kOp, bool kExclusive, bool kReverse>
 void ScanLineGroupT(const StorageT<K>* const* in, StorageT<K>* const* out, size_t n, bool stream) {
   using C = ComputeT<K>;
@@ -997,7 +998,7 @@ void ScanLineGroupT(const StorageT<K>* const* in, StorageT<K>* const* out, size_
   }
 #endif
 #if HWY_TARGET != HWY_SCALAR
-  if constexpr (TwoBlocks<D>() && !(K == ElemKind::kF16 && OPCTS_CPU_SIMD_F16C)) {
+  if constexpr (TwoBlocks<D>()) {
     if (ScanSideBySide<BlockWindowScan<K, kOp, kExclusive, kReverse, D>, K, kOp, kExclusive,
                        kReverse>(D(), in, out, n, stream))
       return;

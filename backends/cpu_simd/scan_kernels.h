@@ -220,12 +220,12 @@ void ScanLine(SimdTarget target, const ScanType& t, bool reverse, const void* in
               Carry* along_total = nullptr);
 
 // kLineGroup whole lines of n contiguous elements each, as ScanLine with the identity carry and
-// `head`, none of them in place: where the kernel has a side-by-side loop (AVX-512's whole
-// vectors, vectors of two blocks but AVX2's float16), it scans a vector of each line in turn,
-// else one line after the other. A line's scan issues a chain of shuffles and combines between
-// each load and its store; one line at a time, that held the line loop to 0.79 of a prefetching
-// streaming copy on Intel Granite Rapids, four lines side by side ran 0.96-0.99
-// (bench/results/lines-side-by-side-ab.md).
+// `head`: where the kernel has a side-by-side loop (AVX-512's whole vectors, vectors of two
+// blocks), it scans a vector of each line in turn, else one line after the other (in place,
+// RunLines scans each line alone: slower side by side). A line's scan puts a chain of shuffles and
+// combines between each load and its store; one line at a time, that held the line loop to
+// 0.79-0.80 of a prefetching streaming copy on Intel Granite Rapids, four lines side by side ran
+// 0.96-0.98 (bench/results/lines-side-by-side-ab.md).
 inline constexpr size_t kLineGroup = 4;
 void ScanLineGroup(SimdTarget target, const ScanType& t, bool reverse, const void* const* in,
                    void* const* out, size_t n, bool stream);

@@ -547,9 +547,11 @@ TEST_P(CpuSimdTarget, ScansNarrowRowsAlongAMiddleAxis) {
 
 // A 1d line of at least kLongLine elements is scanned by both threads in pieces of
 // kLinePieceBytes (scan.h), each reduced, then scanned after the carry into it
-// (ScanSplitLine): 4.5 pieces and 3 elements leave a short last piece, on every target (the
-// threads tests run the dispatched one). A streamed output (24 MiB) of odd length also scans
-// single elements before the first aligned vector and after the last.
+// (ScanSplitLine), a whole piece as four quarters side by side, each after its own carry and
+// only the first quarter of the first piece the line's head: 4.5 pieces and 3 elements leave a
+// short last piece, on every target (the threads tests run the dispatched one). Streamed outputs
+// (24 MiB) of odd length, aligned and 4 bytes off, also scan single elements before each
+// quarter's first aligned vector or after its last.
 TEST_P(CpuSimdTarget, ScansLongLinesInPiecesAcrossThreads) {
   uint32_t seed = 2800;
   for (const uint32_t dtype : {OPCTS_DTYPE_FLOAT32, OPCTS_DTYPE_FLOAT16, OPCTS_DTYPE_FLOAT64,
@@ -559,14 +561,16 @@ TEST_P(CpuSimdTarget, ScansLongLinesInPiecesAcrossThreads) {
     RunFourModes(*backend_, dtype, {piece * 9 / 2 + 3}, 0, &seed);
     if (HasFailure()) return;
   }
-  for (const bool reverse : {false, true}) {
-    ScanCase c;
-    c.sizes = {6400003};
-    c.reverse = c.exclusive = reverse;
-    c.seed = ++seed;
-    RunScanCase(*backend_, c);
-    if (HasFailure()) return;
-  }
+  for (const bool reverse : {false, true})
+    for (const size_t misalign : {0, 4}) {
+      ScanCase c;
+      c.sizes = {6400003};
+      c.reverse = c.exclusive = reverse;
+      c.out_misalign = misalign;
+      c.seed = ++seed;
+      RunScanCase(*backend_, c);
+      if (HasFailure()) return;
+    }
 }
 
 // Innermost lines are scanned opcts::cpu_simd::kLineGroup at a time, a vector of each in turn

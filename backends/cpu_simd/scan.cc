@@ -144,17 +144,22 @@ void AwaitCarry(const std::atomic<uint32_t>& known, size_t k) {
 // One long contiguous line scanned by all threads in pieces, claimed in order. A thread holding
 // a piece whose total it knows waits for the carry into it, passes carry op total on at once,
 // claims its next piece and scans this one from cache while reducing the next one in the same
-// pass (ScanLine's `along`), from memory. So each piece is read from memory once, in a pass that
-// also writes, as a copy does; no thread waits for another's scan, only for an earlier piece's
-// carry, which a running thread holds. A reduce pass of its own for each piece, from cache
-// before its scan, held 1d lines to about 1 / (1 + copy rate / (4 x reduce rate)) of the copy
-// limit (bench/results/split-line-roofline-zen5.md); reducing along took them 1.03-1.12x faster
-// on Zen 5 (bench/results/fused-split-line-ab.md). Each piece is read before it is written, by its
+// pass (ScanLineGroup's `along`), from memory. So each piece is read from memory once, in a pass
+// that also writes, as a copy does; no thread waits for another's scan, only for an earlier
+// piece's carry, which a running thread holds. A reduce pass of its own for each piece, from
+// cache before its scan, held 1d lines to about 1 / (1 + copy rate / (4 x reduce rate)) of the
+// copy limit (bench/results/split-line-roofline-zen5.md); reducing along took them 1.03-1.12x
+// faster on Zen 5 (bench/results/fused-split-line-ab.md). A whole piece is scanned as kLineGroup
+// quarters side by side, each after the carry into it (the carry into the piece and the totals
+// of the quarters before it), so the along pass reduces each quarter of the next piece apart.
+// The last piece, shorter, goes as one line. Each piece is read before it is written, by its
 // claimer alone, so this is safe in place. One fence per thread, at the end: no other thread
 // reads the output before the job ends.
 void ScanSplitLine(const ScanArgs& a, const unsigned char* in, unsigned char* out, size_t n,
                    size_t es, bool stream) {
+  // A multiple of kLineGroup x 64 bytes: every quarter is aligned alike.
   const size_t piece = std::max<size_t>(kLinePieceBytes / es, 1024);
+  const size_t quarter = piece / kLineGroup;
   const size_t pieces = CeilDiv(n, piece);
   std::vector<Carry> carries(pieces + 1);
   carries[0] = IdentityCarry(a.type);
@@ -170,14 +175,15 @@ void ScanSplitLine(const ScanArgs& a, const unsigned char* in, unsigned char* ou
     known.notify_all();
   };
   struct Piece {
-    const unsigned char* src;
-    unsigned char* dst;
-    size_t length;
+    size_t begin = 0, length = 0;  // in elements
+    // Element offset of quarter g, in scan order, of a whole piece.
+    size_t Quarter(size_t g, size_t quarter, bool reverse) const {
+      return begin + (reverse ? length - (g + 1) * quarter : g * quarter);
+    }
   };
   auto piece_at = [&](size_t k) {
     const size_t walked = k * piece, length = std::min(piece, n - walked);
-    const size_t begin = a.reverse ? n - walked - length : walked;
-    return Piece{in + begin * es, out + begin * es, length};
+    return Piece{a.reverse ? n - walked - length : walked, length};
   };
   std::atomic<uint64_t> claimed{0};
   // One job per thread, each claiming pieces until none is left: a thread that wakes late finds
@@ -186,19 +192,40 @@ void ScanSplitLine(const ScanArgs& a, const unsigned char* in, unsigned char* ou
     size_t k = claimed.fetch_add(1, std::memory_order_relaxed);
     if (k >= pieces) return;
     Piece p = piece_at(k);
-    Carry total = IdentityCarry(a.type);
-    ReduceLine(a.target, a.type, p.src, p.length, &total);  // later ones are reduced along
+    LineGroup group{};  // along_total: the totals of p's quarters, later ones reduced along
+    for (size_t g = 0; g < kLineGroup; ++g) {
+      group.along_total[g] = IdentityCarry(a.type);
+      if (p.length == piece)
+        ReduceLine(a.target, a.type, in + p.Quarter(g, quarter, a.reverse) * es, quarter,
+                   &group.along_total[g]);
+    }
     for (;;) {
       AwaitCarry(known, k);
       Carry carry = carries[k];
-      publish(k + 1, Combine(a.type, carry, total));
+      const bool whole = p.length == piece;
+      if (whole) {
+        for (size_t g = 0; g < kLineGroup; ++g) {
+          group.carry[g] = carry;
+          carry = Combine(a.type, carry, group.along_total[g]);
+        }
+        publish(k + 1, carry);
+      }
       const size_t next = claimed.fetch_add(1, std::memory_order_relaxed);
       const Piece q = next < pieces ? piece_at(next) : Piece{};
-      // The last piece, shorter, is not reduced along: its total would only carry out of the line.
-      const bool fold = q.length == p.length;
-      total = IdentityCarry(a.type);
-      ScanLine(a.target, a.type, a.reverse, p.src, p.dst, p.length, &carry, k == 0, stream,
-               fold ? q.src : nullptr, &total);
+      if (whole) {
+        const bool fold = q.length == piece;  // the last piece's total would carry nowhere
+        for (size_t g = 0; g < kLineGroup; ++g) {
+          group.in[g] = in + p.Quarter(g, quarter, a.reverse) * es;
+          group.out[g] = out + p.Quarter(g, quarter, a.reverse) * es;
+          group.head[g] = k == 0 && g == 0;
+          group.along[g] = fold ? in + q.Quarter(g, quarter, a.reverse) * es : nullptr;
+          group.along_total[g] = IdentityCarry(a.type);
+        }
+        ScanLineGroup(a.target, a.type, a.reverse, quarter, stream, &group);
+      } else {
+        ScanLine(a.target, a.type, a.reverse, in + p.begin * es, out + p.begin * es, p.length,
+                 &carry, k == 0, stream);
+      }
       if (next >= pieces) break;
       k = next;
       p = q;
@@ -227,13 +254,14 @@ void RunLines(const ScanArgs& a, const Plan& p, const Buffers& b, bool parallel)
     // (bench/results/lines-side-by-side-ab.md): each line alone.
     const uint64_t grouped_end = b.in == b.out ? begin : end;
     for (; line + kLineGroup <= grouped_end; line += kLineGroup) {
-      const void* in[kLineGroup];
-      void* out[kLineGroup];
+      LineGroup group{};
       for (size_t g = 0; g < kLineGroup; ++g, walker.Next()) {
-        in[g] = b.in + walker.a() * es;
-        out[g] = b.out + walker.b() * es;
+        group.in[g] = b.in + walker.a() * es;
+        group.out[g] = b.out + walker.b() * es;
+        group.carry[g] = IdentityCarry(a.type);
+        group.head[g] = true;
       }
-      ScanLineGroup(a.target, a.type, a.reverse, in, out, n, b.stream);
+      ScanLineGroup(a.target, a.type, a.reverse, n, b.stream, &group);
     }
     for (; line < end; ++line, walker.Next()) {
       Carry carry = IdentityCarry(a.type);

@@ -931,84 +931,108 @@ void ScanLineT(const StorageT<K>* in, StorageT<K>* out, size_t n, ComputeT<K>* c
   *carry_io = ScanRest<K, kOp, kExclusive, kReverse>(in, out, n, i, c, head, stream, into_l1);
 }
 
-// The whole vectors of kLineGroup lines side by side, from *i on: each step prefetches for every
+// A LineGroup (scan_kernels.h) as kind K.
+template <ElemKind K>
+struct TypedLineGroup {
+  const StorageT<K>* in[kLineGroup];
+  StorageT<K>* out[kLineGroup];
+  ComputeT<K> carry[kLineGroup];
+  bool head[kLineGroup];
+  const StorageT<K>* along[kLineGroup];
+  ComputeT<K> along_total[kLineGroup];
+};
+
+// The whole vectors of a group's lines side by side, from *i on: each step prefetches for every
 // line, then loads, scans and stores a vector of each in turn, a state `Scan` (WindowScan,
-// BlockWindowScan) per line.
-template <class Scan, bool kReverse, class D, class S, class C, size_t... kG>
-HWY_INLINE void VectorsSideBySide(D d, const S* const* in, S* const* out, size_t n, size_t* i,
-                                  C* carries, bool stream, bool into_l1,
-                                  std::index_sequence<kG...>) {
-  Scan lines[] = {Scan(d, in[kG], out[kG], carries[kG], stream)...};
-  ForEachVector<kReverse>(
-      d, n, i, /*head=*/true,
-      [&](size_t at) {
-        (PrefetchInputAhead(in[kG] + at, kReverse ? -kPrefetchBytes : kPrefetchBytes, into_l1),
-         ...);
-      },
-      [&](size_t at, bool at_head) { (lines[kG].Step(at, at_head), ...); });
-  ((carries[kG] = lines[kG].Carry()), ...);
+// BlockWindowScan) per line. With `along`, each step first reduces a vector of every line's
+// along, which is prefetched instead of the input, as in ScanVectorsReducingAlong.
+template <class Scan, ElemKind K, ScanOp kOp, bool kReverse, class D, size_t... kG>
+HWY_INLINE void VectorsSideBySide(D d, TypedLineGroup<K>& g, size_t n, size_t* i, bool stream,
+                                  bool into_l1, std::index_sequence<kG...>) {
+  Scan lines[] = {Scan(d, g.in[kG], g.out[kG], g.carry[kG], stream)...};
+  constexpr ptrdiff_t kAhead = kReverse ? -kPrefetchBytes : kPrefetchBytes;
+  const auto step = [&](size_t at, bool at_head) {
+    (lines[kG].Step(at, at_head && g.head[kG]), ...);
+  };
+  if (g.along[0] == nullptr) {
+    ForEachVector<kReverse>(
+        d, n, i, /*head=*/true,
+        [&](size_t at) { (PrefetchInputAhead(g.in[kG] + at, kAhead, into_l1), ...); }, step);
+  } else {
+    hn::Vec<D> acc[] = {((void)kG, IdentityVec<kOp>(d))...};
+    ForEachVector<kReverse>(
+        d, n, i, /*head=*/true,
+        [&](size_t at) {
+          ((PrefetchAhead(g.along[kG] + at, kAhead),
+            acc[kG] = Apply<kOp>(acc[kG], LoadElems<K>(d, g.along[kG] + at))),
+           ...);
+        },
+        step);
+    ((g.along_total[kG] = CombineLanes<kOp>(d, acc[kG], g.along_total[kG])), ...);
+  }
+  ((g.carry[kG] = lines[kG].Carry()), ...);
 }
 
-// kLineGroup whole lines side by side with the state `Scan` on vectors of tag D; false (nothing
-// done) when streaming outputs are aligned differently: then their whole vectors start at
-// different elements.
+// A group's lines side by side with the state `Scan` on vectors of tag D; false (nothing done)
+// when streaming outputs are aligned differently: then their whole vectors start at different
+// elements.
 template <class Scan, ElemKind K, ScanOp kOp, bool kExclusive, bool kReverse, class D>
-bool ScanSideBySide(D d, const StorageT<K>* const* in, StorageT<K>* const* out, size_t n,
-                    bool stream) {
-  using C = ComputeT<K>;
+bool ScanSideBySide(D d, TypedLineGroup<K>& g, size_t n, bool stream) {
   const size_t vector_bytes = hn::Lanes(d) * sizeof(StorageT<K>);
   const auto misalignment = [&](const StorageT<K>* p) {
     return reinterpret_cast<uintptr_t>(p) % vector_bytes;
   };
-  if (stream && !std::all_of(out, out + kLineGroup, [&](const StorageT<K>* p) {
-        return misalignment(p) == misalignment(out[0]);
+  if (stream && !std::all_of(g.out, g.out + kLineGroup, [&](const StorageT<K>* p) {
+        return misalignment(p) == misalignment(g.out[0]);
       }))
     return false;
   const bool into_l1 = IsAmdZen5();
-  C carries[kLineGroup];
   size_t i = 0;
   bool vectors_stream = stream;  // i and vectors_stream come out alike for every line
-  for (size_t g = 0; g < kLineGroup; ++g) {
-    carries[g] = Identity<kOp, C>();
+  for (size_t l = 0; l < kLineGroup; ++l) {
     vectors_stream = stream;
-    i = ScanToAlignment<K, kOp, kExclusive, kReverse>(d, in[g], out[g], n, &carries[g],
-                                                      /*head=*/true, &vectors_stream);
+    i = ScanToAlignment<K, kOp, kExclusive, kReverse>(d, g.in[l], g.out[l], n, &g.carry[l],
+                                                      g.head[l], &vectors_stream);
   }
-  VectorsSideBySide<Scan, kReverse>(d, in, out, n, &i, carries, vectors_stream, into_l1,
-                                    std::make_index_sequence<kLineGroup>());
-  for (size_t g = 0; g < kLineGroup; ++g)
-    ScanRest<K, kOp, kExclusive, kReverse>(in[g], out[g], n, i, carries[g], /*head=*/true,
-                                           vectors_stream, into_l1);
+  const size_t start = i;
+  VectorsSideBySide<Scan, K, kOp, kReverse>(d, g, n, &i, vectors_stream, into_l1,
+                                            std::make_index_sequence<kLineGroup>());
+  const size_t lo = std::min(start, i), hi = std::max(start, i);
+  for (size_t l = 0; l < kLineGroup; ++l) {
+    g.carry[l] = ScanRest<K, kOp, kExclusive, kReverse>(g.in[l], g.out[l], n, i, g.carry[l],
+                                                        g.head[l], vectors_stream, into_l1);
+    if (g.along[l] != nullptr) {  // the along elements beside the single ones
+      ReduceLineT<K, kOp>(g.along[l], lo, &g.along_total[l]);
+      ReduceLineT<K, kOp>(g.along[l] + hi, n - hi, &g.along_total[l]);
+    }
+  }
   return true;
 }
 
-// kLineGroup whole lines of n elements (ScanLineGroup): side by side on AVX-512's whole vectors
-// and on vectors of two blocks (AVX2's float16 too, on BlockWindowScan rather than its
-// shifted-load loop: from memory on Granite Rapids inner lines 0.41 -> 0.59 of the copy limit,
+// A group's lines (ScanLineGroup): side by side on AVX-512's whole vectors and on vectors of two
+// blocks (AVX2's float16 too, on BlockWindowScan rather than its shifted-load loop: from memory
+// on Granite Rapids inner lines 0.41 -> 0.59 of the copy limit,
 // bench/results/lines-side-by-side-ab.md); else one after the other.
 template <ElemKind K, ScanOp kOp, bool kExclusive, bool kReverse>
-void ScanLineGroupT(const StorageT<K>* const* in, StorageT<K>* const* out, size_t n, bool stream) {
-  using C = ComputeT<K>;
-  using D [[maybe_unused]] = LineTag<C>;
+void ScanLineGroupT(size_t n, bool stream, TypedLineGroup<K>& g) {
+  using D [[maybe_unused]] = LineTag<ComputeT<K>>;
 #if OPCTS_CPU_SIMD_WHOLE_VECTOR_SCAN
   if constexpr (IsWholeVector<D>()) {
     if (ScanSideBySide<WindowScan<K, kOp, kExclusive, kReverse, D>, K, kOp, kExclusive, kReverse>(
-            D(), in, out, n, stream))
+            D(), g, n, stream))
       return;
   }
 #endif
 #if HWY_TARGET != HWY_SCALAR
   if constexpr (TwoBlocks<D>()) {
     if (ScanSideBySide<BlockWindowScan<K, kOp, kExclusive, kReverse, D>, K, kOp, kExclusive,
-                       kReverse>(D(), in, out, n, stream))
+                       kReverse>(D(), g, n, stream))
       return;
   }
 #endif
-  for (size_t g = 0; g < kLineGroup; ++g) {
-    C c = Identity<kOp, C>();
-    ScanLineT<K, kOp, kExclusive, kReverse>(in[g], out[g], n, &c, /*head=*/true, stream, nullptr,
-                                            nullptr);
-  }
+  for (size_t l = 0; l < kLineGroup; ++l)
+    ScanLineT<K, kOp, kExclusive, kReverse>(g.in[l], g.out[l], n, &g.carry[l], g.head[l], stream,
+                                            g.along[l], &g.along_total[l]);
 }
 
 // ---- entry points, one per target, exported by scan_kernels.cc -------------------------------
@@ -1018,46 +1042,52 @@ void ScanRowsTarget(const ScanType& t, const RowsJob& job) {
 }
 
 void ScanLineTarget(const ScanType& t, bool reverse, const void* in, void* out, size_t n,
-                    Carry* carry, bool head, bool stream, const void* along, Carry* along_total) {
+                    Carry* carry, bool head, bool stream) {
   VisitKindOp(t.kind, t.op, [&]<ElemKind K, ScanOp kOp>() {
     const auto* src = static_cast<const StorageT<K>*>(in);
     auto* dst = static_cast<StorageT<K>*>(out);
     ComputeT<K>* c = &CarryAs<ComputeT<K>>(*carry);
-    const auto* al = static_cast<const StorageT<K>*>(along);
-    ComputeT<K>* al_total = along_total ? &CarryAs<ComputeT<K>>(*along_total) : nullptr;
     if (t.exclusive) {
       if (reverse)
-        ScanLineT<K, kOp, true, true>(src, dst, n, c, head, stream, al, al_total);
+        ScanLineT<K, kOp, true, true>(src, dst, n, c, head, stream, nullptr, nullptr);
       else
-        ScanLineT<K, kOp, true, false>(src, dst, n, c, head, stream, al, al_total);
+        ScanLineT<K, kOp, true, false>(src, dst, n, c, head, stream, nullptr, nullptr);
     } else {
       if (reverse)
-        ScanLineT<K, kOp, false, true>(src, dst, n, c, head, stream, al, al_total);
+        ScanLineT<K, kOp, false, true>(src, dst, n, c, head, stream, nullptr, nullptr);
       else
-        ScanLineT<K, kOp, false, false>(src, dst, n, c, head, stream, al, al_total);
+        ScanLineT<K, kOp, false, false>(src, dst, n, c, head, stream, nullptr, nullptr);
     }
   });
 }
 
-void ScanLineGroupTarget(const ScanType& t, bool reverse, const void* const* in, void* const* out,
-                         size_t n, bool stream) {
+void ScanLineGroupTarget(const ScanType& t, bool reverse, size_t n, bool stream, LineGroup* group) {
   VisitKindOp(t.kind, t.op, [&]<ElemKind K, ScanOp kOp>() {
-    const StorageT<K>* src[kLineGroup];
-    StorageT<K>* dst[kLineGroup];
-    for (size_t g = 0; g < kLineGroup; ++g) {
-      src[g] = static_cast<const StorageT<K>*>(in[g]);
-      dst[g] = static_cast<StorageT<K>*>(out[g]);
+    using S = StorageT<K>;
+    using C = ComputeT<K>;
+    TypedLineGroup<K> g;
+    for (size_t l = 0; l < kLineGroup; ++l) {
+      g.in[l] = static_cast<const S*>(group->in[l]);
+      g.out[l] = static_cast<S*>(group->out[l]);
+      g.carry[l] = CarryAs<C>(group->carry[l]);
+      g.head[l] = group->head[l];
+      g.along[l] = static_cast<const S*>(group->along[l]);
+      g.along_total[l] = CarryAs<C>(group->along_total[l]);
     }
     if (t.exclusive) {
       if (reverse)
-        ScanLineGroupT<K, kOp, true, true>(src, dst, n, stream);
+        ScanLineGroupT<K, kOp, true, true>(n, stream, g);
       else
-        ScanLineGroupT<K, kOp, true, false>(src, dst, n, stream);
+        ScanLineGroupT<K, kOp, true, false>(n, stream, g);
     } else {
       if (reverse)
-        ScanLineGroupT<K, kOp, false, true>(src, dst, n, stream);
+        ScanLineGroupT<K, kOp, false, true>(n, stream, g);
       else
-        ScanLineGroupT<K, kOp, false, false>(src, dst, n, stream);
+        ScanLineGroupT<K, kOp, false, false>(n, stream, g);
+    }
+    for (size_t l = 0; l < kLineGroup; ++l) {
+      CarryAs<C>(group->carry[l]) = g.carry[l];
+      CarryAs<C>(group->along_total[l]) = g.along_total[l];
     }
   });
 }

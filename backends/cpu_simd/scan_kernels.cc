@@ -28,15 +28,14 @@ void ScanRows(SimdTarget target, const ScanType& t, const RowsJob& job) {
 }
 
 void ScanLine(SimdTarget target, const ScanType& t, bool reverse, const void* in, void* out,
-              size_t n, Carry* carry, bool head, bool stream, const void* along,
-              Carry* along_total) {
+              size_t n, Carry* carry, bool head, bool stream) {
   HWY_DISPATCH_TABLE(ScanLineTarget)
-  [DispatchIndex(target)](t, reverse, in, out, n, carry, head, stream, along, along_total);
+  [DispatchIndex(target)](t, reverse, in, out, n, carry, head, stream);
 }
 
-void ScanLineGroup(SimdTarget target, const ScanType& t, bool reverse, const void* const* in,
-                   void* const* out, size_t n, bool stream) {
-  HWY_DISPATCH_TABLE(ScanLineGroupTarget)[DispatchIndex(target)](t, reverse, in, out, n, stream);
+void ScanLineGroup(SimdTarget target, const ScanType& t, bool reverse, size_t n, bool stream,
+                   LineGroup* group) {
+  HWY_DISPATCH_TABLE(ScanLineGroupTarget)[DispatchIndex(target)](t, reverse, n, stream, group);
 }
 
 void ReduceLine(SimdTarget target, const ScanType& t, const void* in, size_t n, Carry* total) {

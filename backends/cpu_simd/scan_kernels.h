@@ -211,24 +211,32 @@ constexpr ptrdiff_t kPrefetchBytes = 8192;
 // stores bypass the caches, and the caller calls hwy::FlushStream() before another thread may
 // read them: once per run of lines, as a fence waits for the stores to reach memory (one per
 // 16 KiB line cost a thread 11% of its GB/s on Zen 5: bench/results/line-fence-ab.md). Each
-// vector prefetches into L2 the input kPrefetchBytes after it in scan order. With `along` (n
-// more elements: a split line's next piece), *along_total = *along_total op (combination of
-// them), reduced in the same pass; the line's own input is then taken to be in cache, and
-// `along` is prefetched instead, into L1, kPrefetchBytes ahead.
+// vector prefetches into L2 the input kPrefetchBytes after it in scan order.
 void ScanLine(SimdTarget target, const ScanType& t, bool reverse, const void* in, void* out,
-              size_t n, Carry* carry, bool head, bool stream, const void* along = nullptr,
-              Carry* along_total = nullptr);
+              size_t n, Carry* carry, bool head, bool stream);
 
-// kLineGroup whole lines of n contiguous elements each, as ScanLine with the identity carry and
-// `head`: where the kernel has a side-by-side loop (AVX-512's whole vectors, vectors of two
-// blocks), it scans a vector of each line in turn, else one line after the other (in place,
-// RunLines scans each line alone: slower side by side). A line's scan puts a chain of shuffles and
-// combines between each load and its store; one line at a time, that held the line loop to
-// 0.79-0.80 of a prefetching streaming copy on Intel Granite Rapids, four lines side by side ran
-// 0.96-0.98 (bench/results/lines-side-by-side-ab.md).
+// kLineGroup lines of n contiguous elements each, each as ScanLine: where the kernel has a
+// side-by-side loop (AVX-512's whole vectors, vectors of two blocks), it scans a vector of each
+// line in turn, else one line after the other. A line's scan puts a chain of shuffles and combines
+// between each load and its store; one line at a time, that held the line loop to 0.79-0.80 of a
+// prefetching streaming copy on Intel Granite Rapids, four lines side by side ran 0.96-0.98
+// (bench/results/lines-side-by-side-ab.md). RunLines scans whole lines four at a time (in place
+// each alone: slower side by side); ScanSplitLine a piece of a long line as four quarters.
 inline constexpr size_t kLineGroup = 4;
-void ScanLineGroup(SimdTarget target, const ScanType& t, bool reverse, const void* const* in,
-                   void* const* out, size_t n, bool stream);
+struct LineGroup {
+  const void* in[kLineGroup];
+  void* out[kLineGroup];
+  Carry carry[kLineGroup];  // in: the running value before each line; out: after it
+  bool head[kLineGroup];    // as ScanLine's `head`
+  // Null for every line, or n more elements for each (a split line's next piece's quarter):
+  // along_total[l] = along_total[l] op (combination of them), reduced in the same pass. The
+  // lines' own input is then taken to be in cache, and `along` is prefetched instead, into L1,
+  // kPrefetchBytes ahead.
+  const void* along[kLineGroup];
+  Carry along_total[kLineGroup];
+};
+void ScanLineGroup(SimdTarget target, const ScanType& t, bool reverse, size_t n, bool stream,
+                   LineGroup* group);
 
 // *total = *total op (combination of the n contiguous elements at `in`).
 void ReduceLine(SimdTarget target, const ScanType& t, const void* in, size_t n, Carry* total);

@@ -841,11 +841,12 @@ struct PrefetchInput {
   }
 };
 
-// ScanVectors for a split line's piece that is in cache, reducing `along` (n more elements: the
-// next piece, in memory) into *along_total in the same pass: one vector of it beside each whole
-// vector scanned, the elements beside the rest apart (any grouping is valid: reference/README).
-// `along` is prefetched into L1: into L2 this gained nothing
-// (bench/results/fused-split-line-ab.md).
+// ScanVectors for a line in cache (a split line's quarter, where its group goes one line after
+// the other: ScanLineGroupT), reducing `along` (n more elements: the next piece's quarter, in
+// memory) into *along_total in the same pass: one vector of it beside each whole vector scanned,
+// the elements beside the rest apart (any grouping is valid: reference/README). `along` is
+// prefetched into L1: into L2 this gained nothing (bench/results/fused-split-line-ab.md,
+// split-line-quarters-ab.md).
 template <ElemKind K, ScanOp kOp, bool kExclusive, bool kReverse, class D>
 HWY_INLINE ComputeT<K> ScanVectorsReducingAlong(D d, const StorageT<K>* in, StorageT<K>* out,
                                                 size_t n, size_t* i, ComputeT<K> c, bool head,

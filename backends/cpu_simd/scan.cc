@@ -176,14 +176,14 @@ void ScanSplitLine(const ScanArgs& a, const unsigned char* in, unsigned char* ou
   };
   struct Piece {
     size_t begin = 0, length = 0;  // in elements
-    // Element offset of quarter g, in scan order, of a whole piece.
-    size_t Quarter(size_t g, size_t quarter, bool reverse) const {
-      return begin + (reverse ? length - (g + 1) * quarter : g * quarter);
-    }
   };
   auto piece_at = [&](size_t k) {
     const size_t walked = k * piece, length = std::min(piece, n - walked);
     return Piece{a.reverse ? n - walked - length : walked, length};
+  };
+  // Byte offset of quarter g, in scan order, of a whole piece.
+  auto quarter_at = [&](const Piece& p, size_t g) {
+    return (p.begin + (a.reverse ? piece - (g + 1) * quarter : g * quarter)) * es;
   };
   std::atomic<uint64_t> claimed{0};
   // One job per thread, each claiming pieces until none is left: a thread that wakes late finds
@@ -196,8 +196,7 @@ void ScanSplitLine(const ScanArgs& a, const unsigned char* in, unsigned char* ou
     for (size_t g = 0; g < kLineGroup; ++g) {
       group.along_total[g] = IdentityCarry(a.type);
       if (p.length == piece)
-        ReduceLine(a.target, a.type, in + p.Quarter(g, quarter, a.reverse) * es, quarter,
-                   &group.along_total[g]);
+        ReduceLine(a.target, a.type, in + quarter_at(p, g), quarter, &group.along_total[g]);
     }
     for (;;) {
       AwaitCarry(known, k);
@@ -215,10 +214,10 @@ void ScanSplitLine(const ScanArgs& a, const unsigned char* in, unsigned char* ou
       if (whole) {
         const bool fold = q.length == piece;  // the last piece's total would carry nowhere
         for (size_t g = 0; g < kLineGroup; ++g) {
-          group.in[g] = in + p.Quarter(g, quarter, a.reverse) * es;
-          group.out[g] = out + p.Quarter(g, quarter, a.reverse) * es;
+          group.in[g] = in + quarter_at(p, g);
+          group.out[g] = out + quarter_at(p, g);
           group.head[g] = k == 0 && g == 0;
-          group.along[g] = fold ? in + q.Quarter(g, quarter, a.reverse) * es : nullptr;
+          group.along[g] = fold ? in + quarter_at(q, g) : nullptr;
           group.along_total[g] = IdentityCarry(a.type);
         }
         ScanLineGroup(a.target, a.type, a.reverse, quarter, stream, &group);

@@ -841,6 +841,17 @@ struct PrefetchInput {
   }
 };
 
+// *along_total op the elements of `along` (n) outside [min(start, end), max(start, end)): those
+// beside the single elements of the line scanned with it, whose whole vectors ran from start to
+// end (in scan order).
+template <ElemKind K, ScanOp kOp>
+HWY_INLINE void ReduceBesideVectors(const StorageT<K>* along, size_t n, size_t start, size_t end,
+                                    ComputeT<K>* along_total) {
+  const size_t lo = std::min(start, end), hi = std::max(start, end);
+  ReduceLineT<K, kOp>(along, lo, along_total);
+  ReduceLineT<K, kOp>(along + hi, n - hi, along_total);
+}
+
 // ScanVectors for a line in cache (a split line's quarter, where its group goes one line after
 // the other: ScanLineGroupT), reducing `along` (n more elements: the next piece's quarter, in
 // memory) into *along_total in the same pass: one vector of it beside each whole vector scanned,
@@ -858,11 +869,8 @@ HWY_INLINE ComputeT<K> ScanVectorsReducingAlong(D d, const StorageT<K>* in, Stor
     PrefetchAhead(along + at, kReverse ? -kPrefetchBytes : kPrefetchBytes);
     acc = Apply<kOp>(acc, LoadElems<K>(d, along + at));
   });
-  const size_t lo = std::min(start, *i), hi = std::max(start, *i);
-  ComputeT<K> t = CombineLanes<kOp>(d, acc, *along_total);
-  ReduceLineT<K, kOp>(along, lo, &t);
-  ReduceLineT<K, kOp>(along + hi, n - hi, &t);
-  *along_total = t;
+  *along_total = CombineLanes<kOp>(d, acc, *along_total);
+  ReduceBesideVectors<K, kOp>(along, n, start, *i, along_total);
   return c;
 }
 
@@ -919,7 +927,8 @@ HWY_INLINE ComputeT<K> ScanRest(const StorageT<K>* in, StorageT<K>* out, size_t 
 // line split across threads. `along`: null, or as for ScanVectorsReducingAlong.
 template <ElemKind K, ScanOp kOp, bool kExclusive, bool kReverse>
 void ScanLineT(const StorageT<K>* in, StorageT<K>* out, size_t n, ComputeT<K>* carry_io, bool head,
-               bool stream, const StorageT<K>* along, ComputeT<K>* along_total) {
+               bool stream, const StorageT<K>* along = nullptr,
+               ComputeT<K>* along_total = nullptr) {
   const LineTag<ComputeT<K>> d;
   const bool into_l1 = IsAmdZen5();
   ComputeT<K> c = *carry_io;
@@ -998,14 +1007,11 @@ bool ScanSideBySide(D d, TypedLineGroup<K>& g, size_t n, bool stream) {
   const size_t start = i;
   VectorsSideBySide<Scan, K, kOp, kReverse>(d, g, n, &i, vectors_stream, into_l1,
                                             std::make_index_sequence<kLineGroup>());
-  const size_t lo = std::min(start, i), hi = std::max(start, i);
   for (size_t l = 0; l < kLineGroup; ++l) {
     g.carry[l] = ScanRest<K, kOp, kExclusive, kReverse>(g.in[l], g.out[l], n, i, g.carry[l],
                                                         g.head[l], vectors_stream, into_l1);
-    if (g.along[l] != nullptr) {  // the along elements beside the single ones
-      ReduceLineT<K, kOp>(g.along[l], lo, &g.along_total[l]);
-      ReduceLineT<K, kOp>(g.along[l] + hi, n - hi, &g.along_total[l]);
-    }
+    if (g.along[l] != nullptr)
+      ReduceBesideVectors<K, kOp>(g.along[l], n, start, i, &g.along_total[l]);
   }
   return true;
 }
@@ -1050,14 +1056,14 @@ void ScanLineTarget(const ScanType& t, bool reverse, const void* in, void* out, 
     ComputeT<K>* c = &CarryAs<ComputeT<K>>(*carry);
     if (t.exclusive) {
       if (reverse)
-        ScanLineT<K, kOp, true, true>(src, dst, n, c, head, stream, nullptr, nullptr);
+        ScanLineT<K, kOp, true, true>(src, dst, n, c, head, stream);
       else
-        ScanLineT<K, kOp, true, false>(src, dst, n, c, head, stream, nullptr, nullptr);
+        ScanLineT<K, kOp, true, false>(src, dst, n, c, head, stream);
     } else {
       if (reverse)
-        ScanLineT<K, kOp, false, true>(src, dst, n, c, head, stream, nullptr, nullptr);
+        ScanLineT<K, kOp, false, true>(src, dst, n, c, head, stream);
       else
-        ScanLineT<K, kOp, false, false>(src, dst, n, c, head, stream, nullptr, nullptr);
+        ScanLineT<K, kOp, false, false>(src, dst, n, c, head, stream);
     }
   });
 }

@@ -409,13 +409,19 @@ constexpr size_t kNarrowRowVectors = 16;
 // block, as along a middle axis): the running row stays in registers and the rows go by one at
 // a time in address order, as a copy reads and writes. Along the middle axis of {64, n, 64}
 // this took 4- and 8-byte types on Zen 5 from 0.78-0.94x of the copy limit (groups of four
-// rows, the running row in memory) to 0.92-1.06x (bench/results/narrow-rows-ab.md).
+// rows, the running row in memory) to 0.92-1.06x (bench/results/narrow-rows-ab.md). Where each
+// stored vector is a whole cache line (AVX3, 4- and 8-byte types), each vector is loaded and
+// stored in turn, as the copy does: on Intel Granite Rapids, loading a row's vectors before
+// storing any held those cells to 0.71-0.94x of the copy limit, in turn they ran 0.85-0.99x
+// (three runs); float16 on AVX3 (half-line stores) ran 0.73x before and 0.67x in turn, AVX2
+// alike within the noise (bench/results/narrow-rows-in-turn-ab.md). Zen 5 not measured.
 template <ElemKind K, ScanOp kOp, size_t kV, class D>
 HWY_INLINE void NarrowRows(D d, bool exclusive, const RowsJob& job, size_t vectors, size_t r,
                            const ComputeT<K>* running) {
   using S = StorageT<K>;
   const size_t n = hn::Lanes(d);
   const ptrdiff_t ahead = job.in_row_step > 0 ? kPrefetchBytes : -kPrefetchBytes;
+  constexpr bool kLineStores = hn::MaxLanes(D()) * sizeof(S) == 64;
   hn::Vec<D> run[kV], v[kV];
   for (size_t u = 0; u < kV; ++u) {
     run[u] = v[u] = hn::Zero(d);  // set for the compiler's sake: those from `vectors` on go unused
@@ -425,13 +431,16 @@ HWY_INLINE void NarrowRows(D d, bool exclusive, const RowsJob& job, size_t vecto
     const auto* in =
         reinterpret_cast<const S*>(job.in + static_cast<ptrdiff_t>(r) * job.in_row_step);
     auto* out = reinterpret_cast<S*>(job.out + static_cast<ptrdiff_t>(r) * job.out_row_step);
-    for (size_t u = 0; u < kV; ++u) {  // every load before any store, as in RowGroupStep
+    // In place, each vector is loaded before it is stored either way.
+    for (size_t u = 0; u < kV; ++u) {
       if (u < vectors) {
         PrefetchInputAhead(in + u * n, ahead, /*into_l1=*/false);
         v[u] = LoadElems<K>(d, in + u * n);
+        if (kLineStores)
+          run[u] = RowStep<K, kOp>(d, exclusive, job.stream, run[u], v[u], out + u * n);
       }
     }
-    for (size_t u = 0; u < kV; ++u)
+    for (size_t u = 0; !kLineStores && u < kV; ++u)
       if (u < vectors)
         run[u] = RowStep<K, kOp>(d, exclusive, job.stream, run[u], v[u], out + u * n);
   }

@@ -413,8 +413,9 @@ constexpr size_t kNarrowRowVectors = 16;
 // stored vector is a whole cache line (AVX3, 4- and 8-byte types), each vector is loaded and
 // stored in turn, as the copy does: on Intel Granite Rapids, loading a row's vectors before
 // storing any held those cells to 0.71-0.94x of the copy limit, in turn they ran 0.85-0.99x
-// (three runs); float16 on AVX3 (half-line stores) ran 0.73x before and 0.67x in turn, AVX2
-// alike within the noise (bench/results/narrow-rows-in-turn-ab.md). Zen 5 not measured.
+// (three runs); float16 on AVX3 (half-line stores) ran 0.73x before and 0.67x in turn, and
+// goes in turn a pair of vectors, one line, at a time (below); AVX2 alike within the noise
+// (bench/results/narrow-rows-in-turn-ab.md). Zen 5 not measured.
 template <ElemKind K, ScanOp kOp, size_t kV, class D>
 HWY_INLINE void NarrowRows(D d, bool exclusive, const RowsJob& job, size_t vectors, size_t r,
                            const ComputeT<K>* running) {
@@ -427,6 +428,39 @@ HWY_INLINE void NarrowRows(D d, bool exclusive, const RowsJob& job, size_t vecto
     run[u] = v[u] = hn::Zero(d);  // set for the compiler's sake: those from `vectors` on go unused
     if (u < vectors) run[u] = hn::LoadU(d, running + u * n);
   }
+#if OPCTS_CPU_SIMD_F16C && HWY_TARGET <= HWY_AVX3
+  // float16 on AVX3: a vector of 16 float32 lanes stores 32 bytes, half a line, so a pair of
+  // vectors goes as one whole line, in turn: 0.57-0.76x -> 0.62-0.90x of the copy limit, 5 of 6
+  // cells higher in three runs (bench/results/narrow-rows-in-turn-ab.md).
+  if constexpr (K == ElemKind::kF16 && hn::MaxLanes(D()) == 16) {
+    if (vectors % 2 == 0) {
+      const hn::Rebind<hwy::float16_t, D> dh;
+      const hn::Repartition<uint16_t, D> dw;  // 32 lanes: a pair's float16 bits, one line
+      const hn::Half<decltype(dw)> dwh;
+      for (; r < job.rows; ++r) {
+        const auto* in =
+            reinterpret_cast<const S*>(job.in + static_cast<ptrdiff_t>(r) * job.in_row_step);
+        auto* out = reinterpret_cast<S*>(job.out + static_cast<ptrdiff_t>(r) * job.out_row_step);
+        for (size_t u = 0; u < kV; u += 2) {
+          if (u < vectors) {
+            PrefetchInputAhead(in + u * n, ahead, /*into_l1=*/false);  // the pair's one line
+            const hn::Vec<D> before0 = run[u], before1 = run[u + 1];
+            run[u] = Apply<kOp>(run[u], LoadElems<K>(d, in + u * n));
+            run[u + 1] = Apply<kOp>(run[u + 1], LoadElems<K>(d, in + (u + 1) * n));
+            const auto lo = hn::BitCast(dwh, hn::DemoteTo(dh, exclusive ? before0 : run[u]));
+            const auto hi = hn::BitCast(dwh, hn::DemoteTo(dh, exclusive ? before1 : run[u + 1]));
+            const auto both = hn::Combine(dw, hi, lo);
+            if (job.stream && reinterpret_cast<uintptr_t>(out + u * n) % 64 == 0)
+              hn::Stream(both, dw, out + u * n);
+            else
+              hn::StoreU(both, dw, out + u * n);
+          }
+        }
+      }
+      return;
+    }
+  }
+#endif
   for (; r < job.rows; ++r) {
     const auto* in =
         reinterpret_cast<const S*>(job.in + static_cast<ptrdiff_t>(r) * job.in_row_step);

@@ -450,7 +450,7 @@ HWY_INLINE void NarrowRows(D d, bool exclusive, const RowsJob& job, size_t vecto
             const auto lo = hn::BitCast(dwh, hn::DemoteTo(dh, exclusive ? before0 : run[u]));
             const auto hi = hn::BitCast(dwh, hn::DemoteTo(dh, exclusive ? before1 : run[u + 1]));
             const auto both = hn::Combine(dw, hi, lo);
-            if (job.stream && reinterpret_cast<uintptr_t>(out + u * n) % 64 == 0)
+            if (job.stream && AlignedVectorAt<K>(dw, out + u * n))
               hn::Stream(both, dw, out + u * n);
             else
               hn::StoreU(both, dw, out + u * n);

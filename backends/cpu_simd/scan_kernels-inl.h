@@ -405,6 +405,32 @@ HWY_INLINE void SingleRowStep(D d, bool exclusive, bool stream, const StorageT<K
 // Rows of at most this many vectors, adjacent in both tensors, take NarrowRows.
 constexpr size_t kNarrowRowVectors = 16;
 
+#if OPCTS_CPU_SIMD_F16C && HWY_TARGET <= HWY_AVX3
+// float16 on AVX3, whose vector of 16 float32 lanes stores 32 bytes, half a line: its narrow rows
+// go a pair of vectors, one whole line, at a time (NarrowRows).
+template <ElemKind K, class D>
+constexpr bool kLinePairs = (K == ElemKind::kF16) && (hn::MaxLanes(D()) == 16);
+
+// RowStep for such a pair (one input line at `in`): both vectors combined into their running
+// values r0, r1 and stored as one 64-byte line. 0.57-0.76x -> 0.62-0.90x of the copy limit, 5 of
+// 6 cells higher in three runs (bench/results/narrow-rows-in-turn-ab.md).
+template <ScanOp kOp, class D>
+HWY_INLINE void RowPairStep(D d, bool exclusive, bool stream, ptrdiff_t ahead, const uint16_t* in,
+                            uint16_t* out, hn::Vec<D>& r0, hn::Vec<D>& r1) {
+  const hn::Rebind<hwy::float16_t, D> dh;
+  const hn::Repartition<uint16_t, D> dw;  // 32 lanes: the pair's float16 bits
+  const hn::Half<decltype(dw)> dwh;
+  const size_t n = hn::Lanes(d);
+  PrefetchInputAhead(in, ahead, /*into_l1=*/false);
+  const hn::Vec<D> before0 = r0, before1 = r1;
+  r0 = Apply<kOp>(r0, LoadElems<ElemKind::kF16>(d, in));
+  r1 = Apply<kOp>(r1, LoadElems<ElemKind::kF16>(d, in + n));
+  const auto lo = hn::BitCast(dwh, hn::DemoteTo(dh, exclusive ? before0 : r0));
+  const auto hi = hn::BitCast(dwh, hn::DemoteTo(dh, exclusive ? before1 : r1));
+  Put(dw, hn::Combine(dw, hi, lo), out, stream && AlignedVectorAt<ElemKind::kF16>(dw, out));
+}
+#endif
+
 // Rows of `vectors` whole vectors (at most kV), adjacent in memory in both tensors (a contiguous
 // block, as along a middle axis): the running row stays in registers and the rows go by one at
 // a time in address order, as a copy reads and writes. Along the middle axis of {64, n, 64}
@@ -414,7 +440,7 @@ constexpr size_t kNarrowRowVectors = 16;
 // stored in turn, as the copy does: on Intel Granite Rapids, loading a row's vectors before
 // storing any held those cells to 0.71-0.94x of the copy limit, in turn they ran 0.85-0.99x
 // (three runs); float16 on AVX3 (half-line stores) ran 0.73x before and 0.67x in turn, and
-// goes in turn a pair of vectors, one line, at a time (below); AVX2 alike within the noise
+// goes in turn a pair of vectors, one line, at a time (RowPairStep); AVX2 alike within the noise
 // (bench/results/narrow-rows-in-turn-ab.md). Zen 5 not measured.
 template <ElemKind K, ScanOp kOp, size_t kV, class D>
 HWY_INLINE void NarrowRows(D d, bool exclusive, const RowsJob& job, size_t vectors, size_t r,
@@ -428,43 +454,21 @@ HWY_INLINE void NarrowRows(D d, bool exclusive, const RowsJob& job, size_t vecto
     run[u] = v[u] = hn::Zero(d);  // set for the compiler's sake: those from `vectors` on go unused
     if (u < vectors) run[u] = hn::LoadU(d, running + u * n);
   }
-#if OPCTS_CPU_SIMD_F16C && HWY_TARGET <= HWY_AVX3
-  // float16 on AVX3: a vector of 16 float32 lanes stores 32 bytes, half a line, so a pair of
-  // vectors goes as one whole line, in turn: 0.57-0.76x -> 0.62-0.90x of the copy limit, 5 of 6
-  // cells higher in three runs (bench/results/narrow-rows-in-turn-ab.md).
-  if constexpr (K == ElemKind::kF16 && hn::MaxLanes(D()) == 16) {
-    if (vectors % 2 == 0) {
-      const hn::Rebind<hwy::float16_t, D> dh;
-      const hn::Repartition<uint16_t, D> dw;  // 32 lanes: a pair's float16 bits, one line
-      const hn::Half<decltype(dw)> dwh;
-      for (; r < job.rows; ++r) {
-        const auto* in =
-            reinterpret_cast<const S*>(job.in + static_cast<ptrdiff_t>(r) * job.in_row_step);
-        auto* out = reinterpret_cast<S*>(job.out + static_cast<ptrdiff_t>(r) * job.out_row_step);
-        for (size_t u = 0; u < kV; u += 2) {
-          if (u < vectors) {
-            PrefetchInputAhead(in + u * n, ahead, /*into_l1=*/false);  // the pair's one line
-            const hn::Vec<D> before0 = run[u], before1 = run[u + 1];
-            run[u] = Apply<kOp>(run[u], LoadElems<K>(d, in + u * n));
-            run[u + 1] = Apply<kOp>(run[u + 1], LoadElems<K>(d, in + (u + 1) * n));
-            const auto lo = hn::BitCast(dwh, hn::DemoteTo(dh, exclusive ? before0 : run[u]));
-            const auto hi = hn::BitCast(dwh, hn::DemoteTo(dh, exclusive ? before1 : run[u + 1]));
-            const auto both = hn::Combine(dw, hi, lo);
-            if (job.stream && AlignedVectorAt<K>(dw, out + u * n))
-              hn::Stream(both, dw, out + u * n);
-            else
-              hn::StoreU(both, dw, out + u * n);
-          }
-        }
-      }
-      return;
-    }
-  }
-#endif
   for (; r < job.rows; ++r) {
     const auto* in =
         reinterpret_cast<const S*>(job.in + static_cast<ptrdiff_t>(r) * job.in_row_step);
     auto* out = reinterpret_cast<S*>(job.out + static_cast<ptrdiff_t>(r) * job.out_row_step);
+#if OPCTS_CPU_SIMD_F16C && HWY_TARGET <= HWY_AVX3
+    if constexpr (kLinePairs<K, D>) {
+      if (vectors % 2 == 0) {
+        for (size_t u = 0; u < kV; u += 2)
+          if (u < vectors)
+            RowPairStep<kOp>(d, exclusive, job.stream, ahead, in + u * n, out + u * n, run[u],
+                             run[u + 1]);
+        continue;
+      }
+    }
+#endif
     // In place, each vector is loaded before it is stored either way.
     for (size_t u = 0; u < kV; ++u) {
       if (u < vectors) {

@@ -185,6 +185,7 @@ Result<BenchResults> LoadBenchJson(const std::string& path) {
     r.ratio_to_copy_limit = Field(run, "ratio_to_copy_limit");
     r.ratio_to_one_thread_memcpy = Field(run, "ratio_to_one_thread_memcpy");
     r.ratio_to_scattered_copy = Field(run, "ratio_to_scattered_copy");
+    r.ratio_to_in_place_rewrite = Field(run, "ratio_to_in_place_rewrite");
     r.back_to_back_bytes_per_second = Field(run, "back_to_back_bytes_per_second");
     r.device_copy_bytes_per_second = Field(run, "device_copy_bytes_per_second");
     r.ratio_to_device_copy = Field(run, "ratio_to_device_copy");
@@ -412,6 +413,13 @@ std::string RenderMarkdown(const BenchResults& results) {
           "slices memcpy'd over every core to the same rows of a buffer the output's size, timed "
           "in the same iterations: the limit of those scattered writes on this machine.\n";
   if (std::any_of(results.results.begin(), results.results.end(),
+                  [](const BenchResult& r) { return r.ratio_to_in_place_rewrite > 0; }))
+    md << "\nIn-place scan cells end with the ratio to the **rewrite in place**: the case's bytes "
+          "read and written back in place through the caches over every core, the faster of it "
+          "with and without a prefetch into L2, timed in the same iterations: the limit of a "
+          "pass in place, which on some machines outruns every copy to a second buffer. Their "
+          "target stays against the copy limit.\n";
+  if (std::any_of(results.results.begin(), results.results.end(),
                   [](const BenchResult& r) { return r.ratio_to_device_copy > 0; }))
     md << "\nvulkan cells end with the ratio to the **device copy** (`vkCmdCopyBuffer` of the "
           "case's bytes between two device-local buffers: the device's own memory limit) and to "
@@ -458,6 +466,8 @@ std::string RenderMarkdown(const BenchResults& results) {
            << "× · " << GBps(r.bytes_per_second);
         if (r.ratio_to_scattered_copy > 0)
           md << " · " << Fixed(r.ratio_to_scattered_copy, 2) << "× scattered copy";
+        if (r.ratio_to_in_place_rewrite > 0)
+          md << " · " << Fixed(r.ratio_to_in_place_rewrite, 2) << "× rewrite in place";
         if (r.ratio_to_device_copy > 0)
           md << " · " << Fixed(r.ratio_to_device_copy, r.ratio_to_device_copy < 0.01 ? 4 : 2)
              << "× device copy · " << Fixed(r.ratio_to_staged_copy, 2) << "× staged copy";

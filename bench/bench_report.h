@@ -30,6 +30,7 @@ struct BenchResult {
   double ratio_to_copy_limit = 0;         // the fastest copy's time / the operator's
   double ratio_to_one_thread_memcpy = 0;  // one thread's memcpy time / the operator's
   double ratio_to_scattered_copy = 0;     // in-place ScatterND (case_timer.h), else 0
+  double ratio_to_in_place_rewrite = 0;   // in-place scans (case_timer.h), else 0
   // The vulkan backend's device copy and staged round trip (device_copy.h), else 0.
   double device_copy_bytes_per_second = 0, ratio_to_device_copy = 0;
   double staged_copy_bytes_per_second = 0, ratio_to_staged_copy = 0;
@@ -75,13 +76,13 @@ double TargetRatio(const BenchResult& r);
 // Markdown: a header stating the copy limit (per size class, the baselines' GB/s); per size class
 // (DRAM first), a table op | dtype | layout | per backend the ratio to the copy limit, the ratio
 // to one-thread memcpy and GB/s (a missed target marked), the ratio to the scattered copy
-// where there is one, the ratios to the device copy and the staged copy where there are (with a
-// line of their GB/s per size class) | the target when one is set; then the skipped benchmarks with
-// their reasons. When the results hold a backend instance's DRAM cases and the same cases at L2
-// size on one thread of it (`NAME@threads=1`, with its other options) timed back to back, a
-// roofline table follows: per DRAM case the memory limit, the compute ceiling (its threads times
-// one thread's back-to-back GB/s), the bound with and without overlap of the two, and the case's
-// ratio to each, and how many DRAM cases had no ceiling to list.
+// or to the rewrite in place where there is one, the ratios to the device copy and the staged copy
+// where there are (with a line of their GB/s per size class) | the target when one is set; then the
+// skipped benchmarks with their reasons. When the results hold a backend instance's DRAM cases and
+// the same cases at L2 size on one thread of it (`NAME@threads=1`, with its other options) timed
+// back to back, a roofline table follows: per DRAM case the memory limit, the compute ceiling (its
+// threads times one thread's back-to-back GB/s), the bound with and without overlap of the two, and
+// the case's ratio to each, and how many DRAM cases had no ceiling to list.
 std::string RenderMarkdown(const BenchResults& results);
 
 // A self-contained SVG document.

@@ -158,6 +158,31 @@ TEST(BenchReport, RendersTheRatioTableAndThePlot) {
   EXPECT_NE(svg.find("</svg>"), std::string::npos);
 }
 
+// An in-place scan ends its cell with the rewrite in place, explained once; a table without one
+// does not explain it.
+TEST(BenchReport, EndsInPlaceScanCellsWithTheRewrite) {
+  const Result<BenchResults> loaded = LoadBenchJson(WriteTemp("rewrite.json", R"json({
+  "benchmarks": [
+    {"name": "dml_cumulative_summation/cpu-simd/i64/in-place/DRAM/manual_time",
+     "run_name": "dml_cumulative_summation/cpu-simd/i64/in-place/DRAM/manual_time",
+     "run_type": "iteration", "bytes": 134217728, "bytes_per_second": 22e9,
+     "one_thread_memcpy_bytes_per_second": 6e9, "all_thread_memcpy_bytes_per_second": 12e9,
+     "all_thread_stream_copy_bytes_per_second": 18e9, "memcpy_threads": 2,
+     "ratio_to_copy_limit": 1.22, "ratio_to_one_thread_memcpy": 3.67,
+     "in_place_rewrite_bytes_per_second": 27.5e9, "ratio_to_in_place_rewrite": 0.8}]})json"));
+  ASSERT_TRUE(loaded) << loaded.error().message;
+  ASSERT_EQ(loaded->results.size(), 1u);
+  EXPECT_DOUBLE_EQ(loaded->results[0].ratio_to_in_place_rewrite, 0.8);
+  const std::string md = RenderMarkdown(*loaded);
+  EXPECT_NE(md.find("| dml_cumulative_summation | i64 | in-place | 1.22× · 3.67× · 22.00 · 0.80× "
+                    "rewrite in place | ≥ 0.9 |"),
+            std::string::npos)
+      << md;
+  EXPECT_NE(md.find("the ratio to the **rewrite in place**"), std::string::npos) << md;
+  const std::string without = RenderMarkdown(*LoadBenchJson(WriteTemp("plain.json", kJson)));
+  EXPECT_EQ(without.find("rewrite in place"), std::string::npos) << without;
+}
+
 // DRAM cases on two instances (every core; AVX2 with threads named first), the first
 // also on one thread from memory, and their one-thread instances at L2 size timed back to back;
 // a float32 case whose L2 case was not timed back to back; one on an instance whose threads

@@ -110,6 +110,9 @@ uint64_t OutputBytes(const Operation& op) {
   return bytes;
 }
 
+// The rewrite in place's key: a zero the compiler cannot see (in_place_rewrite.h).
+volatile uint8_t opaque_zero = 0;
+
 double Seconds(Clock::duration d) { return std::chrono::duration<double>(d).count(); }
 
 // The time of one copy. At DRAM size it starts with no dirty lines in cache, as the execution
@@ -306,6 +309,17 @@ void TimeCase(benchmark::State& state, const Plugin& plugin, const BenchCase& c,
       scatter_to(uint64_t{c.scatter.rows} * c.scatter.slice_bytes);
   FillWithInputs(op, scatter_from.data(), scatter_from.size());
   double scattered_copy_seconds = 0;
+  // An in-place scan at DRAM size: the case's bytes also rewritten in place over every core,
+  // through the caches, with and without a prefetch, each from a buffer of its own as cold as the
+  // operator's (in_place_rewrite.h): the simplest pass in place. Not below DRAM size, where a
+  // pass over every core takes little more than waking the threads (at L2 size 8x the
+  // execution's time, which runs on one).
+  const bool whole_in_place = dram && bound.restore_to != nullptr && scatter_rows.empty();
+  const Buffer rewrite_plain(whole_in_place ? c.bytes : 0),
+      rewrite_prefetched(whole_in_place ? c.bytes : 0);
+  for (const Buffer* b : {&rewrite_plain, &rewrite_prefetched})
+    FillWithInputs(op, b->data(), b->size());
+  double rewrite_seconds = 0, prefetching_rewrite_seconds = 0;
   // The device's copies (device_copy.h); the staged one from and to host buffers of its own.
   const Buffer staged_from(device_copy != nullptr ? c.bytes : 0),
       staged_to(device_copy != nullptr ? c.bytes : 0);
@@ -327,7 +341,7 @@ void TimeCase(benchmark::State& state, const Plugin& plugin, const BenchCase& c,
     int32_t status;
     Clock::duration execute;
     CopyDurations copies{};
-    Clock::duration scattered{};
+    Clock::duration scattered{}, rewrite{}, prefetching_rewrite{};
     Result<double> device = 0.0, staged = 0.0;
   };
   auto iterate = [&]() -> Times {
@@ -343,6 +357,14 @@ void TimeCase(benchmark::State& state, const Plugin& plugin, const BenchCase& c,
         AllThreadCopy().CopyToRows(scatter_to.data(), scatter_from.data(), scatter_rows,
                                    c.scatter.slice_bytes);
       });
+    if (whole_in_place) {
+      const uint8_t zero = opaque_zero;
+      times.rewrite = TimeCopy(
+          dram, [&] { AllThreadCopy().RewriteInPlace(rewrite_plain.data(), c.bytes, zero); });
+      times.prefetching_rewrite = TimeCopy(dram, [&] {
+        AllThreadCopy().PrefetchingRewriteInPlace(rewrite_prefetched.data(), c.bytes, zero);
+      });
+    }
     if (device_copy != nullptr) {
       times.device = device_copy->TimeDeviceCopy(c.bytes);
       times.staged = device_copy->TimeStagedCopy(staged_from.data(), staged_to.data(), c.bytes);
@@ -383,6 +405,8 @@ void TimeCase(benchmark::State& state, const Plugin& plugin, const BenchCase& c,
     execute_seconds += Seconds(t.execute);
     copies.Add(t.copies);
     scattered_copy_seconds += Seconds(t.scattered);
+    rewrite_seconds += Seconds(t.rewrite);
+    prefetching_rewrite_seconds += Seconds(t.prefetching_rewrite);
     device_copy_seconds += *t.device;
     staged_copy_seconds += *t.staged;
   }
@@ -394,6 +418,12 @@ void TimeCase(benchmark::State& state, const Plugin& plugin, const BenchCase& c,
         static_cast<double>(state.iterations()) *
         static_cast<double>(c.scatter.count * c.scatter.slice_bytes) / scattered_copy_seconds;
     state.counters["ratio_to_scattered_copy"] = scattered_copy_seconds / execute_seconds;
+  }
+  if (whole_in_place && execute_seconds > 0) {
+    const double faster = std::min(rewrite_seconds, prefetching_rewrite_seconds);
+    state.counters["in_place_rewrite_bytes_per_second"] =
+        static_cast<double>(state.iterations()) * static_cast<double>(c.bytes) / faster;
+    state.counters["ratio_to_in_place_rewrite"] = faster / execute_seconds;
   }
   if (device_copy != nullptr && execute_seconds > 0) {
     const double moved = static_cast<double>(state.iterations()) * static_cast<double>(c.bytes);

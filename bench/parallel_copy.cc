@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "bench/in_place_rewrite.h"
 #include "bench/stream_copy.h"
 
 namespace opcts::bench {
@@ -41,14 +42,19 @@ void ParallelCopy::RunShares(const std::function<void(unsigned share)>& share) {
 }
 
 // Share boundaries on 64-byte lines, so no two threads write one cache line.
-void ParallelCopy::CopyShares(uint8_t* dst, const uint8_t* src, size_t bytes,
-                              void (*copy)(uint8_t* dst, const uint8_t* src, size_t n)) {
+void ParallelCopy::ForEachShare(size_t bytes,
+                                const std::function<void(size_t offset, size_t n)>& each) {
   const size_t lines = (bytes + 63) / 64, n = threads();
   RunShares([&](unsigned share) {
     const size_t begin = std::min(bytes, lines * share / n * 64);
     const size_t end = std::min(bytes, lines * (share + 1) / n * 64);
-    copy(dst + begin, src + begin, end - begin);
+    each(begin, end - begin);
   });
+}
+
+void ParallelCopy::CopyShares(uint8_t* dst, const uint8_t* src, size_t bytes,
+                              void (*copy)(uint8_t* dst, const uint8_t* src, size_t n)) {
+  ForEachShare(bytes, [&](size_t offset, size_t n) { copy(dst + offset, src + offset, n); });
 }
 
 void ParallelCopy::Copy(uint8_t* dst, const uint8_t* src, size_t bytes) {
@@ -70,6 +76,17 @@ void ParallelCopy::CopyToRows(uint8_t* dst, const uint8_t* src, const std::vecto
   RunShares([&](unsigned share) {
     for (size_t i = rows.size() * share / n; i < rows.size() * (share + 1) / n; ++i)
       std::memcpy(dst + rows[i] * slice_bytes, src + i * slice_bytes, slice_bytes);
+  });
+}
+
+void ParallelCopy::RewriteInPlace(uint8_t* data, size_t bytes, uint8_t key) {
+  ForEachShare(bytes,
+               [&](size_t offset, size_t n) { bench::RewriteInPlace(data + offset, n, key); });
+}
+
+void ParallelCopy::PrefetchingRewriteInPlace(uint8_t* data, size_t bytes, uint8_t key) {
+  ForEachShare(bytes, [&](size_t offset, size_t n) {
+    bench::PrefetchingRewriteInPlace(data + offset, n, key);
   });
 }
 

@@ -7,6 +7,8 @@
 //   copy.StreamCopy(dst, src, bytes);  // the same with streaming stores (stream_copy.h)
 //   copy.PrefetchingStreamCopy(dst, src, bytes);  // and its input prefetched into L2
 //   copy.CopyToRows(dst, src, rows, slice_bytes);  // slice i of src to row rows[i] of dst
+//   copy.RewriteInPlace(data, bytes, key);  // each share read and written back
+//   (in_place_rewrite.h)
 #pragma once
 
 #include <atomic>
@@ -36,10 +38,16 @@ class ParallelCopy {
   // per slice, each thread a contiguous share of the slices: where an in-place scatter writes.
   void CopyToRows(uint8_t* dst, const uint8_t* src, const std::vector<uint32_t>& rows,
                   size_t slice_bytes);
+  // Each thread's contiguous share XORed with `key` in place, through the caches
+  // (in_place_rewrite.h).
+  void RewriteInPlace(uint8_t* data, size_t bytes, uint8_t key);
+  void PrefetchingRewriteInPlace(uint8_t* data, size_t bytes, uint8_t key);
 
  private:
   // Runs share(i) for i in [0, threads()), share 0 on the calling thread.
   void RunShares(const std::function<void(unsigned share)>& share);
+  // each(offset, n) on each thread's contiguous share of [0, bytes).
+  void ForEachShare(size_t bytes, const std::function<void(size_t offset, size_t n)>& each);
   // copy(dst, src, n) on each thread's contiguous share.
   void CopyShares(uint8_t* dst, const uint8_t* src, size_t bytes,
                   void (*copy)(uint8_t* dst, const uint8_t* src, size_t n));

@@ -8,6 +8,7 @@
 
 #include <gtest/gtest.h>
 
+#include "bench/in_place_rewrite.h"
 #include "bench/stream_copy.h"
 
 namespace opcts::bench {
@@ -62,6 +63,35 @@ TEST(ParallelCopy, EveryThreadCopiesItsShareOnce) {
       p.Check();
     }
   }
+}
+
+// The rewrite in place XORs exactly its bytes with the key (the bench's key is zero: the same
+// reads and stores, the bytes unchanged), whatever the size and alignment, on every share.
+TEST(RewriteInPlace, RewritesEveryByteAndNoOther) {
+  for (unsigned threads : {0u, 1u, 3u})  // 0: the functions themselves, else ParallelCopy's
+    for (bool prefetch : {false, true})
+      for (size_t bytes : kSizes)
+        for (size_t offset : {0, 1, 17, 63}) {
+          std::vector<uint8_t> data(bytes + offset + 64);
+          std::iota(data.begin(), data.end(), uint8_t{1});
+          const std::vector<uint8_t> before = data;
+          uint8_t* at = data.data() + offset;
+          if (threads == 0) {
+            (prefetch ? PrefetchingRewriteInPlace : RewriteInPlace)(at, bytes, 0x5A);
+          } else {
+            ParallelCopy copy(threads);
+            if (prefetch)
+              copy.PrefetchingRewriteInPlace(at, bytes, 0x5A);
+            else
+              copy.RewriteInPlace(at, bytes, 0x5A);
+          }
+          for (size_t i = 0; i < data.size(); ++i) {
+            const bool inside = i >= offset && i < offset + bytes;
+            ASSERT_EQ(data[i], inside ? before[i] ^ 0x5A : before[i])
+                << "byte " << i << " of " << bytes << ", offset " << offset << ", threads "
+                << threads;
+          }
+        }
 }
 
 TEST(ParallelCopy, CopiesSlicesToTheirRows) {

@@ -416,9 +416,9 @@ std::string RenderMarkdown(const BenchResults& results) {
                   [](const BenchResult& r) { return r.ratio_to_in_place_rewrite > 0; }))
     md << "\nIn-place scan cells end with the ratio to the **rewrite in place**: the case's bytes "
           "read and written back in place through the caches over every core, the faster of it "
-          "with and without a prefetch into L2, timed in the same iterations: the limit of a "
-          "pass in place, which on some machines outruns every copy to a second buffer. Their "
-          "target stays against the copy limit.\n";
+          "with and without a prefetch into L2, timed in the same iterations: the simplest pass "
+          "in place, which on some machines outruns every copy to a second buffer. Their target "
+          "stays against the copy limit.\n";
   if (std::any_of(results.results.begin(), results.results.end(),
                   [](const BenchResult& r) { return r.ratio_to_device_copy > 0; }))
     md << "\nvulkan cells end with the ratio to the **device copy** (`vkCmdCopyBuffer` of the "

@@ -20,9 +20,9 @@
 // ratio_to_staged_copy, its two copies timed in the same iterations; for in-place ScatterND also
 // scattered_copy_bytes_per_second and ratio_to_scattered_copy: the same slices memcpy'd over every
 // core to the same rows of a buffer the output's size, timed in the same iterations (the limit of
-// that write pattern, where the copy limit is that of contiguous bytes); for an in-place scan
-// in_place_rewrite_bytes_per_second and ratio_to_in_place_rewrite: the case's bytes read and
-// written back in place over every core, the faster of with and without a prefetch
+// that write pattern, where the copy limit is that of contiguous bytes); for an in-place scan at
+// DRAM size in_place_rewrite_bytes_per_second and ratio_to_in_place_rewrite: the case's bytes read
+// and written back in place over every core, the faster of with and without a prefetch
 // (in_place_rewrite.h), timed in the same iterations; for a case of the smallest
 // size class (cache-resident) that is not in place, back_to_back_bytes_per_second: the fastest of 8
 // batches of 32 executions run back to back, nothing between them, the operator's compute ceiling

@@ -22,7 +22,8 @@ HWY_INLINE void RewriteT(uint8_t* data, size_t bytes, uint8_t key) {
   for (; i + lanes <= bytes; i += lanes) {
     // Into L2 (prefetcht1); past the end it asks for memory never read, and a prefetch never
     // faults.
-    if constexpr (kPrefetch) __builtin_prefetch(data + i + kPrefetchBytes, /*rw=*/0, /*locality=*/2);
+    if constexpr (kPrefetch)
+      __builtin_prefetch(data + i + kPrefetchBytes, /*rw=*/0, /*locality=*/2);
     hn::StoreU(hn::Xor(hn::LoadU(d, data + i), k), d, data + i);
   }
   for (; i < bytes; ++i) data[i] ^= key;

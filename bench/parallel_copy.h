@@ -7,8 +7,7 @@
 //   copy.StreamCopy(dst, src, bytes);  // the same with streaming stores (stream_copy.h)
 //   copy.PrefetchingStreamCopy(dst, src, bytes);  // and its input prefetched into L2
 //   copy.CopyToRows(dst, src, rows, slice_bytes);  // slice i of src to row rows[i] of dst
-//   copy.RewriteInPlace(data, bytes, key);  // each share read and written back
-//   (in_place_rewrite.h)
+//   copy.RewriteInPlace(data, bytes, key);  // bytes XORed with key in place
 #pragma once
 
 #include <atomic>

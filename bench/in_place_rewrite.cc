@@ -6,12 +6,11 @@
 #include <hwy/foreach_target.h>  // must come before highway.h
 #include <hwy/highway.h>
 
+#include "bench/stream_copy.h"  // kPrefetchBytes
+
 HWY_BEFORE_NAMESPACE();
 namespace opcts::bench::HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
-
-// The prefetching streaming copy's distance (stream_copy.cc).
-constexpr size_t kPrefetchBytes = 8192;
 
 template <bool kPrefetch>
 HWY_INLINE void RewriteT(uint8_t* data, size_t bytes, uint8_t key) {

@@ -14,9 +14,6 @@ HWY_BEFORE_NAMESPACE();
 namespace opcts::bench::HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
-// How far ahead the prefetching copy asks for its input: cpu-simd's line scans' distance.
-constexpr size_t kPrefetchBytes = 8192;
-
 template <bool kPrefetch>
 HWY_INLINE void StreamCopyT(uint8_t* dst, const uint8_t* src, size_t bytes) {
 #if HWY_TARGET == HWY_SCALAR

@@ -13,6 +13,10 @@
 
 namespace opcts::bench {
 
+// How far ahead the bench's prefetching passes (this copy, the rewrite in place) ask for their
+// input: cpu-simd's line scans' distance.
+inline constexpr size_t kPrefetchBytes = 8192;
+
 // Copies `bytes` from `src` to `dst` (any alignment) and returns when the stores are visible to
 // other threads.
 void StreamCopy(uint8_t* dst, const uint8_t* src, size_t bytes);

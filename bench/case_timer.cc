@@ -90,9 +90,10 @@ const Checked& Check(const Plugin& plugin, const BenchCase& c) {
   return it->second;
 }
 
-// Reads a buffer the size of the DRAM class (twice this machine's L3): what the in-place restore
-// left in cache (half the tensor, dirty) is written back and evicted, as for the other cases,
-// whose input is read from memory each time.
+// Reads a buffer the size of the DRAM class, untimed, before every timed pass at DRAM size (the
+// execution and each copy): what the pass before left in cache (the in-place restore's half of
+// the tensor, a memcpy's dirty lines) is written back and evicted, and each pass starts from the
+// same state.
 void EvictCaches() {
   static const Buffer buffer(kSizeClasses[std::size(kSizeClasses) - 1].tensor_bytes);
   const auto* words = reinterpret_cast<const uint64_t*>(buffer.data());
@@ -115,11 +116,10 @@ volatile uint8_t opaque_zero = 0;
 
 double Seconds(Clock::duration d) { return std::chrono::duration<double>(d).count(); }
 
-// The time of one copy. At DRAM size it starts with no dirty lines in cache, as the execution
-// does (it follows the streaming copy, whose stores go around the caches): a memcpy stores through
-// the caches and leaves up to an L3 of dirty lines, whose write-back the next copy would pay.
-// Timed right after the memcpys, the streaming copy ran 0.80-0.95x of its speed from clean caches
-// on the Zen 5 VM (bench/results/copy-after-memcpy-zen5.md).
+// The time of one copy, at DRAM size after EvictCaches: a memcpy stores through the caches and
+// leaves up to an L3 of dirty lines, whose write-back the next copy would pay. Timed right after
+// the memcpys, the streaming copy ran 0.80-0.95x of its speed from clean caches on the Zen 5 VM
+// (bench/results/copy-after-memcpy-zen5.md).
 template <class Copy>
 Clock::duration TimeCopy(bool dram, Copy&& copy) {
   if (dram) EvictCaches();
@@ -293,7 +293,6 @@ void TimeCase(benchmark::State& state, const Plugin& plugin, const BenchCase& c,
     if (bound.restore_to == nullptr) return;
     std::memcpy(bound.restore_to->data(), bound.restore_from->bytes.data(),
                 bound.restore_from->bytes.size());
-    if (dram) EvictCaches();
   };
   // The baseline copies the case's bytes. Where the operator writes a larger tensor than that
   // (ScatterND in place: only the updated slices move), successive copies walk buffers that
@@ -346,14 +345,18 @@ void TimeCase(benchmark::State& state, const Plugin& plugin, const BenchCase& c,
   };
   auto iterate = [&]() -> Times {
     restore();
+    // As before each copy. Right after the streaming copy instead, the execution ran 0.95-1.00x
+    // as fast on the Granite Rapids VM, 0.96-0.98x on the Zen 5 one
+    // (bench/results/execution-after-eviction-ab.md).
+    if (dram) EvictCaches();
     const Clock::time_point t0 = Clock::now();
     const int32_t status = execute();
     const Clock::time_point t1 = Clock::now();
     const uint64_t at = slot++ % slots * c.bytes;
     Times times{status, t1 - t0};
     times.copies = baselines.Time(dram, at, c.bytes);
-    if (!scatter_rows.empty())  // right after the streaming copies, which leave no dirty lines
-      times.scattered = TimeCopy(/*dram=*/false, [&] {
+    if (!scatter_rows.empty())
+      times.scattered = TimeCopy(dram, [&] {
         AllThreadCopy().CopyToRows(scatter_to.data(), scatter_from.data(), scatter_rows,
                                    c.scatter.slice_bytes);
       });

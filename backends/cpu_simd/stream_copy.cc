@@ -11,12 +11,15 @@
 #include <hwy/foreach_target.h>  // must come before highway.h
 #include <hwy/highway.h>
 
+#include "cpu_simd/scan_kernels.h"  // kPrefetchBytes, IsAmdZen5
+
 HWY_BEFORE_NAMESPACE();
 namespace opcts::cpu_simd::HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
-void StreamCopyTarget(unsigned char* dst, const unsigned char* src, size_t bytes) {
+void StreamCopyTarget(unsigned char* dst, const unsigned char* src, size_t bytes, bool prefetch) {
 #if HWY_TARGET == HWY_SCALAR
+  (void)prefetch;
   std::memcpy(dst, src, bytes);  // no streaming store
 #else
   const hn::ScalableTag<uint8_t> d;
@@ -24,7 +27,11 @@ void StreamCopyTarget(unsigned char* dst, const unsigned char* src, size_t bytes
   const size_t head = std::min(bytes, (lanes - reinterpret_cast<uintptr_t>(dst) % lanes) % lanes);
   std::memcpy(dst, src, head);
   size_t i = head;
-  for (; i + lanes <= bytes; i += lanes) hn::Stream(hn::LoadU(d, src + i), d, dst + i);
+  for (; i + lanes <= bytes; i += lanes) {
+    // Past the end of src that is memory the copy never reads, and a prefetch never faults.
+    if (prefetch) __builtin_prefetch(src + i + kPrefetchBytes, /*rw=*/0, /*locality=*/2);
+    hn::Stream(hn::LoadU(d, src + i), d, dst + i);
+  }
   std::memcpy(dst + i, src + i, bytes - i);
 #endif
 }
@@ -40,7 +47,7 @@ namespace opcts::cpu_simd {
 HWY_EXPORT(StreamCopyTarget);
 
 void StreamCopy(SimdTarget target, unsigned char* dst, const unsigned char* src, size_t bytes) {
-  HWY_DISPATCH_TABLE(StreamCopyTarget)[DispatchIndex(target)](dst, src, bytes);
+  HWY_DISPATCH_TABLE(StreamCopyTarget)[DispatchIndex(target)](dst, src, bytes, !IsAmdZen5());
 }
 
 }  // namespace opcts::cpu_simd

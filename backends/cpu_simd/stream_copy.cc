@@ -46,8 +46,10 @@ namespace opcts::cpu_simd {
 
 HWY_EXPORT(StreamCopyTarget);
 
-void StreamCopy(SimdTarget target, unsigned char* dst, const unsigned char* src, size_t bytes) {
-  HWY_DISPATCH_TABLE(StreamCopyTarget)[DispatchIndex(target)](dst, src, bytes, !IsAmdZen5());
+void StreamCopy(SimdTarget target, unsigned char* dst, const unsigned char* src, size_t bytes,
+                bool prefetch_input) {
+  const bool prefetch = prefetch_input && !IsAmdZen5();
+  HWY_DISPATCH_TABLE(StreamCopyTarget)[DispatchIndex(target)](dst, src, bytes, prefetch);
 }
 
 }  // namespace opcts::cpu_simd

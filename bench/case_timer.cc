@@ -91,9 +91,12 @@ const Checked& Check(const Plugin& plugin, const BenchCase& c) {
 }
 
 // Reads a buffer the size of the DRAM class, untimed, before every timed pass at DRAM size (the
-// execution and each copy): what the pass before left in cache (the in-place restore's half of
-// the tensor, a memcpy's dirty lines) is written back and evicted, and each pass starts from the
-// same state.
+// execution and each copy): where the L3 is smaller than that read (Zen 5: 32 MiB), what the pass
+// before left in cache (the in-place restore's half of the tensor, a memcpy's dirty lines) is
+// written back and evicted, and each pass starts from the same state. Not where it is larger (the
+// Granite Rapids VM reports 480 MiB: after this read alone a ScatterND case ran 1.4x as fast as
+// after a 512 MiB one, bench/results/scatter-update-prefetch-ab.md); there the copies between two
+// executions, at least 8x the case's bytes through buffers of their own, push the case out.
 void EvictCaches() {
   static const Buffer buffer(kSizeClasses[std::size(kSizeClasses) - 1].tensor_bytes);
   const auto* words = reinterpret_cast<const uint64_t*>(buffer.data());

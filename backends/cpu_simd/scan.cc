@@ -150,8 +150,9 @@ void AwaitCarry(const std::atomic<uint32_t>& known, size_t k) {
 // cache before its scan, held 1d lines to about 1 / (1 + copy rate / (4 x reduce rate)) of the
 // copy limit (bench/results/split-line-roofline-zen5.md); reducing along took them 1.03-1.12x
 // faster on Zen 5 (bench/results/fused-split-line-ab.md). A whole piece is scanned as kLineGroup
-// quarters side by side, each after the carry into it (the carry into the piece and the totals
-// of the quarters before it), so the along pass reduces each quarter of the next piece apart.
+// quarters (ScanLineGroup: side by side where it goes so), each after the carry into it (the
+// carry into the piece and the totals of the quarters before it), so the along pass reduces each
+// quarter of the next piece apart.
 // The last piece, shorter, goes as one line. Each piece is read before it is written, by its
 // claimer alone, so this is safe in place. One fence per thread, at the end: no other thread
 // reads the output before the job ends.

@@ -1031,10 +1031,11 @@ HWY_INLINE void VectorsSideBySide(D d, TypedLineGroup<K>& g, size_t n, size_t* i
 }
 
 // A group's lines side by side with the state `Scan` on vectors of tag D; false (nothing done)
-// when streaming outputs are aligned differently: then their whole vectors start at different
-// elements.
+// when streaming outputs are aligned differently (then their whole vectors start at different
+// elements) or on a CPU where streaming lines go apart (LinesApartWhileStreaming).
 template <class Scan, ElemKind K, ScanOp kOp, bool kExclusive, bool kReverse, class D>
 bool ScanSideBySide(D d, TypedLineGroup<K>& g, size_t n, bool stream) {
+  if (stream && LinesApartWhileStreaming()) return false;
   const size_t vector_bytes = hn::Lanes(d) * sizeof(StorageT<K>);
   const auto misalignment = [&](const StorageT<K>* p) {
     return reinterpret_cast<uintptr_t>(p) % vector_bytes;

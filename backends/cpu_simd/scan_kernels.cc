@@ -42,16 +42,16 @@ void ReduceLine(SimdTarget target, const ScanType& t, const void* in, size_t n, 
   HWY_DISPATCH_TABLE(ReduceLineTarget)[DispatchIndex(target)](t, in, n, total);
 }
 
-bool DetectAmdZen5() {
+unsigned DetectAmdFamily() {
 #if defined(__x86_64__) || defined(__i386__)
   unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
-  if (!__get_cpuid(0, &eax, &ebx, &ecx, &edx)) return false;
+  if (!__get_cpuid(0, &eax, &ebx, &ecx, &edx)) return 0;
   const bool amd = ebx == 0x68747541 && edx == 0x69746e65 && ecx == 0x444d4163;  // AuthenticAMD
-  if (!amd || !__get_cpuid(1, &eax, &ebx, &ecx, &edx)) return false;
+  if (!amd || !__get_cpuid(1, &eax, &ebx, &ecx, &edx)) return 0;
   const unsigned base = (eax >> 8) & 0xF;  // the extended family adds to a base of 0xF
-  return base == 0xF && base + ((eax >> 20) & 0xFF) == 0x1A;
+  return base == 0xF ? base + ((eax >> 20) & 0xFF) : base;
 #else
-  return false;
+  return 0;
 #endif
 }
 

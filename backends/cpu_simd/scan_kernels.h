@@ -189,14 +189,26 @@ struct RowsJob {
 };
 void ScanRows(SimdTarget target, const ScanType& t, const RowsJob& job);
 
+// The x86 family number (cpuid leaf 1, the extended family added) of an AMD CPU, 0 on any other.
+// Inline, the detection (cpuid) done once: the line kernel asks it for every line.
+unsigned DetectAmdFamily();
+inline unsigned AmdFamily() {
+  static const unsigned family = DetectAmdFamily();
+  return family;
+}
+
 // AMD family 1Ah (Zen 5), where groups of rows step one cache line of each row (RowsJob), and the
 // line scans and those groups prefetch their input into L1 (PrefetchInputAhead; NarrowRows not).
-// Inline, the detection (cpuid) done once: the line kernel asks it for every line.
-bool DetectAmdZen5();
-inline bool IsAmdZen5() {
-  static const bool zen5 = DetectAmdZen5();
-  return zen5;
-}
+inline bool IsAmdZen5() { return AmdFamily() == 0x1A; }
+
+// Where lines are scanned one after the other while their stores stream, never side by side
+// (ScanLineGroup): AMD. On Zen 4, four lines' streaming stores interleaved were the slower, the
+// narrower each store: one line at a time ran float16 lines from memory 1.1-4.9x as fast (AVX2's
+// 16-byte stores the most), AVX2 4- and 8-byte lines 1.1-2.2x, AVX3 inner and strided ones
+// 0.83-1.35x, AVX3 1d ones 0.82-0.96x against a control of 0.96-1.05x
+// (bench/results/side-by-side-streams-zen4-ab.md). On Intel Granite Rapids side by side gained
+// 1.1-1.4x. Zen 5 was not measured: a loss like Zen 4's would cost more there than that gain.
+inline bool LinesApartWhileStreaming() { return AmdFamily() != 0; }
 
 // How far ahead, in scan order, the scans prefetch their input. For the line scan, with the
 // hardware prefetchers alone, float16 lines scanned from memory ran at 0.3x of the copy limit
@@ -220,8 +232,9 @@ void ScanLine(SimdTarget target, const ScanType& t, bool reverse, const void* in
 // line in turn, else one line after the other. A line's scan puts a chain of shuffles and combines
 // between each load and its store; one line at a time, that held the line loop to 0.79-0.80 of a
 // prefetching streaming copy on Intel Granite Rapids, four lines side by side ran 0.96-0.98
-// (bench/results/lines-side-by-side-ab.md). RunLines scans whole lines four at a time (in place
-// each alone: slower side by side); ScanSplitLine a piece of a long line as four quarters.
+// (bench/results/lines-side-by-side-ab.md). Not while streaming on AMD (LinesApartWhileStreaming).
+// RunLines scans whole lines four at a time (in place each alone: slower side by side);
+// ScanSplitLine a piece of a long line as four quarters.
 inline constexpr size_t kLineGroup = 4;
 struct LineGroup {
   const void* in[kLineGroup];

@@ -223,9 +223,13 @@ constexpr bool kWholeVectorScan = OPCTS_CPU_SIMD_WHOLE_VECTOR_SCAN && sizeof(C) 
 template <class C>
 using LineTag =
     std::conditional_t<kWholeVectorScan<C>, hn::ScalableTag<C>, hn::CappedTag<C, 32 / sizeof(C)>>;
+// Vectors the window recurrence (WindowScan) scans: whole 512-bit ones, and on AVX-512 256-bit
+// ones of 4-byte lanes (valignd ymm: Zen 4's float16 lines, HalfWidthFloat16Lines; line tails).
 template <class D>
-constexpr bool IsWholeVector() {
-  return kWholeVectorScan<hn::TFromD<D>> && hn::MaxLanes(D()) * sizeof(hn::TFromD<D>) == 64;
+constexpr bool IsWindowVector() {
+  constexpr size_t kBytes = hn::MaxLanes(D()) * sizeof(hn::TFromD<D>);
+  return kWholeVectorScan<hn::TFromD<D>> &&
+         (kBytes == 64 || (kBytes == 32 && sizeof(hn::TFromD<D>) == 4));
 }
 
 #if OPCTS_CPU_SIMD_WHOLE_VECTOR_SCAN
@@ -239,12 +243,19 @@ HWY_INLINE hn::Vec<D> SlideIn(D d, hn::Vec<D> v, hn::Vec<D> fill) {
   const auto a = hn::BitCast(du, v).raw, f = hn::BitCast(du, fill).raw;
   constexpr int kN = static_cast<int>(hn::MaxLanes(D()));
   constexpr int kShift = kReverse ? static_cast<int>(kLanes) : kN - static_cast<int>(kLanes);
-  __m512i moved;
-  if constexpr (sizeof(TU) == 4)
-    moved = kReverse ? _mm512_alignr_epi32(f, a, kShift) : _mm512_alignr_epi32(a, f, kShift);
-  else
-    moved = kReverse ? _mm512_alignr_epi64(f, a, kShift) : _mm512_alignr_epi64(a, f, kShift);
-  return hn::BitCast(d, hn::Vec512<TU>{moved});
+  if constexpr (kN * sizeof(TU) == 32) {  // 4-byte lanes (IsWindowVector)
+    static_assert(sizeof(TU) == 4);
+    const __m256i moved =
+        kReverse ? _mm256_alignr_epi32(f, a, kShift) : _mm256_alignr_epi32(a, f, kShift);
+    return hn::BitCast(d, hn::Vec256<TU>{moved});
+  } else {
+    __m512i moved;
+    if constexpr (sizeof(TU) == 4)
+      moved = kReverse ? _mm512_alignr_epi32(f, a, kShift) : _mm512_alignr_epi32(a, f, kShift);
+    else
+      moved = kReverse ? _mm512_alignr_epi64(f, a, kShift) : _mm512_alignr_epi64(a, f, kShift);
+    return hn::BitCast(d, hn::Vec512<TU>{moved});
+  }
 }
 #endif
 
@@ -628,14 +639,15 @@ HWY_INLINE void ForEachVector(D d, size_t n, size_t* i, bool head, const Side& s
 }
 
 #if OPCTS_CPU_SIMD_WHOLE_VECTOR_SCAN
-// Whole 512-bit vectors by the window recurrence: the prefix at element i is the prefix N lanes
-// earlier combined with the window of the N elements ending at i, so every lane carries its own
-// running value from vector to vector and nothing is broadcast. The windows take log2(N) shifts
-// across the vector, each bringing in the previous vector's stage (the identity before the
-// first: windows cut off there are the vector's own prefixes, and each lane's running value
-// starts as c). One shuffle per vector fewer than a prefix of the vector and a broadcast of its
-// total, and the carry chain is one combine. Any grouping of a sum or product is valid
-// (reference/README). This is one line's state; Step scans the vector at `at`.
+// Window vectors (IsWindowVector: whole 512-bit ones, or 256-bit ones) by the window recurrence:
+// the prefix at element i is the prefix N lanes earlier combined with the window of the N elements
+// ending at i, so every lane carries its own running value from vector to vector and nothing is
+// broadcast. The windows take log2(N) shifts across the vector, each bringing in the previous
+// vector's stage (the identity before the first: windows cut off there are the vector's own
+// prefixes, and each lane's running value starts as c). One shuffle per vector fewer than a prefix
+// of the vector and a broadcast of its total, and the carry chain is one combine. Any grouping of a
+// sum or product is valid (reference/README). This is one line's state; Step scans the vector at
+// `at`.
 template <ElemKind K, ScanOp kOp, bool kExclusive, bool kReverse, class D>
 struct WindowScan {
   static constexpr size_t kN = hn::MaxLanes(D());
@@ -823,7 +835,7 @@ HWY_INLINE ComputeT<K> ScanVectors(D d, const StorageT<K>* in, StorageT<K>* out,
                                    size_t* i, ComputeT<K> c, bool head, bool stream,
                                    const Side& side) {
 #if OPCTS_CPU_SIMD_WHOLE_VECTOR_SCAN
-  if constexpr (IsWholeVector<D>())
+  if constexpr (IsWindowVector<D>())
     return OneLineVectors<WindowScan<K, kOp, kExclusive, kReverse, D>, kReverse>(
         d, in, out, n, i, c, head, stream, side);
 #endif
@@ -949,8 +961,8 @@ HWY_INLINE size_t ScanToAlignment(D d, const StorageT<K>* in, StorageT<K>* out, 
   return i;
 }
 
-// What is left of a line after its whole vectors of LineTag (at i): on AVX-512, at most one
-// vector of two blocks; then single elements. Returns the running value after the line.
+// What is left of a line after its whole vectors (at i): on AVX-512, at most one 256-bit
+// vector; then single elements. Returns the running value after the line.
 template <ElemKind K, ScanOp kOp, bool kExclusive, bool kReverse>
 HWY_INLINE ComputeT<K> ScanRest(const StorageT<K>* in, StorageT<K>* out, size_t n, size_t i,
                                 ComputeT<K> c, bool head, bool stream, bool into_l1) {
@@ -971,12 +983,11 @@ HWY_INLINE ComputeT<K> ScanRest(const StorageT<K>* in, StorageT<K>* out, size_t 
 }
 
 // `head`: the line starts here (element 0, or n - 1 in reverse); false for a later piece of a
-// line split across threads. `along`: null, or as for ScanVectorsReducingAlong.
-template <ElemKind K, ScanOp kOp, bool kExclusive, bool kReverse>
-void ScanLineT(const StorageT<K>* in, StorageT<K>* out, size_t n, ComputeT<K>* carry_io, bool head,
-               bool stream, const StorageT<K>* along = nullptr,
-               ComputeT<K>* along_total = nullptr) {
-  const LineTag<ComputeT<K>> d;
+// line split across threads. `along`: null, or as for ScanVectorsReducingAlong. On vectors of
+// tag d.
+template <ElemKind K, ScanOp kOp, bool kExclusive, bool kReverse, class D>
+void ScanLineOn(D d, const StorageT<K>* in, StorageT<K>* out, size_t n, ComputeT<K>* carry_io,
+                bool head, bool stream, const StorageT<K>* along, ComputeT<K>* along_total) {
   const bool into_l1 = IsAmdZen5();
   ComputeT<K> c = *carry_io;
   size_t i = ScanToAlignment<K, kOp, kExclusive, kReverse>(d, in, out, n, &c, head, &stream);
@@ -986,6 +997,23 @@ void ScanLineT(const StorageT<K>* in, StorageT<K>* out, size_t n, ComputeT<K>* c
                   d, in, out, n, &i, c, head, stream,
                   PrefetchInput<kReverse, StorageT<K>>{in, into_l1});
   *carry_io = ScanRest<K, kOp, kExclusive, kReverse>(in, out, n, i, c, head, stream, into_l1);
+}
+
+// ScanLineOn on the line scan's vectors (LineTag), or Zen 4's float16 lines on 256-bit ones
+// (HalfWidthFloat16Lines).
+template <ElemKind K, ScanOp kOp, bool kExclusive, bool kReverse>
+void ScanLineT(const StorageT<K>* in, StorageT<K>* out, size_t n, ComputeT<K>* carry_io, bool head,
+               bool stream, const StorageT<K>* along = nullptr,
+               ComputeT<K>* along_total = nullptr) {
+#if OPCTS_CPU_SIMD_WHOLE_VECTOR_SCAN
+  if constexpr (K == ElemKind::kF16) {
+    if (HalfWidthFloat16Lines())
+      return ScanLineOn<K, kOp, kExclusive, kReverse>(hn::CappedTag<float, 8>(), in, out, n,
+                                                      carry_io, head, stream, along, along_total);
+  }
+#endif
+  ScanLineOn<K, kOp, kExclusive, kReverse>(LineTag<ComputeT<K>>(), in, out, n, carry_io, head,
+                                           stream, along, along_total);
 }
 
 // A LineGroup (scan_kernels.h) as kind K.
@@ -1072,7 +1100,7 @@ template <ElemKind K, ScanOp kOp, bool kExclusive, bool kReverse>
 void ScanLineGroupT(size_t n, bool stream, TypedLineGroup<K>& g) {
   using D [[maybe_unused]] = LineTag<ComputeT<K>>;
 #if OPCTS_CPU_SIMD_WHOLE_VECTOR_SCAN
-  if constexpr (IsWholeVector<D>()) {
+  if constexpr (IsWindowVector<D>()) {
     if (ScanSideBySide<WindowScan<K, kOp, kExclusive, kReverse, D>, K, kOp, kExclusive, kReverse>(
             D(), g, n, stream))
       return;

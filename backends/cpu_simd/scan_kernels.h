@@ -201,6 +201,13 @@ inline unsigned AmdFamily() {
 // line scans and those groups prefetch their input into L1 (PrefetchInputAhead; NarrowRows not).
 inline bool IsAmdZen5() { return AmdFamily() == 0x1A; }
 
+// AMD family 19h on AVX-512 (Zen 4, which runs 512-bit operations as two 256-bit halves): lines
+// of float16 scan 256-bit vectors of 8 float32 lanes, three `valignd` (AVX-512VL) and four adds
+// per 8, where a 512-bit vector takes four and five per 16. A float16 line there is bound by its
+// arithmetic (bench/results/roofline-zen4-9fd6fea.md); in cache, one thread, 1.2x as fast as
+// the 512-bit loop (bench/results/float16-ymm-window-zen4.md).
+inline bool HalfWidthFloat16Lines() { return AmdFamily() == 0x19; }
+
 // Where lines are scanned one after the other while their stores stream, never side by side
 // (ScanLineGroup): AMD. On Zen 4, four lines' streaming stores interleaved were the slower, the
 // narrower each store: one line at a time ran float16 lines from memory 1.1-4.9x as fast (AVX2's

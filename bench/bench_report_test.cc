@@ -2,6 +2,8 @@
 // with their reasons, the ratio table and its targets, the SVG, and unreadable input.
 #include "bench/bench_report.h"
 
+#include <unistd.h>
+
 #include <cstdio>
 #include <fstream>
 #include <string>
@@ -11,8 +13,13 @@
 namespace opcts::bench {
 namespace {
 
+// A file of the test's own (its name and process in the file's): ctest runs each test in a
+// process of its own, two at a time, and two tests writing one name raced (one read the other's
+// half-written file).
 std::string WriteTemp(const std::string& name, const std::string& text) {
-  std::string path = testing::TempDir() + name;
+  const testing::TestInfo* test = testing::UnitTest::GetInstance()->current_test_info();
+  std::string path = testing::TempDir() + "opcts-bench-report-" + test->name() + "-" +
+                     std::to_string(getpid()) + "-" + name;
   std::ofstream(path) << text;
   return path;
 }

@@ -2,24 +2,22 @@
 // with their reasons, the ratio table and its targets, the SVG, and unreadable input.
 #include "bench/bench_report.h"
 
-#include <unistd.h>
-
 #include <cstdio>
 #include <fstream>
 #include <string>
 
 #include <gtest/gtest.h>
 
+#include "conformance/testing/scratch_dir.h"
+
 namespace opcts::bench {
 namespace {
 
-// A file of the test's own (its name and process in the file's): ctest runs each test in a
-// process of its own, two at a time, and two tests writing one name raced (one read the other's
-// half-written file).
-std::string WriteTemp(const std::string& name, const std::string& text) {
-  const testing::TestInfo* test = testing::UnitTest::GetInstance()->current_test_info();
-  std::string path = testing::TempDir() + "opcts-bench-report-" + test->name() + "-" +
-                     std::to_string(getpid()) + "-" + name;
+using testing::ScratchDir;
+
+// Writes `text` to a file of the test's scratch directory.
+std::string WriteTemp(const ScratchDir& dir, const std::string& name, const std::string& text) {
+  std::string path = dir / name;
   std::ofstream(path) << text;
   return path;
 }
@@ -73,7 +71,8 @@ std::string LoadError(const std::string& path) {
 }
 
 TEST(BenchReport, TakesMediansAndSkips) {
-  const Result<BenchResults> loaded = LoadBenchJson(WriteTemp("report.json", kJson));
+  const ScratchDir dir;
+  const Result<BenchResults> loaded = LoadBenchJson(WriteTemp(dir, "report.json", kJson));
   ASSERT_TRUE(loaded) << loaded.error().message;
   const BenchResults& r = *loaded;
   ASSERT_EQ(r.results.size(), 3u);
@@ -120,8 +119,9 @@ TEST(BenchReport, TargetsFollowTheIssue) {
 }
 
 TEST(BenchReport, AppendsTheFilesOfOneReport) {
-  BenchResults r = *LoadBenchJson(WriteTemp("first.json", kJson));
-  r.Append(*LoadBenchJson(WriteTemp("second.json", kJson)));
+  const ScratchDir dir;
+  BenchResults r = *LoadBenchJson(WriteTemp(dir, "first.json", kJson));
+  r.Append(*LoadBenchJson(WriteTemp(dir, "second.json", kJson)));
   EXPECT_EQ(r.results.size(), 6u);
   EXPECT_EQ(r.memcpy.size(), 2u);
   EXPECT_EQ(r.skipped.size(), 2u);
@@ -129,7 +129,8 @@ TEST(BenchReport, AppendsTheFilesOfOneReport) {
 }
 
 TEST(BenchReport, RendersTheRatioTableAndThePlot) {
-  const Result<BenchResults> loaded = LoadBenchJson(WriteTemp("render.json", kJson));
+  const ScratchDir dir;
+  const Result<BenchResults> loaded = LoadBenchJson(WriteTemp(dir, "render.json", kJson));
   ASSERT_TRUE(loaded) << loaded.error().message;
   const BenchResults& r = *loaded;
   const std::string md = RenderMarkdown(r);
@@ -168,7 +169,8 @@ TEST(BenchReport, RendersTheRatioTableAndThePlot) {
 // An in-place scan ends its cell with the rewrite in place, explained once; a table without one
 // does not explain it.
 TEST(BenchReport, EndsInPlaceScanCellsWithTheRewrite) {
-  const Result<BenchResults> loaded = LoadBenchJson(WriteTemp("rewrite.json", R"json({
+  const ScratchDir dir;
+  const Result<BenchResults> loaded = LoadBenchJson(WriteTemp(dir, "rewrite.json", R"json({
   "benchmarks": [
     {"name": "dml_cumulative_summation/cpu-simd/i64/in-place/DRAM/manual_time",
      "run_name": "dml_cumulative_summation/cpu-simd/i64/in-place/DRAM/manual_time",
@@ -186,7 +188,7 @@ TEST(BenchReport, EndsInPlaceScanCellsWithTheRewrite) {
             std::string::npos)
       << md;
   EXPECT_NE(md.find("the ratio to the **rewrite in place**"), std::string::npos) << md;
-  const std::string without = RenderMarkdown(*LoadBenchJson(WriteTemp("plain.json", kJson)));
+  const std::string without = RenderMarkdown(*LoadBenchJson(WriteTemp(dir, "plain.json", kJson)));
   EXPECT_EQ(without.find("rewrite in place"), std::string::npos) << without;
 }
 
@@ -232,7 +234,8 @@ const char* kRooflineJson = R"json({"benchmarks": [
 ]})json";
 
 TEST(BenchReport, RendersTheRooflineOfCasesWithAComputeCeiling) {
-  const Result<BenchResults> loaded = LoadBenchJson(WriteTemp("roofline.json", kRooflineJson));
+  const ScratchDir dir;
+  const Result<BenchResults> loaded = LoadBenchJson(WriteTemp(dir, "roofline.json", kRooflineJson));
   ASSERT_TRUE(loaded) << loaded.error().message;
   EXPECT_DOUBLE_EQ(loaded->results[5].back_to_back_bytes_per_second, 7.5e9);
   EXPECT_DOUBLE_EQ(loaded->results[7].back_to_back_bytes_per_second, 0);  // not timed so
@@ -260,7 +263,7 @@ TEST(BenchReport, RendersTheRooflineOfCasesWithAComputeCeiling) {
   EXPECT_EQ(md.find("| scan | f16 | 1d | cpu-simd@threads=x |"), std::string::npos) << md;
   EXPECT_NE(md.find("2 DRAM cases are not listed"), std::string::npos) << md;  // said, not hidden
   // Without any ceiling there is no table.
-  EXPECT_EQ(RenderMarkdown(*LoadBenchJson(WriteTemp("plain.json", kJson))).find("Roofline"),
+  EXPECT_EQ(RenderMarkdown(*LoadBenchJson(WriteTemp(dir, "plain.json", kJson))).find("Roofline"),
             std::string::npos);
 }
 
@@ -281,7 +284,8 @@ const char* kDeviceCopyJson = R"json({"context": {"date": "2026-01-01T00:00:00"}
 ]})json";
 
 TEST(BenchReport, RendersTheDeviceCopiesOfVulkanCases) {
-  const Result<BenchResults> loaded = LoadBenchJson(WriteTemp("device.json", kDeviceCopyJson));
+  const ScratchDir dir;
+  const Result<BenchResults> loaded = LoadBenchJson(WriteTemp(dir, "device.json", kDeviceCopyJson));
   ASSERT_TRUE(loaded) << loaded.error().message;
   EXPECT_DOUBLE_EQ(loaded->results[0].ratio_to_device_copy, 0.003);
   EXPECT_DOUBLE_EQ(loaded->results[1].ratio_to_device_copy, 0);
@@ -296,11 +300,12 @@ TEST(BenchReport, RendersTheDeviceCopiesOfVulkanCases) {
       << md;
   EXPECT_NE(md.find("the ratio to the **device copy**"), std::string::npos) << md;
   // Without them, neither the line nor the explanation.
-  const std::string plain = RenderMarkdown(*LoadBenchJson(WriteTemp("plain2.json", kJson)));
+  const std::string plain = RenderMarkdown(*LoadBenchJson(WriteTemp(dir, "plain2.json", kJson)));
   EXPECT_EQ(plain.find("device copy"), std::string::npos) << plain;
 }
 
 TEST(BenchReport, SetsTheCopiesOfZerosBesideThoseOfData) {
+  const ScratchDir dir;
   const std::string zeros = R"json(,
     {"name": "memcpy/67108864/zeros/manual_time", "run_name": "memcpy/67108864/zeros/manual_time",
      "run_type": "iteration", "bytes": 67108864, "one_thread_memcpy_bytes_per_second": 11e9,
@@ -310,7 +315,7 @@ TEST(BenchReport, SetsTheCopiesOfZerosBesideThoseOfData) {
 })json";
   std::string json = kJson;
   json.replace(json.rfind("\n  ]\n}"), std::string::npos, zeros);
-  const Result<BenchResults> loaded = LoadBenchJson(WriteTemp("zeros.json", json));
+  const Result<BenchResults> loaded = LoadBenchJson(WriteTemp(dir, "zeros.json", json));
   ASSERT_TRUE(loaded) << loaded.error().message;
   ASSERT_EQ(loaded->memcpy.size(), 1u);  // not a baseline of the plot's copy lines
   ASSERT_EQ(loaded->memcpy_zeros.size(), 1u);
@@ -320,29 +325,31 @@ TEST(BenchReport, SetsTheCopiesOfZerosBesideThoseOfData) {
                     "copy 2.00× (50.00 against 25.00 GB/s)."),
             std::string::npos)
       << md;
-  const std::string plain = RenderMarkdown(*LoadBenchJson(WriteTemp("plain3.json", kJson)));
+  const std::string plain = RenderMarkdown(*LoadBenchJson(WriteTemp(dir, "plain3.json", kJson)));
   EXPECT_EQ(plain.find("zero bytes"), std::string::npos) << plain;
 }
 
 TEST(BenchReport, RejectsWhatIsNotBenchmarkOutput) {
-  const Result<BenchResults> absent = LoadBenchJson(testing::TempDir() + "absent.json");
+  const ScratchDir dir;
+  const Result<BenchResults> absent = LoadBenchJson(dir / "absent.json");
   ASSERT_FALSE(absent);
   EXPECT_EQ(absent.error().code, ErrorCode::kIo);
   EXPECT_NE(absent.error().message.find("absent.json: cannot open"), std::string::npos);
-  std::string error = LoadError(WriteTemp("bad.json", "{\"benchmarks\": [}"));
+  std::string error = LoadError(WriteTemp(dir, "bad.json", "{\"benchmarks\": [}"));
   EXPECT_NE(error.find("bad.json: not JSON"), std::string::npos) << error;
-  error = LoadError(WriteTemp("other.json", "{\"results\": []}"));
+  error = LoadError(WriteTemp(dir, "other.json", "{\"results\": []}"));
   EXPECT_NE(error.find("no \"benchmarks\" array"), std::string::npos) << error;
   error = LoadError(
-      WriteTemp("name.json", R"({"benchmarks": [{"name": "x/y", "bytes_per_second": 1}]})"));
+      WriteTemp(dir, "name.json", R"({"benchmarks": [{"name": "x/y", "bytes_per_second": 1}]})"));
   EXPECT_NE(error.find("\"x/y\" is not op/backend/dtype/layout/size"), std::string::npos) << error;
   // A file from before the copy limit: no silent zero ratios.
-  error = LoadError(WriteTemp("old.json", R"({"benchmarks": [{"name": "a/b/f32/1d/DRAM",
+  error = LoadError(WriteTemp(dir, "old.json", R"({"benchmarks": [{"name": "a/b/f32/1d/DRAM",
       "bytes": 64, "bytes_per_second": 1, "memcpy_bytes_per_second": 1, "ratio_to_memcpy": 1}]})"));
   EXPECT_NE(error.find("lacks bytes, bytes_per_second, ratio_to_copy_limit"), std::string::npos)
       << error;
   // One from before the streaming copy: its ratios are to a weaker limit, so it is refused.
-  error = LoadError(WriteTemp("memcpy-only.json", R"({"benchmarks": [{"name": "a/b/f32/1d/DRAM",
+  error =
+      LoadError(WriteTemp(dir, "memcpy-only.json", R"({"benchmarks": [{"name": "a/b/f32/1d/DRAM",
       "bytes": 64, "bytes_per_second": 1, "one_thread_memcpy_bytes_per_second": 1,
       "all_thread_memcpy_bytes_per_second": 1, "memcpy_threads": 2, "ratio_to_copy_limit": 1,
       "ratio_to_one_thread_memcpy": 1}]})"));

@@ -1,9 +1,7 @@
-// Helpers shared by the reports tests: fixture paths, scratch files, loading fixture journals.
+// Helpers shared by the reports tests: fixture paths, scratch files (ScratchDir,
+// conformance/testing/scratch_dir.h), loading fixture journals.
 #pragma once
 
-#include <unistd.h>
-
-#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -12,6 +10,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "conformance/testing/scratch_dir.h"
 #include "reports/journal.h"
 
 namespace opcts::testing {
@@ -30,24 +29,6 @@ inline std::string ReadFile(const std::string& path) {
 inline void WriteFile(const std::string& path, const std::string& text) {
   std::ofstream(path, std::ios::binary) << text;
 }
-
-// A fresh directory removed with the object, unique per test and process.
-class ScratchDir {
- public:
-  ScratchDir() {
-    const auto* test = ::testing::UnitTest::GetInstance()->current_test_info();
-    path_ = std::filesystem::temp_directory_path() /
-            ("opcts-reports-" + std::string(test->test_suite_name()) + "-" + test->name() + "-" +
-             std::to_string(::getpid()));
-    std::filesystem::remove_all(path_);
-    std::filesystem::create_directories(path_);
-  }
-  ~ScratchDir() { std::filesystem::remove_all(path_); }
-  std::string operator/(const std::string& name) const { return (path_ / name).string(); }
-
- private:
-  std::filesystem::path path_;
-};
 
 // Reads fixture journals (testdata/<name>), failing the test on a read error.
 inline std::vector<SourcedJournal> LoadJournals(const std::vector<std::string>& names) {

@@ -656,18 +656,28 @@ struct WindowScan {
   HWY_INLINE WindowScan(D d, const StorageT<K>* in, StorageT<K>* out, ComputeT<K> c, bool stream)
       : in(in), out(out), stream(stream), running(hn::Set(d, c)) {}
 
+  // A combine of the windows, off the carry chain: on 256-bit vectors on the multiply-add pipes
+  // (ApplyOffChain), beside the shuffles and conversions of Zen 4's float16 lines: one thread in
+  // cache 1.08-1.10x (bench/results/float16-ymm-side-by-side-zen4.md).
+  static HWY_INLINE V Window(D d, V a, V b) {
+    if constexpr (kN == 8)
+      return ApplyOffChain<kOp>(d, a, b);
+    else
+      return Apply<kOp>(a, b);
+  }
+
   HWY_INLINE void Step(size_t at, bool at_head) {
     const D d;
     const auto x = LoadElems<K>(d, in + at);
-    const auto pairs = Apply<kOp>(x, SlideIn<1, kReverse>(d, x, x_before));
-    const auto quads = Apply<kOp>(pairs, SlideIn<2, kReverse>(d, pairs, pairs_before));
-    auto window = Apply<kOp>(quads, SlideIn<4, kReverse>(d, quads, quads_before));
+    const auto pairs = Window(d, x, SlideIn<1, kReverse>(d, x, x_before));
+    const auto quads = Window(d, pairs, SlideIn<2, kReverse>(d, pairs, pairs_before));
+    auto window = Window(d, quads, SlideIn<4, kReverse>(d, quads, quads_before));
     x_before = x;
     pairs_before = pairs;
     quads_before = quads;
     if constexpr (kN == 16) {
       const auto octets = window;
-      window = Apply<kOp>(octets, SlideIn<8, kReverse>(d, octets, octets_before));
+      window = Window(d, octets, SlideIn<8, kReverse>(d, octets, octets_before));
       octets_before = octets;
     }
     const auto after = Apply<kOp>(running, window);
@@ -999,21 +1009,26 @@ void ScanLineOn(D d, const StorageT<K>* in, StorageT<K>* out, size_t n, ComputeT
   *carry_io = ScanRest<K, kOp, kExclusive, kReverse>(in, out, n, i, c, head, stream, into_l1);
 }
 
-// ScanLineOn on the line scan's vectors (LineTag), or Zen 4's float16 lines on 256-bit ones
-// (HalfWidthFloat16Lines).
+// Calls scan(d) with the tag of kind K's line scan vectors: LineTag, or on Zen 4 256-bit ones for
+// float16 (HalfWidthFloat16Lines).
+template <ElemKind K, class Scan>
+HWY_INLINE void OnLineVectors(const Scan& scan) {
+#if OPCTS_CPU_SIMD_WHOLE_VECTOR_SCAN
+  if constexpr (K == ElemKind::kF16) {
+    if (HalfWidthFloat16Lines()) return scan(hn::CappedTag<float, 8>());
+  }
+#endif
+  scan(LineTag<ComputeT<K>>());
+}
+
 template <ElemKind K, ScanOp kOp, bool kExclusive, bool kReverse>
 void ScanLineT(const StorageT<K>* in, StorageT<K>* out, size_t n, ComputeT<K>* carry_io, bool head,
                bool stream, const StorageT<K>* along = nullptr,
                ComputeT<K>* along_total = nullptr) {
-#if OPCTS_CPU_SIMD_WHOLE_VECTOR_SCAN
-  if constexpr (K == ElemKind::kF16) {
-    if (HalfWidthFloat16Lines())
-      return ScanLineOn<K, kOp, kExclusive, kReverse>(hn::CappedTag<float, 8>(), in, out, n,
-                                                      carry_io, head, stream, along, along_total);
-  }
-#endif
-  ScanLineOn<K, kOp, kExclusive, kReverse>(LineTag<ComputeT<K>>(), in, out, n, carry_io, head,
-                                           stream, along, along_total);
+  OnLineVectors<K>([&](auto d) {
+    ScanLineOn<K, kOp, kExclusive, kReverse>(d, in, out, n, carry_io, head, stream, along,
+                                             along_total);
+  });
 }
 
 // A LineGroup (scan_kernels.h) as kind K.
@@ -1092,13 +1107,13 @@ bool ScanSideBySide(D d, TypedLineGroup<K>& g, size_t n, bool stream) {
   return true;
 }
 
-// A group's lines (ScanLineGroup): side by side on AVX-512's whole vectors and on vectors of two
+// A group's lines (ScanLineGroup) on vectors of tag D: side by side on window vectors
+// (IsWindowVector: AVX-512's whole vectors, Zen 4's float16 256-bit ones) and on vectors of two
 // blocks (AVX2's float16 too, on BlockWindowScan rather than its shifted-load loop: from memory
 // on Granite Rapids inner lines 0.41 -> 0.59 of the copy limit,
 // bench/results/lines-side-by-side-ab.md); else one after the other.
-template <ElemKind K, ScanOp kOp, bool kExclusive, bool kReverse>
-void ScanLineGroupT(size_t n, bool stream, TypedLineGroup<K>& g) {
-  using D [[maybe_unused]] = LineTag<ComputeT<K>>;
+template <ElemKind K, ScanOp kOp, bool kExclusive, bool kReverse, class D>
+void ScanLineGroupOn(D /*d*/, size_t n, bool stream, TypedLineGroup<K>& g) {
 #if OPCTS_CPU_SIMD_WHOLE_VECTOR_SCAN
   if constexpr (IsWindowVector<D>()) {
     if (ScanSideBySide<WindowScan<K, kOp, kExclusive, kReverse, D>, K, kOp, kExclusive, kReverse>(
@@ -1107,7 +1122,8 @@ void ScanLineGroupT(size_t n, bool stream, TypedLineGroup<K>& g) {
   }
 #endif
 #if HWY_TARGET != HWY_SCALAR
-  if constexpr (TwoBlocks<D>()) {
+  // Never after window vectors: ScanSideBySide declined those for reasons that hold for any scan.
+  if constexpr (TwoBlocks<D>() && !IsWindowVector<D>()) {
     if (ScanSideBySide<BlockWindowScan<K, kOp, kExclusive, kReverse, D>, K, kOp, kExclusive,
                        kReverse>(D(), g, n, stream))
       return;
@@ -1116,6 +1132,11 @@ void ScanLineGroupT(size_t n, bool stream, TypedLineGroup<K>& g) {
   for (size_t l = 0; l < kLineGroup; ++l)
     ScanLineT<K, kOp, kExclusive, kReverse>(g.in[l], g.out[l], n, &g.carry[l], g.head[l], stream,
                                             g.along[l], &g.along_total[l]);
+}
+
+template <ElemKind K, ScanOp kOp, bool kExclusive, bool kReverse>
+void ScanLineGroupT(size_t n, bool stream, TypedLineGroup<K>& g) {
+  OnLineVectors<K>([&](auto d) { ScanLineGroupOn<K, kOp, kExclusive, kReverse>(d, n, stream, g); });
 }
 
 // ---- entry points, one per target, exported by scan_kernels.cc -------------------------------

@@ -204,9 +204,10 @@ inline bool IsAmdZen5() { return AmdFamily() == 0x1A; }
 // AMD family 19h on AVX-512 (Zen 4, which runs 512-bit operations as two 256-bit halves): lines
 // of float16, one at a time or side by side, scan 256-bit vectors of 8 float32 lanes, three
 // `valignd` (AVX-512VL) and four adds per 8, where a 512-bit vector takes four and five per 16.
-// A float16 line there is bound by its arithmetic (bench/results/roofline-zen4-9fd6fea.md); in
-// cache, one thread, 1.2x as fast as the 512-bit loop, one line at a time or side by side
-// (bench/results/float16-ymm-window-zen4.md, float16-ymm-side-by-side-zen4.md).
+// In cache a float16 line there is bound by its arithmetic
+// (bench/results/roofline-zen4-9fd6fea.md); one thread runs it 1.2x as fast as on the 512-bit
+// loop, one line at a time or side by side (bench/results/float16-ymm-window-zen4.md,
+// float16-ymm-side-by-side-zen4.md).
 inline bool HalfWidthFloat16Lines() { return AmdFamily() == 0x19; }
 
 // Where lines are scanned one after the other while their stores stream, never side by side

@@ -660,7 +660,7 @@ struct WindowScan {
   // (ApplyOffChain), beside the shuffles and conversions of Zen 4's float16 lines: one thread in
   // cache 1.08-1.10x (bench/results/float16-ymm-side-by-side-zen4.md).
   static HWY_INLINE V Window(D d, V a, V b) {
-    if constexpr (kN == 8)
+    if constexpr (kN * sizeof(hn::TFromD<D>) == 32)
       return ApplyOffChain<kOp>(d, a, b);
     else
       return Apply<kOp>(a, b);
